@@ -1,0 +1,83 @@
+/**
+ * Layering rules from ../shared/STYLE.md, checked by `npm run lint` (and so by `npm test` and CI).
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Cycles make modules impossible to read or test alone.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'domain-is-plain-typescript',
+      severity: 'error',
+      comment: 'domain/ holds rules and ports: no framework, no ORM, no HTTP, no other layer.',
+      from: { path: '^src/modules/([^/]+)/domain/' },
+      to: {
+        pathNot: ['^src/modules/$1/domain/', '^src/contracts/', '^src/platform/errors/app-error\\.ts$', '^src/platform/content/content-file\\.ts$'],
+        dependencyTypesNot: ['core'],
+      },
+    },
+    {
+      name: 'application-uses-ports-not-adapters',
+      severity: 'error',
+      comment: 'Use cases call ports; the module file binds adapters to them.',
+      from: { path: '^src/modules/([^/]+)/application/' },
+      to: { path: ['^src/modules/[^/]+/adapters/', '@mikro-orm', 'fastify', 'ioredis', 'bullmq'] },
+    },
+    {
+      name: 'modules-talk-through-services',
+      severity: 'error',
+      comment: "Another module is reached through its module file or its application services only.",
+      from: { path: '^src/modules/([^/]+)/' },
+      to: {
+        path: '^src/modules/([^/]+)/',
+        pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/[^/]+\\.module\\.ts$', '^src/modules/[^/]+/application/[^/]+\\.service\\.ts$'],
+      },
+    },
+    {
+      name: 'platform-knows-no-module',
+      severity: 'error',
+      comment: 'The platform serves every module and depends on none.',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/(modules|ssr)/' },
+    },
+    {
+      name: 'contracts-are-pure',
+      severity: 'error',
+      comment: 'Shared with the browser: plain TypeScript and zod only.',
+      from: { path: '^src/contracts/' },
+      to: { pathNot: ['^src/contracts/', 'node_modules/zod/'], dependencyTypesNot: ['type-only', 'core'] },
+    },
+    {
+      name: 'web-uses-contracts-only',
+      severity: 'error',
+      comment: 'The React app sees the server only through src/contracts.',
+      from: { path: '^web/' },
+      to: { path: '^src/', pathNot: '^src/contracts/' },
+    },
+    {
+      name: 'web-has-no-server-frameworks',
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: ['node_modules/@nestjs/', 'node_modules/@mikro-orm/', 'node_modules/fastify/', 'node_modules/ioredis/', 'node_modules/pg/'] },
+    },
+    {
+      name: 'config-only-in-config',
+      severity: 'error',
+      comment: 'Tests may build configs from their own environment; production code never imports test helpers.',
+      from: { path: '^(src|web)/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^dist/|\\.spec\\.tsx?$)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

@@ -1,0 +1,81 @@
+/**
+ * npm run bench:lighthouse — Lighthouse mobile performance of /levels/27 in Debian's Chromium,
+ * median of 3 runs, next to the same audit of a static page served from memory (the baseline:
+ * what the machine and the throttling model allow for a page of this size).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { baselineServer, ROOT, waitFor } from './support.mts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const PAGE = '/levels/27';
+const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+async function audit(url: string, port: number) {
+  const result = await lighthouse(url, { port, output: 'json', onlyCategories: ['performance'], logLevel: 'error' });
+  const lhr = result!.lhr;
+  const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+  return {
+    score: Math.round((lhr.categories.performance!.score ?? 0) * 100),
+    fcp: metric('first-contentful-paint'),
+    lcp: metric('largest-contentful-paint'),
+    tbt: metric('total-blocking-time'),
+    cls: metric('cumulative-layout-shift'),
+  };
+}
+
+const medianRun = <T,>(runs: T[], key: (run: T) => number) => [...runs].sort((a, b) => key(a) - key(b))[Math.floor(runs.length / 2)]!;
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-lh-'));
+  const app: ChildProcess = spawn(process.execPath, ['dist/server/src/main.js'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', PORT: '3301', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROME,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  let baseline: ChildProcess | undefined;
+  try {
+    await waitFor('http://127.0.0.1:3301/healthz');
+    // The page as served, with its inline scripts' nonce removed (the baseline sends no CSP).
+    const html = (await (await fetch(`http://127.0.0.1:3301${PAGE}`)).text()).replace(/ nonce="[0-9a-f]+"/g, '');
+    baseline = spawn(process.execPath, ['-e', baselineServer(PAGE, 3302, true)], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', BENCH_HTML: Buffer.from(html).toString('base64'), BENCH_CLIENT: join(ROOT, 'dist/client'), NODE_PATH: join(ROOT, 'node_modules') },
+      stdio: 'ignore',
+    });
+    await waitFor(`http://127.0.0.1:3302${PAGE}`);
+    const report = (label: string, runs: Awaited<ReturnType<typeof audit>>[]) => {
+      const m = medianRun(runs, (r) => r.score);
+      console.log(
+        `${label.padEnd(9)} scores ${runs.map((r) => r.score).join(', ')}; median ${m.score}: FCP ${(m.fcp / 1000).toFixed(2)} s, LCP ${(m.lcp / 1000).toFixed(2)} s, TBT ${m.tbt.toFixed(0)} ms, CLS ${m.cls.toFixed(3)}`,
+      );
+      return m.score;
+    };
+    const site = [];
+    const base = [];
+    for (let i = 0; i < RUNS; i++) {
+      base.push(await audit(`http://127.0.0.1:3302${PAGE}`, chrome.port));
+      site.push(await audit(`http://127.0.0.1:3301${PAGE}`, chrome.port));
+    }
+    console.log(`Lighthouse mobile performance of ${PAGE}, ${RUNS} interleaved runs each`);
+    const b = report('baseline', base);
+    const s = report('site', site);
+    console.log(`ratio site / baseline: ${(s / b).toFixed(2)}x (target: site median 100)`);
+  } finally {
+    await chrome.kill();
+    baseline?.kill('SIGTERM');
+    app.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1000));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+void main();

@@ -1,0 +1,50 @@
+/**
+ * npm run bench:ssr — how fast the built app renders its home page (streamed React SSR, page cache
+ * off, embedded database), against a baseline measured in the same run: a plain Fastify route
+ * answering the same bytes from memory.
+ * Server and load generator run on separate cores (taskset) on loopback; warm-up first, then
+ * interleaved rounds; prints requests/s, p99 latency and the ratio to the baseline.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { baselineServer, hasTaskset, load, median, pinLoadGenerator, ROOT, serve, waitFor } from './support.mts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+pinLoadGenerator();
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-ssr-'));
+  const app = serve(['dist/server/src/main.js'], { PORT: '3100', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PAGE_CACHE: 'false' });
+  try {
+    await waitFor('http://127.0.0.1:3100/healthz');
+    const html = await (await fetch('http://127.0.0.1:3100/')).text();
+    const baseline = serve(['-e', baselineServer('/', 3101)], { BENCH_HTML: Buffer.from(html).toString('base64'), NODE_PATH: join(ROOT, 'node_modules') });
+    try {
+      await waitFor('http://127.0.0.1:3101/');
+      console.log(`home page: ${html.length} bytes; ${ROUNDS} rounds of ${SECONDS}s, 20 connections${hasTaskset ? ', server on core 0' : ''}`);
+      await load('http://127.0.0.1:3100/', 2);
+      await load('http://127.0.0.1:3101/', 2);
+      const ssr = [];
+      const base = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        base.push(await load('http://127.0.0.1:3101/', SECONDS));
+        ssr.push(await load('http://127.0.0.1:3100/', SECONDS));
+      }
+      const baseRps = median(base.map((r) => r.rps));
+      const ssrRps = median(ssr.map((r) => r.rps));
+      console.log(`baseline (bytes from memory): ${baseRps.toFixed(0)} req/s, p99 ${median(base.map((r) => r.p99))} ms`);
+      console.log(`SSR home page (streamed):     ${ssrRps.toFixed(0)} req/s, p99 ${median(ssr.map((r) => r.p99))} ms`);
+      console.log(`ratio SSR / baseline: ${(ssrRps / baseRps).toFixed(3)}x`);
+    } finally {
+      baseline.kill('SIGTERM');
+    }
+  } finally {
+    app.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+void main();

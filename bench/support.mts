@@ -1,0 +1,45 @@
+/** Helpers the benchmarks share: pinned server processes, readiness, bounded load, medians. */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import autocannon from 'autocannon';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+export const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
+
+/** Pins this process (the load generator) to core 1, leaving core 0 to the servers. */
+export function pinLoadGenerator(): void {
+  if (hasTaskset) spawnSync('taskset', ['-cp', '1', String(process.pid)]);
+}
+
+/** Runs `node ...args` pinned to core 0, with only PATH and the given environment. */
+export function serve(args: string[], env: Record<string, string>): ChildProcess {
+  const command = hasTaskset ? 'taskset' : process.execPath;
+  const argv = hasTaskset ? ['-c', '0', process.execPath, ...args] : args;
+  return spawn(command, argv, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
+}
+
+export async function waitFor(url: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** autocannon for a fixed time (bounded), uncompressed; any non-2xx answer fails the run. */
+export async function load(url: string, seconds: number, connections = 20) {
+  const result = await autocannon({ url, connections, duration: seconds, headers: { 'accept-encoding': 'identity' } });
+  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** A plain Fastify server answering `html` at `path` from memory: the baseline of every benchmark. */
+export const baselineServer = (path: string, port: number, withAssets = false) => `
+const fastify = require('fastify')();
+const html = Buffer.from(process.env.BENCH_HTML, 'base64');
+${withAssets ? "fastify.register(require('@fastify/static'), { root: process.env.BENCH_CLIENT, prefix: '/', wildcard: false, index: false });" : ''}
+fastify.get('${path}', (_req, reply) => reply.type('text/html; charset=utf-8').send(html));
+fastify.listen({ port: ${port}, host: '127.0.0.1' });
+`;

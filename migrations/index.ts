@@ -1,0 +1,16 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122000000ErrorReports } from './Migration20261122000000ErrorReports';
+import { Migration20261122010000Levels } from './Migration20261122010000Levels';
+import { Migration20261122020000Content } from './Migration20261122020000Content';
+import { Migration20261122030000ContentImportData } from './Migration20261122030000ContentImportData';
+
+/**
+ * Every migration, in order. Append new ones (npm run migration:create writes the file); never edit
+ * one that has been applied. An explicit list works the same from sources, the build and jest.
+ */
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20261122000000ErrorReports', class: Migration20261122000000ErrorReports },
+  { name: 'Migration20261122010000Levels', class: Migration20261122010000Levels },
+  { name: 'Migration20261122020000Content', class: Migration20261122020000Content },
+  { name: 'Migration20261122030000ContentImportData', class: Migration20261122030000ContentImportData },
+];

@@ -1,0 +1,23 @@
+// Takes screenshots of pages in headless Chromium, light and dark, phone and desktop width.
+// Usage: node scripts/screenshots.mjs http://localhost:3000 /tmp/shots / /some/page ...
+import { chromium } from 'playwright-core';
+
+const [base = 'http://localhost:3000', outDir = 'screenshots', ...paths] = process.argv.slice(2);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+});
+for (const path of paths.length ? paths : ['/']) {
+  for (const colorScheme of ['light', 'dark']) {
+    for (const width of [390, 1280]) {
+      const context = await browser.newContext({ colorScheme, viewport: { width, height: 900 }, deviceScaleFactor: 1 });
+      const page = await context.newPage();
+      await page.goto(base + path, { waitUntil: 'networkidle' });
+      const name = `${path.replace(/[^a-z0-9]+/gi, '_') || 'home'}-${colorScheme}-${width}.png`;
+      await page.screenshot({ path: `${outDir}/${name}`, fullPage: true });
+      console.log(`${outDir}/${name}`);
+      await context.close();
+    }
+  }
+}
+await browser.close();

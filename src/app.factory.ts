@@ -1,0 +1,31 @@
+import type { IncomingMessage } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import type { AppConfig } from './config/app-config';
+import { BODY_LIMIT_BYTES, configureHttpPlatform } from './platform/http/http-platform';
+import { setupOpenApi } from './platform/http/openapi';
+import { requestIdOf } from './platform/logging/request-id';
+import { RedisConnection } from './platform/redis/redis.module';
+import { SsrModule } from './ssr/ssr.module';
+
+/** Builds the web application (used by main.ts and by the tests). Call listen() or init() on it. */
+export async function createWebApp(config: AppConfig, rootDir: string): Promise<NestFastifyApplication> {
+  const pages = await SsrModule.createSource(config.env === 'development' ? 'vite' : 'built', rootDir);
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.http.trustProxy,
+    genReqId: (req: IncomingMessage) => requestIdOf(req),
+    routerOptions: { maxParamLength: 512 },
+    return503OnClosing: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, pages), adapter, {
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  await configureHttpPlatform(app, config, app.get(RedisConnection));
+  setupOpenApi(app, config);
+  await SsrModule.registerAssets(app, pages, rootDir);
+  return app;
+}

@@ -1,0 +1,84 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('runs with nothing configured: embedded database, port 3000, login and payment off', () => {
+    const config = loadConfig({});
+    expect(config.http).toMatchObject({ port: 3000, host: 'localhost', publicUrl: 'http://localhost:3000' });
+    expect(config.database).toMatchObject({ kind: 'embedded', migrateOnStart: true });
+    expect(config.database.kind === 'embedded' && config.database.dataDir).toMatch(/var[/\\]pglite$/);
+    expect(config.redis.url).toBeUndefined();
+    expect(config.public.settings).toEqual({
+      has_login: false,
+      email_login: true,
+      google_oauth_login: false,
+      has_payment: false,
+    });
+    expect(config.public.levels).toEqual({ searchMax: 635, searchableMax: 231, claimed: 1000 });
+  });
+
+  it('uses PostgreSQL when DATABASE_URL is set, migrating at start outside production only', () => {
+    const url = 'postgres://app@db:5432/site';
+    expect(loadConfig({ DATABASE_URL: url, NODE_ENV: 'development' }).database).toEqual({
+      kind: 'postgres',
+      url,
+      migrateOnStart: true,
+    });
+    expect(loadConfig({ DATABASE_URL: url, NODE_ENV: 'production' }).database).toMatchObject({ migrateOnStart: false });
+    expect(loadConfig({ DATABASE_URL: url, MIGRATE_ON_START: 'true' }).database).toMatchObject({ migrateOnStart: true });
+  });
+
+  it('reads the public settings and site identity', () => {
+    const config = loadConfig({
+      HAS_LOGIN: 'true',
+      HAS_PAYMENT: '1',
+      SITE_NAME: 'Door Help',
+      PUBLIC_URL: 'https://example.test/',
+      SOCIAL_DISCORD_URL: 'https://discord.example/x',
+      SOCIAL_X_URL: '',
+    });
+    expect(config.public.settings.has_login).toBe(true);
+    expect(config.public.settings.has_payment).toBe(true);
+    expect(config.public.siteName).toBe('Door Help');
+    expect(config.public.siteUrl).toBe('https://example.test');
+    expect(config.public.social).toMatchObject({ discord: 'https://discord.example/x', x: undefined });
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['HAS_LOGIN', 'maybe'],
+    ['DATABASE_URL', 'mysql://db/site'],
+    ['REDIS_URL', 'http://cache'],
+    ['APP_STORE_URL', 'javascript:alert(1)'],
+    ['OPS_TOKEN', 'short'],
+    ['LEVEL_SEARCH_MAX', '-3'],
+    ['NODE_ENV', 'staging'],
+    ['MENU_ENTRIES', 'blog,casino'],
+    ['REDIRECTS', '{not json'],
+    ['FOOTER_LINK_GROUPS', '{"Casinos": [["x", "/x"]]}'],
+    ['FOOTER_LINK_GROUPS', '{"Friends": [["x", "javascript:alert(1)"]]}'],
+    ['REDIRECTS', '{"no-slash": "/x"}'],
+    ['REDIRECTS', '{"/x": "javascript:alert(1)"}'],
+  ])('refuses a bad %s and names it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  - ${name}: `));
+  });
+
+  it('reads redirect rules, empty by default', () => {
+    expect(loadConfig({}).redirects.size).toBe(0);
+    expect([...loadConfig({ REDIRECTS: '{"/old": "/levels", "/x": "https://example.com/"}' }).redirects]).toEqual([
+      ['/old', '/levels'],
+      ['/x', 'https://example.com/'],
+    ]);
+  });
+
+  it('hides the optional menu entries unless configured', () => {
+    expect(loadConfig({}).public.menu).toEqual({ blog: false, faq: false });
+    expect(loadConfig({ MENU_ENTRIES: 'blog, faq' }).public.menu).toEqual({ blog: true, faq: true });
+  });
+
+  it('never exposes server-only settings in the public part', () => {
+    const config = loadConfig({ OPS_TOKEN: 'x'.repeat(32), DATABASE_URL: 'postgres://u:secret@db/site' });
+    expect(JSON.stringify(config.public)).not.toMatch(/secret|xxxx/);
+  });
+});

@@ -1,0 +1,109 @@
+import { resolve } from 'node:path';
+import type { PublicConfig } from 'src/contracts/public-config';
+import { envSchema, type Env } from './config.schema';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * The typed configuration, read once from the environment and validated. Inject it (it is its own
+ * DI token); nothing else in the code base reads process.env.
+ */
+export class AppConfig {
+  readonly env: Env['NODE_ENV'];
+  readonly isProduction: boolean;
+  readonly http: { port: number; host: string; trustProxy: boolean; publicUrl: string };
+  readonly log: { level: Env['LOG_LEVEL'] };
+  readonly database:
+    | { kind: 'postgres'; url: string; migrateOnStart: boolean }
+    | { kind: 'embedded'; dataDir: string; migrateOnStart: true };
+  readonly redis: { url?: string; keyPrefix: string };
+  readonly dataDir: string;
+  readonly content: { dir: string; importOnStart: boolean };
+  /** Keep rendered pages that depend only on content in memory (off: every request renders). */
+  readonly pageCache: boolean;
+  /** Per-path redirect rules (301), empty by default. */
+  readonly redirects: ReadonlyMap<string, string>;
+  readonly ops: { token?: string };
+  readonly public: PublicConfig;
+
+  constructor(e: Env) {
+    this.env = e.NODE_ENV;
+    this.isProduction = e.NODE_ENV === 'production';
+    const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+    this.http = { port: e.PORT, host: e.HOST, trustProxy: e.TRUST_PROXY, publicUrl };
+    this.log = { level: e.LOG_LEVEL };
+    this.dataDir = resolve(e.DATA_DIR);
+    this.content = { dir: resolve(e.CONTENT_DIR), importOnStart: e.CONTENT_IMPORT_ON_START };
+    this.pageCache = e.PAGE_CACHE;
+    this.redirects = new Map(Object.entries(e.REDIRECTS));
+    // The embedded database has no one else to migrate it, so it always migrates at start.
+    this.database = e.DATABASE_URL
+      ? {
+          kind: 'postgres',
+          url: e.DATABASE_URL,
+          migrateOnStart: e.MIGRATE_ON_START ?? e.NODE_ENV !== 'production',
+        }
+      : {
+          kind: 'embedded',
+          dataDir: resolve(this.dataDir, 'pglite'),
+          migrateOnStart: true,
+        };
+    this.redis = { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX };
+    this.ops = { token: e.OPS_TOKEN };
+    this.public = {
+      siteName: e.SITE_NAME,
+      gameName: e.GAME_NAME,
+      siteUrl: publicUrl,
+      settings: {
+        has_login: e.HAS_LOGIN,
+        email_login: e.EMAIL_LOGIN,
+        google_oauth_login: e.GOOGLE_OAUTH_LOGIN,
+        has_payment: e.HAS_PAYMENT,
+      },
+      footerGroups: Object.fromEntries(
+        Object.entries(e.FOOTER_LINK_GROUPS).filter((entry): entry is [string, [string, string][]] => Boolean(entry[1])),
+      ),
+      menu: { blog: e.MENU_ENTRIES.includes('blog'), faq: e.MENU_ENTRIES.includes('faq') },
+      appStores: { appStore: e.APP_STORE_URL, playStore: e.PLAY_STORE_URL },
+      social: {
+        email: e.SOCIAL_EMAIL,
+        x: e.SOCIAL_X_URL,
+        discord: e.SOCIAL_DISCORD_URL,
+        github: e.SOCIAL_GITHUB_URL,
+        coffee: e.SOCIAL_COFFEE_URL,
+        twitch: e.SOCIAL_TWITCH_URL,
+      },
+      analyticsId: e.ANALYTICS_ID,
+      levels: {
+        searchMax: e.LEVEL_SEARCH_MAX,
+        searchableMax: e.LEVELS_SEARCHABLE_MAX,
+        claimed: e.LEVELS_CLAIMED,
+      },
+    };
+  }
+}
+
+/** Validates the environment; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Record<string, string> = {}): AppConfig {
+  env = { ...env, ...overrides };
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${String(issue.path[0] ?? '(environment)')}: ${issue.message}`),
+    );
+  }
+  return new AppConfig(parsed.data);
+}
+
+/**
+ * Libraries read NODE_ENV themselves (React picks its production build by it), so the validated
+ * value, default "production", is written back before any of them loads.
+ */
+export function applyNodeEnv(config: AppConfig): void {
+  process.env.NODE_ENV = config.env;
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+
+/** Every environment variable the app reads, with its default. The README's table mirrors this. */
+const optionalUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+
+const optionalText = (max = 200) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .optional()
+    .transform((v) => (v ? v : undefined));
+
+const flag = (fallback: boolean) => z.stringbool().default(fallback);
+
+/** A variable holding JSON (default `{}`), parsed, then checked by `schema`. */
+const jsonVariable = <S extends z.ZodType>(schema: S, expected: string) =>
+  z
+    .string()
+    .default('{}')
+    .transform((value, ctx) => {
+      try {
+        return JSON.parse(value) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `must be ${expected}` });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).max(255).default('localhost'),
+  PUBLIC_URL: optionalUrl,
+  TRUST_PROXY: flag(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/ })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  DATA_DIR: z.string().min(1).default('var'),
+  CONTENT_DIR: z.string().min(1).default('content'),
+  CONTENT_IMPORT_ON_START: z.stringbool().default(true),
+  PAGE_CACHE: z.stringbool().default(true),
+  MIGRATE_ON_START: z.stringbool().optional(),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/ })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]{1,32}$/, 'letters, digits, ":", "_" and "-" only (at most 32)')
+    .default('guides:'),
+
+  // Menu entries hidden by default (spec): a comma-separated list of those to show.
+  MENU_ENTRIES: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((e) => e.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['blog', 'faq'], { error: 'entries are blog and faq (download and media arrive with their pages)' }))),
+
+  // Old paths that moved, as JSON: {"/old-path": "/new-path", "/gone": "https://elsewhere.example/"}.
+  REDIRECTS: jsonVariable(
+    z.record(
+      z.string().regex(/^\/[^?#\s]*$/, 'keys must be paths starting with /'),
+      z.string().regex(/^(\/[^\s]*|https?:\/\/[^\s]+)$/, 'targets must be paths or http(s) URLs'),
+    ),
+    'a JSON object of "/path": "target"',
+  ),
+
+  // Footer link groups named in the spec's copy, as JSON: {"Hot levels": [["Level 27", "/levels/27"]], "Friends": [...]}.
+  FOOTER_LINK_GROUPS: jsonVariable(
+    z.partialRecord(
+      z.enum(['Hot levels', 'Products', 'Friends', 'Resources'], { error: 'groups are "Hot levels", "Products", "Friends" and "Resources"' }),
+      z.array(z.tuple([z.string().min(1).max(60), z.string().regex(/^(\/[^\s]*|https?:\/\/[^\s]+)$/, 'links must be paths or http(s) URLs')])).max(12),
+    ),
+    'a JSON object of group name to [label, url] pairs',
+  ),
+
+  HAS_LOGIN: flag(false),
+  EMAIL_LOGIN: flag(true),
+  GOOGLE_OAUTH_LOGIN: flag(false),
+  HAS_PAYMENT: flag(false),
+
+  SITE_NAME: z.string().trim().min(1).max(60).default('Mystery Doors Guide'),
+  GAME_NAME: z.string().trim().min(1).max(60).default('Mystery Doors'),
+  APP_STORE_URL: optionalUrl,
+  PLAY_STORE_URL: optionalUrl,
+  SOCIAL_EMAIL: z.email().max(256).optional().or(z.literal('').transform(() => undefined)),
+  SOCIAL_X_URL: optionalUrl,
+  SOCIAL_DISCORD_URL: optionalUrl,
+  SOCIAL_GITHUB_URL: optionalUrl,
+  SOCIAL_COFFEE_URL: optionalUrl,
+  SOCIAL_TWITCH_URL: optionalUrl,
+  ANALYTICS_ID: optionalText(64).pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
+      .optional(),
+  ),
+
+  LEVEL_SEARCH_MAX: z.coerce.number().int().min(1).max(100_000).default(635),
+  LEVELS_SEARCHABLE_MAX: z.coerce.number().int().min(1).max(100_000).default(231),
+  LEVELS_CLAIMED: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+
+  OPS_TOKEN: optionalText(256).pipe(z.string().min(24, 'must be at least 24 characters').optional()),
+});
+
+export type Env = z.infer<typeof envSchema>;

@@ -1,0 +1,71 @@
+/** A content page (/terms-of-service, /faq, ...) as pages show it. */
+export interface ContentPageView {
+  slug: string;
+  title: string;
+  description: string;
+  html: string;
+  /** YYYY-MM-DD */
+  updatedOn: string;
+}
+
+export interface PostSummary {
+  /** May span several path segments: /blog/{slug}. */
+  slug: string;
+  title: string;
+  description: string;
+  /** ISO 8601 */
+  publishedAt: string;
+  tags: string[];
+}
+
+export interface PostView extends PostSummary {
+  html: string;
+}
+
+export const POSTS_PAGE_SIZE = 10;
+
+export interface PostListQuery {
+  query?: string;
+  tag?: string;
+  /** YYYY-MM */
+  month?: string;
+  page: number;
+}
+
+export interface PostListData {
+  query: PostListQuery;
+  posts: PostSummary[];
+  total: number;
+  page: number;
+  pageCount: number;
+}
+
+/** The blog's no-results message. */
+export const NO_ARTICLES_FOUND = 'No articles found';
+
+/** `/month/{month}` takes YYYY-MM with a real month; anything else is a 404. */
+export const isMonth = (value: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(value);
+
+/** Tags in URLs: lower-case words and hyphens. */
+export const isTag = (value: string) => /^[a-z0-9][a-z0-9-]{0,39}$/.test(value);
+
+/** Post slugs: lower-case path segments. */
+export const isPostSlug = (value: string) => /^[a-z0-9][a-z0-9-]{0,79}(\/[a-z0-9][a-z0-9-]{0,79}){0,4}$/.test(value);
+
+/** Page slugs: one lower-case segment. */
+export const isPageSlug = (value: string) => /^[a-z0-9][a-z0-9-]{0,79}$/.test(value);
+
+export interface MediaEntry {
+  outlet: string;
+  title: string;
+  url: string;
+  /** YYYY-MM-DD */
+  date: string;
+  summary: string;
+}
+
+/** /explore: the ways into the blog and the guides. */
+export interface ExploreData {
+  tags: { tag: string; posts: number }[];
+  months: { month: string; posts: number }[];
+}

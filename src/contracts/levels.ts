@@ -1,0 +1,98 @@
+export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number];
+
+export const DIFFICULTY_LABELS: Record<Difficulty, string> = { easy: 'Easy', medium: 'Medium', hard: 'Hard' };
+
+/** A level in lists and links. */
+export interface LevelSummary {
+  number: number;
+  title: string;
+  difficulty: Difficulty;
+  /** Reference completion time in seconds. */
+  referenceSeconds: number;
+}
+
+export interface GuideStep {
+  html: string;
+  /** Moment of the walkthrough video this step shows, in seconds. */
+  atSeconds?: number;
+}
+
+export interface Walkthrough {
+  youtubeId: string;
+  title: string;
+  durationSeconds: number;
+  /** Sample content: the id is a placeholder and no real video exists. */
+  sample: boolean;
+}
+
+/** Everything a level's guide page shows. */
+export interface LevelDetail extends LevelSummary {
+  unlocksAt?: number;
+  introHtml: string;
+  tipsHtml: string[];
+  /** Ordered from least to most revealing. */
+  hintsHtml: string[];
+  steps: GuideStep[];
+  video?: Walkthrough;
+  gameVersion: string;
+  /** YYYY-MM-DD */
+  verifiedOn: string;
+  updatedAt: string;
+}
+
+/** Data of /levels/{n}: a written guide, or a number in range with no guide yet. */
+export type LevelPageData =
+  | { kind: 'guide'; level: LevelDetail; prev?: LevelSummary; next?: LevelSummary }
+  | { kind: 'not-covered'; number: number; prev?: LevelSummary; next?: LevelSummary };
+
+export const LEVELS_PAGE_SIZE = 24;
+
+/** Filters of /levels and GET /api/v1/levels (validated by levelListQuerySchema). */
+export interface LevelListQuery {
+  difficulty?: Difficulty;
+  query: string | undefined;
+  page: number;
+}
+
+export interface LevelListData {
+  query: LevelListQuery;
+  levels: LevelSummary[];
+  total: number;
+  page: number;
+  pageCount: number;
+  /** Counts per difficulty for the filter (for the current text query). */
+  counts: Record<Difficulty | 'all', number>;
+}
+
+export const FEEDBACK_REASONS = ['unclear_step', 'different_version', 'wrong'] as const;
+export type FeedbackReason = (typeof FEEDBACK_REASONS)[number];
+
+export interface GuideFeedback {
+  helpful: boolean;
+  reason?: FeedbackReason;
+}
+export const FEEDBACK_REASON_LABELS: Record<FeedbackReason, string> = {
+  unclear_step: 'A step is unclear',
+  different_version: 'Different on my version',
+  wrong: 'The solution is wrong',
+};
+
+/** "3:30" for 210 seconds; "1:02:05" past an hour. */
+export function formatDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
+}
+
+/**
+ * The id of /levels/{id}: digits only, no leading zero, 1 to `max`. Anything else is the 404 page.
+ * Returns the number, or null.
+ */
+export function parseLevelId(raw: string, max: number): number | null {
+  if (!/^[1-9]\d{0,6}$/.test(raw)) return null;
+  const number = Number(raw);
+  return number <= max ? number : null;
+}

@@ -1,0 +1,43 @@
+import type { ContentPageView, ExploreData, MediaEntry, PostListData, PostListQuery, PostView } from './content';
+import type { LevelListData, LevelListQuery, LevelPageData, LevelSummary } from './levels';
+import type { PublicConfig } from './public-config';
+
+/**
+ * What page loaders may ask the server for. The SSR bridge implements it with in-process calls to
+ * application services; each module adds the read methods its pages need.
+ */
+export interface PageData {
+  readonly config: PublicConfig;
+  /** Redirect rules by path (server configuration): the page answers 301 to the target. */
+  readonly redirects: ReadonlyMap<string, string>;
+  readonly levels: {
+    page(number: number): Promise<LevelPageData>;
+    list(query: LevelListQuery): Promise<LevelListData>;
+    featured(): Promise<LevelSummary[]>;
+  };
+  readonly content: {
+    page(slug: string): Promise<ContentPageView | null>;
+    post(slug: string): Promise<PostView | null>;
+    posts(query: PostListQuery): Promise<PostListData>;
+    media(): Promise<MediaEntry[]>;
+    explore(): Promise<ExploreData>;
+  };
+}
+
+/** Files the browser needs for the page, from the client build's manifest (or Vite in development). */
+export interface PageAssets {
+  /** Module scripts, in order; the last one is the client entry. */
+  scripts: string[];
+  styles: string[];
+  /** Chunks the entry imports, preloaded so they download in parallel. */
+  preloads: string[];
+  /** Per page module ('web/routes/level.page.tsx'): its chunk and the chunks it imports. */
+  pageChunks?: Record<string, string[]>;
+}
+
+/** Data of the root route: everything the layout needs, sent once with the first page. */
+export interface RootData {
+  config: PublicConfig;
+  assets: PageAssets;
+  buildId: string;
+}

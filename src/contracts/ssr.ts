@@ -1,0 +1,43 @@
+import type { Readable } from 'node:stream';
+import type { PageAssets, PageData } from './page-data';
+
+/** What the SSR bridge (src/ssr) hands the React server entry (web/entry-server.tsx). */
+export interface RenderInput {
+  /** Absolute URL of the page (origin from config, path and query from the request). */
+  url: string;
+  headers: Record<string, string>;
+  /** CSP nonce of this response, for the inline scripts. */
+  nonce?: string;
+  /** Crawlers get the complete document; people get the shell as soon as it is ready. */
+  waitForAll: boolean;
+  data: PageData;
+  assets: PageAssets;
+  buildId: string;
+  /** Aborts the render when the client goes away. */
+  signal: AbortSignal;
+}
+
+export type RenderOutput =
+  | { kind: 'redirect'; status: number; location: string }
+  | { kind: 'html'; status: number; stream: Readable; errors: unknown[] };
+
+/** A page's data as JSON, fetched by client-side navigation instead of the whole page. */
+export interface PagePayload {
+  routeId: string;
+  params: Record<string, string>;
+  status: number;
+  data?: unknown;
+  error?: { status: number; message?: string };
+  redirect?: string;
+  /** Server side only, for the log; never serialised to the browser. */
+  errors?: unknown[];
+}
+
+export interface ServerEntry {
+  render(input: RenderInput): Promise<RenderOutput>;
+  /** Whether the page at this path depends only on content (so its HTML may be cached). */
+  cacheable(pathname: string): boolean;
+  payload(input: Omit<RenderInput, 'nonce' | 'waitForAll'>): Promise<PagePayload>;
+  /** The page shown when rendering itself failed: plain, with no data and no loaders. */
+  renderErrorDocument(input: { assets: PageAssets; status: number }): string;
+}

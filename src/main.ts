@@ -1,0 +1,38 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { applyNodeEnv, ConfigError, loadConfig } from './config/app-config';
+import { createWebApp } from './app.factory';
+
+const SHUTDOWN_TIMEOUT_MS = 20_000;
+
+/** The web process: HTTP API and server-rendered pages. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  applyNodeEnv(config);
+  const app = await createWebApp(config, process.cwd());
+  await app.listen({ port: config.http.port, host: config.http.host });
+  const logger = new Logger('Main');
+  logger.log(`Site ready at ${config.http.publicUrl} (${config.database.kind} database)`);
+
+  // Graceful shutdown: stop accepting, finish in-flight requests, close the pool and the embedded
+  // database, then exit 0. A hung shutdown is cut short so the orchestrator is never kept waiting.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.log(`${signal} received: shutting down`);
+      setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref();
+      app.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'Shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  // A bad configuration names the variable; anything else prints its stack for the operator.
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

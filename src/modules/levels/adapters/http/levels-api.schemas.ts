@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { DIFFICULTIES } from 'src/contracts/levels';
+
+/**
+ * Response shapes of the levels API. Responses are parsed through them (only listed fields leave
+ * the server) and the OpenAPI document is generated from them, so docs and answers cannot drift.
+ */
+export const levelSummarySchema = z.object({
+  number: z.number().int().describe('Level number'),
+  title: z.string(),
+  difficulty: z.enum(DIFFICULTIES),
+  referenceSeconds: z.number().int().describe('Reference completion time in seconds'),
+});
+
+export const levelDetailSchema = levelSummarySchema.extend({
+  unlocksAt: z.number().int().optional().describe('The level after which this one unlocks'),
+  introHtml: z.string().describe('Sanitised HTML'),
+  tipsHtml: z.array(z.string()).describe('Sanitised inline HTML'),
+  hintsHtml: z.array(z.string()).describe('From least to most revealing; sanitised inline HTML'),
+  steps: z.array(z.object({ html: z.string(), atSeconds: z.number().int().optional().describe('Moment of the video') })),
+  video: z
+    .object({
+      youtubeId: z.string(),
+      title: z.string(),
+      durationSeconds: z.number().int(),
+      sample: z.boolean().describe('Placeholder of the sample content: no real video'),
+    })
+    .optional(),
+  gameVersion: z.string(),
+  verifiedOn: z.string().describe('YYYY-MM-DD'),
+  updatedAt: z.string().describe('ISO 8601'),
+});
+
+export const levelListSchema = z.object({
+  query: z.object({ difficulty: z.enum(DIFFICULTIES).optional(), query: z.string().optional(), page: z.number().int() }),
+  levels: z.array(levelSummarySchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageCount: z.number().int(),
+  counts: z.object({ easy: z.number().int(), medium: z.number().int(), hard: z.number().int(), all: z.number().int() }),
+});
+
+export const guideRequestResultSchema = z.object({
+  counted: z.boolean().describe('False when this browser had already asked'),
+  requests: z.number().int().describe('How many browsers asked for this guide'),
+});
+
+export const errorSchema = z.object({ errors: z.array(z.string()), code: z.string() });
+
+/** JSON Schema of a zod schema, for @nestjs/swagger decorators. */
+export const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { target: 'openapi-3.0' }) as Record<string, unknown>;

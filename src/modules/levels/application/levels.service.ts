@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from 'src/config/app-config';
+import {
+  LEVELS_PAGE_SIZE,
+  type GuideFeedback,
+  type LevelDetail,
+  type LevelListData,
+  type LevelListQuery,
+  type LevelPageData,
+  type LevelSummary,
+} from 'src/contracts/levels';
+import type { Level } from '../domain/level';
+import { GuideVoteRepository, LevelRepository } from '../domain/ports';
+
+/** Levels shown on the home page and linked from the footer, when they have guides. */
+const FEATURED = [1, 27, 33, 60, 136, 233];
+
+/** Votes are keyed by a hash of the browser's random id, never the id itself. */
+const voterHash = (voterId: string) => createHash('sha256').update(`guide-voter:${voterId}`).digest('hex');
+
+function toDetail(level: Level): LevelDetail {
+  return {
+    number: level.number,
+    title: level.title,
+    difficulty: level.difficulty,
+    referenceSeconds: level.referenceSeconds,
+    ...(level.unlocksAt != null ? { unlocksAt: level.unlocksAt } : {}),
+    introHtml: level.introHtml,
+    tipsHtml: level.tips,
+    hintsHtml: level.hints,
+    steps: level.steps,
+    ...(level.video ? { video: level.video } : {}),
+    gameVersion: level.gameVersion,
+    verifiedOn: level.verifiedOn,
+    updatedAt: level.updatedAt.toISOString(),
+  };
+}
+
+/** The read side of the level guides, and the two votes a visitor can cast on them. */
+@Injectable()
+export class LevelsService {
+  constructor(
+    private readonly levels: LevelRepository,
+    private readonly votes: GuideVoteRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Numbers the site knows about: 1 to the search maximum (635 by default). */
+  inRange(number: number): boolean {
+    return Number.isInteger(number) && number >= 1 && number <= this.config.public.levels.searchMax;
+  }
+
+  async level(number: number): Promise<LevelDetail | null> {
+    const level = await this.levels.findPublished(number);
+    return level ? toDetail(level) : null;
+  }
+
+  /** The guide of an in-range level, or the not-covered state with the nearest covered levels. */
+  async levelPage(number: number): Promise<LevelPageData> {
+    const { level, prev, next } = await this.levels.findWithNeighbours(number);
+    return level ? { kind: 'guide', level: toDetail(level), prev, next } : { kind: 'not-covered', number, prev, next };
+  }
+
+  async list(query: LevelListQuery): Promise<LevelListData> {
+    const [{ levels, total }, counts] = await Promise.all([
+      this.levels.list(query, LEVELS_PAGE_SIZE),
+      this.levels.countByDifficulty(query.query),
+    ]);
+    return { query, levels, total, page: query.page, pageCount: Math.max(1, Math.ceil(total / LEVELS_PAGE_SIZE)), counts };
+  }
+
+  featured(): Promise<LevelSummary[]> {
+    return this.levels.featured(FEATURED);
+  }
+
+  /** Published guides for the sitemap: number, title, last change and video. */
+  async sitemapEntries() {
+    return this.levels.sitemapEntries();
+  }
+
+  /** Counts one request per browser; answers the total so the page can show it. */
+  async requestGuide(number: number, voterId: string, now = new Date()): Promise<{ counted: boolean; requests: number }> {
+    const counted = await this.votes.addRequest(number, voterHash(voterId), now);
+    return { counted, requests: await this.votes.requestCount(number) };
+  }
+
+  async recordFeedback(number: number, voterId: string, feedback: GuideFeedback, now = new Date()): Promise<void> {
+    await this.votes.saveFeedback(number, voterHash(voterId), feedback.helpful, feedback.helpful ? undefined : feedback.reason, now);
+  }
+
+  feedbackCounts(number: number) {
+    return this.votes.feedbackCounts(number);
+  }
+
+  mostRequested(limit: number) {
+    return this.votes.mostRequested(limit);
+  }
+}

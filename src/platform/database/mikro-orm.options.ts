@@ -1,0 +1,29 @@
+import { resolve } from 'node:path';
+import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
+import { migrationsList } from 'migrations/index';
+
+/** One ORM configuration for the web process, the worker, the CLI and the tests. */
+export function mikroOrmOptions(url: string, kind: 'postgres' | 'embedded'): Options {
+  return {
+    driver: PostgreSqlDriver,
+    clientUrl: url,
+    // Each module registers its entities with MikroOrmModule.forFeature().
+    autoLoadEntities: true,
+    extensions: [Migrator],
+    migrations: {
+      migrationsList,
+      path: resolve('migrations'),
+      emit: 'ts',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+    },
+    // The embedded server is one PGlite instance: one connection serialises work cleanly.
+    pool: kind === 'embedded' ? { min: 0, max: 1 } : { min: 0, max: 10 },
+    ensureDatabase: false,
+    allowGlobalContext: false,
+    debug: false,
+    colors: false,
+  } as Options;
+}

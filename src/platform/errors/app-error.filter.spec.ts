@@ -1,0 +1,30 @@
+import { HttpException } from '@nestjs/common';
+import { NotFoundError, ValidationError } from './app-error';
+import { toErrorResponse } from './app-error.filter';
+
+describe('toErrorResponse', () => {
+  it('maps each error kind to its status, keeping the stable code', () => {
+    expect(toErrorResponse(new ValidationError('email: too long'))).toEqual({
+      status: 400,
+      body: { errors: ['email: too long'], code: 'REQUEST.INVALID' },
+      unexpected: false,
+    });
+    expect(toErrorResponse(new NotFoundError('nope')).status).toBe(404);
+  });
+
+  it('answers unknown errors with a generic message and no detail', () => {
+    const error = new Error('relation "users" does not exist at /srv/app/src/x.ts:12');
+    const { status, body, unexpected } = toErrorResponse(error);
+    expect(status).toBe(500);
+    expect(body).toEqual({ errors: ['An error occurred'], code: 'INTERNAL' });
+    expect(unexpected).toBe(true);
+  });
+
+  it('passes on the safe 4xx errors of Fastify and Nest', () => {
+    const tooLarge = Object.assign(new Error('Request body is too large'), { statusCode: 413 });
+    expect(toErrorResponse(tooLarge)).toMatchObject({ status: 413, body: { errors: ['Request body is too large'] } });
+    const limited = Object.assign(new Error('Too many requests, please try again later.'), { statusCode: 429 });
+    expect(toErrorResponse(limited).body.code).toBe('REQUEST.RATE_LIMITED');
+    expect(toErrorResponse(new HttpException('Gateway', 502)).body.errors).toEqual(['An error occurred']);
+  });
+});

@@ -1,0 +1,63 @@
+import { type ArgumentsHost, Catch, HttpException, Logger, Optional, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorKind } from './app-error';
+import { ServerErrorSink } from './server-error-sink';
+
+const STATUS: Record<ErrorKind, number> = {
+  validation: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+export interface ErrorBody {
+  errors: string[];
+  code: string;
+}
+
+/** Maps any thrown error to a JSON answer. Unknown errors are logged and answered without detail. */
+export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; unexpected: boolean } {
+  if (error instanceof AppError) {
+    return { status: STATUS[error.kind], body: { errors: error.details, code: error.code }, unexpected: false };
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    const message = status >= 500 ? 'An error occurred' : error.message;
+    return { status, body: { errors: [message], code: `HTTP.${status}` }, unexpected: status >= 500 };
+  }
+  // Fastify's own errors (body too large, bad JSON) carry a 4xx statusCode and a safe message.
+  const fastifyStatus = (error as { statusCode?: unknown })?.statusCode;
+  if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
+    const message = error instanceof Error ? error.message : 'Bad request';
+    const code = fastifyStatus === 429 ? 'REQUEST.RATE_LIMITED' : `HTTP.${fastifyStatus}`;
+    return { status: fastifyStatus, body: { errors: [message], code }, unexpected: false };
+  }
+  return { status: 500, body: { errors: ['An error occurred'], code: 'INTERNAL' }, unexpected: true };
+}
+
+/** The one place errors become HTTP responses. No stack, SQL or secret ever reaches the client. */
+@Catch()
+export class AppErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HTTP');
+
+  constructor(@Optional() private readonly sink?: ServerErrorSink) {}
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const reply = ctx.getResponse<FastifyReply>();
+    const request = ctx.getRequest<FastifyRequest>();
+    const { status, body, unexpected } = toErrorResponse(error);
+    if (unexpected) {
+      const path = request.url.split('?')[0]!;
+      this.logger.error({ err: error, path }, 'Unhandled error');
+      // Server 5xx land in the same store as browser errors; a failure to record only logs.
+      this.sink?.record(error, path).catch((e: unknown) => this.logger.warn({ err: e }, 'Could not record the error'));
+    }
+    const retryAfter = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+    if (retryAfter) void reply.header('retry-after', String(retryAfter));
+    void reply.status(status).header('cache-control', 'no-store').send(body);
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The kinds of failure the HTTP layer knows how to answer. A module's error picks its kind; the
+ * one mapping to HTTP statuses lives in AppErrorFilter.
+ */
+export type ErrorKind =
+  | 'validation'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'rate_limited'
+  | 'unavailable';
+
+/** Base class of every expected error. `code` is stable ('<MODULE>.<REASON>'); clients may match on it. */
+export abstract class AppError extends Error {
+  abstract readonly code: string;
+  abstract readonly kind: ErrorKind;
+
+  constructor(
+    message: string,
+    /** Messages safe to show to the user; defaults to the error message. */
+    readonly details: string[] = [message],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends AppError {
+  readonly code = 'REQUEST.INVALID';
+  readonly kind = 'validation';
+}
+
+export class NotFoundError extends AppError {
+  readonly code = 'REQUEST.NOT_FOUND';
+  readonly kind = 'not_found';
+}
+
+export class UnauthorizedError extends AppError {
+  readonly code = 'REQUEST.UNAUTHORIZED';
+  readonly kind = 'unauthorized';
+}
+
+export class ConflictError extends AppError {
+  readonly code = 'REQUEST.CONFLICT';
+  readonly kind = 'conflict';
+}

@@ -1,0 +1,77 @@
+import { constants as zlib } from 'node:zlib';
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { AppConfig } from 'src/config/app-config';
+import type { RedisConnection } from 'src/platform/redis/redis.module';
+
+/** Request bodies above this size are refused with 413; routes that take uploads raise their own limit. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Content-Security-Policy: same-origin everything, inline scripts only with this request's nonce. */
+export function cspDirectives(config: AppConfig): Record<string, string[] | null> {
+  const analytics = config.public.analyticsId ? ['https://www.googletagmanager.com'] : [];
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", ...analytics],
+    styleSrc: ["'self'"],
+    // React sets style attributes (the loading bar, transitions); attributes cannot run code.
+    styleSrcAttr: ["'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'https://i.ytimg.com'],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'", ...(config.public.analyticsId ? ['https://*.google-analytics.com'] : [])],
+    frameSrc: ['https://www.youtube-nocookie.com'],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'self'"],
+    upgradeInsecureRequests: config.http.publicUrl.startsWith('https:') ? [] : null,
+  };
+}
+
+/**
+ * Fastify plugins every route shares: security headers, compression, rate limits and the request-id
+ * header. Errors raised by Fastify itself (bad JSON, 413, 429) reach AppErrorFilter through Nest.
+ */
+export async function configureHttpPlatform(
+  app: NestFastifyApplication,
+  config: AppConfig,
+  redis: RedisConnection,
+): Promise<void> {
+  const fastify = app.getHttpAdapter().getInstance();
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  await app.register(cookie);
+
+  await app.register(helmet, {
+    enableCSPNonces: true,
+    contentSecurityPolicy: config.env === 'development' ? false : { useDefaults: false, directives: cspDirectives(config) },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.http.publicUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    // Streamed pages flush each chunk so the shell reaches the browser before the rest renders.
+    zlibOptions: { level: 6, flush: zlib.Z_SYNC_FLUSH },
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 }, flush: zlib.BROTLI_OPERATION_FLUSH },
+  });
+
+  await app.register(rateLimit, {
+    global: false,
+    redis: redis.client,
+    nameSpace: `${config.redis.keyPrefix}rate-limit:`,
+    // With Redis down, requests pass unlimited rather than fail; /readyz reports the outage.
+    skipOnError: true,
+    errorResponseBuilder: (_request, context) =>
+      Object.assign(new Error('Too many requests, please try again later.'), {
+        statusCode: context.statusCode,
+      }),
+  });
+}

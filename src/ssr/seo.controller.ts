@@ -1,0 +1,133 @@
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Controller, Get, Header } from '@nestjs/common';
+import { AppConfig } from 'src/config/app-config';
+import { SiteContentService } from 'src/modules/content/application/site-content.service';
+import { LevelsService } from 'src/modules/levels/application/levels.service';
+
+const xml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
+
+/** robots.txt and sitemap.xml, served as files rather than pages. */
+@ApiExcludeController()
+@Controller()
+export class SeoController {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly levels: LevelsService,
+    private readonly content: SiteContentService,
+  ) {}
+
+  /** Atom feed of the blog, newest 30 posts. */
+  @Get('blog/feed.xml')
+  @Header('content-type', 'application/atom+xml; charset=utf-8')
+  @Header('cache-control', 'public, max-age=600')
+  async blogFeed(): Promise<string> {
+    const base = this.config.http.publicUrl;
+    const posts = await this.content.latestPosts(30);
+    return atomFeed({
+      id: `${base}/blog`,
+      title: `${this.config.public.siteName} blog`,
+      self: `${base}/blog/feed.xml`,
+      alternate: `${base}/blog`,
+      updated: posts[0]?.publishedAt ?? new Date(0).toISOString(),
+      entries: posts.map((post) => ({
+        id: `${base}/blog/${post.slug}`,
+        title: post.title,
+        link: `${base}/blog/${post.slug}`,
+        updated: post.publishedAt,
+        summary: post.description,
+        html: post.html,
+      })),
+    });
+  }
+
+  /** Atom feed of new and updated level guides, most recent 50. */
+  @Get('levels/feed.xml')
+  @Header('content-type', 'application/atom+xml; charset=utf-8')
+  @Header('cache-control', 'public, max-age=600')
+  async levelsFeed(): Promise<string> {
+    const base = this.config.http.publicUrl;
+    const { gameName, siteName } = this.config.public;
+    const guides = (await this.levels.sitemapEntries()).sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, 50);
+    return atomFeed({
+      id: `${base}/levels`,
+      title: `${siteName}: new and updated level guides`,
+      self: `${base}/levels/feed.xml`,
+      alternate: `${base}/levels`,
+      updated: (guides[0]?.updatedAt ?? new Date(0)).toISOString(),
+      entries: guides.map((level) => ({
+        id: `${base}/levels/${level.number}`,
+        title: `Level ${level.number}: ${level.title}`,
+        link: `${base}/levels/${level.number}`,
+        updated: level.updatedAt.toISOString(),
+        summary: `${gameName} level ${level.number} walkthrough: hints, step-by-step solution and video.`,
+      })),
+    });
+  }
+
+  @Get('robots.txt')
+  @Header('content-type', 'text/plain; charset=utf-8')
+  @Header('cache-control', 'public, max-age=3600')
+  robots(): string {
+    return `User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${this.config.http.publicUrl}/sitemap.xml\n`;
+  }
+
+  /** Home, lists, posts, the main content pages, and every level with a guide (with its video when real). */
+  @Get('sitemap.xml')
+  @Header('content-type', 'application/xml; charset=utf-8')
+  @Header('cache-control', 'public, max-age=3600')
+  async sitemap(): Promise<string> {
+    const base = this.config.http.publicUrl;
+    const { gameName } = this.config.public;
+    const guides = await this.levels.sitemapEntries();
+    const [posts, pages] = await Promise.all([this.content.latestPosts(1000), this.content.publishedPages()]);
+    const urls = [
+      `<url><loc>${base}/</loc></url>`,
+      `<url><loc>${base}/levels</loc></url>`,
+      `<url><loc>${base}/blog</loc></url>`,
+      ...posts.map((post) => `<url><loc>${base}/blog/${xml(post.slug)}</loc><lastmod>${post.publishedAt}</lastmod></url>`),
+      ...pages.map((page) => `<url><loc>${base}/${xml(page.slug)}</loc><lastmod>${page.updatedOn}</lastmod></url>`),
+      ...guides.map((level) => {
+        const video =
+          level.video && !level.video.sample
+            ? `<video:video><video:thumbnail_loc>${base}/og/levels/${level.number}.png</video:thumbnail_loc>` +
+              `<video:title>${xml(level.video.title)}</video:title>` +
+              `<video:description>${xml(`${gameName} level ${level.number} walkthrough: ${level.title}`)}</video:description>` +
+              `<video:player_loc>https://www.youtube-nocookie.com/embed/${xml(level.video.youtubeId)}</video:player_loc>` +
+              `<video:duration>${level.video.durationSeconds}</video:duration></video:video>`
+            : '';
+        return `<url><loc>${base}/levels/${level.number}</loc><lastmod>${level.updatedAt.toISOString()}</lastmod>${video}</url>`;
+      }),
+    ];
+    return (
+      '<?xml version="1.0" encoding="UTF-8"?>\n' +
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">\n' +
+      urls.join('\n') +
+      '\n</urlset>\n'
+    );
+  }
+}
+
+interface FeedEntry {
+  id: string;
+  title: string;
+  link: string;
+  updated: string;
+  summary: string;
+  html?: string;
+}
+
+/** An Atom 1.0 document; every text is escaped. */
+function atomFeed(feed: { id: string; title: string; self: string; alternate: string; updated: string; entries: FeedEntry[] }): string {
+  const entries = feed.entries.map(
+    (e) =>
+      `<entry><id>${xml(e.id)}</id><title>${xml(e.title)}</title><link href="${xml(e.link)}"/><updated>${e.updated}</updated>` +
+      `<summary>${xml(e.summary)}</summary>${e.html ? `<content type="html">${xml(e.html)}</content>` : ''}</entry>`,
+  );
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">' +
+    `<id>${xml(feed.id)}</id><title>${xml(feed.title)}</title><updated>${feed.updated}</updated>` +
+    `<link rel="self" href="${xml(feed.self)}"/><link rel="alternate" href="${xml(feed.alternate)}"/>` +
+    entries.join('') +
+    '</feed>\n'
+  );
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from 'src/config/app-config';
+import type { PageData } from 'src/contracts/page-data';
+import { SiteContentService } from 'src/modules/content/application/site-content.service';
+import { LevelsService } from 'src/modules/levels/application/levels.service';
+
+/** The in-process data client page loaders use on the server: direct calls, no HTTP hop. */
+@Injectable()
+export class ServerPageData implements PageData {
+  readonly levels: PageData['levels'];
+  readonly content: PageData['content'];
+
+  constructor(
+    private readonly appConfig: AppConfig,
+    levels: LevelsService,
+    content: SiteContentService,
+  ) {
+    this.content = {
+      page: (slug) => content.page(slug),
+      post: (slug) => content.post(slug),
+      posts: (query) => content.posts(query),
+      media: () => content.media(),
+      explore: () => content.explore(),
+    };
+    this.levels = {
+      page: (number) => levels.levelPage(number),
+      list: (query) => levels.list(query),
+      featured: () => levels.featured(),
+    };
+  }
+
+  get config() {
+    return this.appConfig.public;
+  }
+
+  get redirects() {
+    return this.appConfig.redirects;
+  }
+}

@@ -1,0 +1,414 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startApp, type RunningApp } from './support/app-process';
+import { launchBrowser } from './support/browser';
+
+describe('the site in a real browser', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'guides-browser-'));
+    app = await startApp({ DATA_DIR: dataDir, APP_STORE_URL: 'https://apps.example/x', PLAY_STORE_URL: 'https://play.example/x' });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** Opens a page and collects console errors and page errors (CSP violations included). */
+  async function open(path: string, options: { colorScheme?: 'light' | 'dark' } = {}) {
+    const context = await browser.newContext({ colorScheme: options.colorScheme ?? 'light' });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    page.on('pageerror', (error) => problems.push(error.message));
+    const response = await page.goto(`${app.url}${path}`);
+    return { page, problems, response, close: () => context.close() };
+  }
+
+  /** Resolves once React has hydrated (the router's state is live). */
+  const hydrated = (page: Page) =>
+    page.waitForFunction(() => {
+      const input = document.querySelector('header form input');
+      return !!input && Object.keys(input).some((key) => key.startsWith('__reactFiber'));
+    });
+
+  it('hydrates the home page with no console error', async () => {
+    const { page, problems, response, close } = await open('/');
+    try {
+      expect(response?.status()).toBe(200);
+      await hydrated(page);
+      await expect(page.title()).resolves.toContain('Mystery Doors');
+      await page.waitForTimeout(300);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('validates the header search in place and navigates without a full reload', async () => {
+    const { page, problems, close } = await open('/');
+    try {
+      await hydrated(page);
+      await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+      const input = page.locator('header form input');
+
+      await page.locator('header form button[type=submit]').click();
+      await expect(page.locator('header [role=alert]').textContent()).resolves.toBe('Please enter a level number');
+      await input.fill('636');
+      await input.press('Enter');
+      await expect(page.locator('header [role=alert]').textContent()).resolves.toBe('Invalid level number');
+      expect(page.url()).toBe(`${app.url}/`);
+
+      // A valid number: the level's payload JSON is fetched and the page changes in place.
+      const payload = page.waitForResponse((r) => r.url().endsWith('/levels/27/_payload.json'));
+      await input.fill('27');
+      await input.press('Enter');
+      expect((await payload).status()).toBe(200);
+      await page.getByRole('heading', { name: 'Level 27: The Locked Observatory' }).waitFor();
+      expect(page.url()).toBe(`${app.url}/levels/27`);
+      await expect(input.inputValue()).resolves.toBe('');
+      await expect(page.title()).resolves.toContain('Level 27');
+      await expect(page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).resolves.toBe(true);
+
+      // An unknown page reached by navigation shows the 404 page; 'Back Home' clears it with a full load.
+      await page.evaluate(() => window.history.pushState(null, '', '/'));
+      await page.goto(`${app.url}/no/such/page`);
+      await page.getByText('Page not found: /no/such/page').waitFor();
+      await page.getByRole('link', { name: 'Back Home' }).click();
+      await page.waitForURL(`${app.url}/`);
+      await page.getByRole('heading', { name: /Stuck on a level/ }).waitFor();
+      expect(problems.filter((p) => !p.includes('404'))).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('reveals hints one at a time, remembers them after a reload, and keeps the answer folded', async () => {
+    const { page, problems, close } = await open('/levels/27');
+    try {
+      await hydrated(page);
+      const hints = page.locator('section[aria-labelledby="hints-title"] ol > li');
+      await expect(hints.count()).resolves.toBe(0);
+      await page.getByRole('button', { name: 'Show the first hint' }).click();
+      await hints.nth(0).waitFor();
+      await page.getByRole('button', { name: 'Show hint 2 of 3' }).click();
+      await hints.nth(1).waitFor();
+      await expect(hints.count()).resolves.toBe(2);
+      await expect(page.getByText('2 of 3 revealed').isVisible()).resolves.toBe(true);
+
+      await page.reload();
+      await hydrated(page);
+      await hints.nth(1).waitFor();
+      await expect(hints.count()).resolves.toBe(2);
+      await expect(page.getByRole('button', { name: 'Show hint 3 of 3' }).isVisible()).resolves.toBe(true);
+
+      // The step-by-step solution stays folded until asked for.
+      const firstStep = page.getByText('spin it aside to find an', { exact: false });
+      await expect(firstStep.isVisible()).resolves.toBe(false);
+      await page.getByText('Step-by-step solution').click();
+      await expect(firstStep.isVisible()).resolves.toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('loads nothing from YouTube until the video facade is clicked', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const thirdParty: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(app.url)) thirdParty.push(request.url());
+    });
+    try {
+      await page.goto(`${app.url}/levels/27`, { waitUntil: 'networkidle' });
+      await hydrated(page);
+      expect(thirdParty).toEqual([]);
+      await page.getByRole('button', { name: /Play the walkthrough video/ }).click();
+      // The sample content pack has placeholder ids: the facade says so instead of embedding.
+      await page.getByText('Sample walkthrough').waitFor();
+      expect(thirdParty).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('serves a sitemap that parses as XML and JSON-LD that parses as JSON', async () => {
+    const { page, close } = await open('/levels');
+    try {
+      const result = await page.evaluate(async () => {
+        const xml = new DOMParser().parseFromString(await (await fetch('/sitemap.xml')).text(), 'application/xml');
+        const scripts = [...document.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent!));
+        return {
+          parseError: xml.getElementsByTagName('parsererror').length,
+          urls: xml.getElementsByTagNameNS('http://www.sitemaps.org/schemas/sitemap/0.9', 'url').length,
+          types: scripts.map((data) => data['@type']),
+          items: scripts[0]?.itemListElement?.length,
+        };
+      });
+      expect(result.parseError).toBe(0);
+      // Home, levels, blog, 3 posts, 6 content pages and the 32 guides.
+      expect(result.urls).toBe(3 + 3 + 6 + 32);
+      expect(result.types).toEqual(['ItemList']);
+      expect(result.items).toBe(24);
+    } finally {
+      await close();
+    }
+  });
+
+  it('retries a failed vote once, reports the 5xx, and shows a red toast when the network fails', async () => {
+    const { page, close } = await open('/levels/28');
+    try {
+      await hydrated(page);
+      const reports: { error: { error_type: string; message: string; path: string } }[] = [];
+      await page.route('**/api/v1/log_client_error', async (route) => {
+        reports.push(route.request().postDataJSON());
+        await route.fulfill({ status: 204 });
+      });
+      let attempts = 0;
+      await page.route('**/api/v1/levels/28/guide_requests', async (route) => {
+        attempts++;
+        if (attempts === 1) await route.fulfill({ status: 503, contentType: 'application/json', body: '{"errors":["busy"],"code":"HTTP.503"}' });
+        else await route.fulfill({ status: 201, contentType: 'application/json', body: '{"counted":true,"requests":3}' });
+      });
+      await page.getByRole('button', { name: 'Request this guide' }).click();
+      await page.getByText('you and 2 other players want this guide').waitFor();
+      expect(attempts).toBe(2);
+      expect(reports).toEqual([
+        { error: expect.objectContaining({ error_type: 'API_ERROR', message: 'POST /api/v1/levels/28/guide_requests answered 503', path: '/levels/28' }) },
+      ]);
+
+      // A network failure: the toast 'fetch exception:' in red; it stays while hovered.
+      await page.evaluate(() => localStorage.removeItem('guide-requested:28'));
+      await page.reload();
+      await hydrated(page);
+      await page.clock.install();
+      await page.route('**/api/v1/levels/28/guide_requests', (route) => route.abort('failed'));
+      await page.getByRole('button', { name: 'Request this guide' }).click();
+      const toast = page.locator('[data-toast="red"]');
+      await toast.waitFor();
+      await expect(toast.textContent()).resolves.toMatch(/^fetch exception: /);
+      await toast.hover();
+      await page.clock.runFor(5_000);
+      await expect(toast.isVisible()).resolves.toBe(true);
+      await page.mouse.move(0, 0);
+      await page.clock.runFor(2_100);
+      await toast.waitFor({ state: 'detached' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('reports an uncaught error of the page once, as CLIENT_ERROR with the build id', async () => {
+    const { page, close } = await open('/');
+    try {
+      await hydrated(page);
+      const reports: { error: Record<string, unknown> }[] = [];
+      await page.route('**/api/v1/log_client_error', async (route) => {
+        reports.push(route.request().postDataJSON());
+        await route.fulfill({ status: 204 });
+      });
+      const first = page.waitForRequest('**/api/v1/log_client_error');
+      await page.evaluate(() => {
+        setTimeout(() => {
+          throw new Error('boom from a timer');
+        });
+        setTimeout(() => {
+          throw new Error('boom from a timer');
+        });
+      });
+      await first;
+      // Give a second report the time to show up, if the page wrongly sent one.
+      await page.waitForTimeout(300);
+      expect(reports).toHaveLength(1);
+      expect(reports[0]!.error).toMatchObject({ error_type: 'CLIENT_ERROR', origin_type: 1, path: '/', build_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+      expect(String(reports[0]!.error.message)).toContain('boom from a timer');
+    } finally {
+      await close();
+    }
+  });
+
+  it('shows the loading bar only for a navigation slower than 200 ms, then hides and resets it', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.clock.install();
+      await page.goto(`${app.url}/levels/27`);
+      await hydrated(page);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/levels/30/_payload.json', async (route) => {
+        await held;
+        await route.continue();
+      });
+      const bar = page.getByRole('progressbar', { includeHidden: true });
+      await expect(bar.getAttribute('data-phase')).resolves.toBe('idle');
+      await page.getByRole('link', { name: /Next/ }).click();
+      await page.clock.runFor(150);
+      await expect(bar.getAttribute('data-phase')).resolves.toBe('idle');
+      await page.clock.runFor(100);
+      await expect(bar.getAttribute('data-phase')).resolves.toBe('running');
+      await expect(bar.evaluate((el) => getComputedStyle(el).height)).resolves.toBe('3px');
+      release();
+      await page.getByRole('heading', { name: /^Level 30/ }).waitFor();
+      await page.clock.runFor(10);
+      await expect(bar.getAttribute('data-phase')).resolves.toBe('done');
+      await page.clock.runFor(500);
+      await expect(bar.getAttribute('data-phase')).resolves.toBe('resetting');
+      await page.clock.runFor(400);
+      await expect(bar.getAttribute('data-phase')).resolves.toBe('idle');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('loads the whole page on the next navigation once a new build is deployed', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.clock.install();
+      await page.goto(`${app.url}/levels/27`);
+      await hydrated(page);
+      await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+      const checks: string[] = [];
+      await page.route('**/builds/latest.json*', async (route) => {
+        checks.push(route.request().url());
+        await route.fulfill({ contentType: 'application/json', body: '{"id":"a-newer-build"}' });
+      });
+      const checked = page.waitForResponse((response) => response.url().includes('/builds/latest.json'));
+      await page.clock.runFor(60 * 60 * 1000);
+      await checked;
+      expect(checks).toHaveLength(1);
+      expect(checks[0]).toMatch(/\/builds\/latest\.json\?t=\d+$/);
+      await page.getByRole('link', { name: /Next/ }).click();
+      await page.waitForURL(`${app.url}/levels/30`);
+      await page.getByRole('heading', { name: /^Level 30/ }).waitFor();
+      await expect(page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).resolves.toBeUndefined();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('opens and closes the mobile menu by button, Escape, route change and theme change', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${app.url}/`);
+      await hydrated(page);
+      const menu = page.locator('#mobile-menu');
+      const toggle = page.getByRole('button', { name: 'Open menu' });
+      await toggle.click();
+      await expect(menu.isVisible()).resolves.toBe(true);
+      await expect(page.getByRole('button', { name: 'Close menu' }).getAttribute('aria-expanded')).resolves.toBe('true');
+      await page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'detached' });
+
+      await toggle.click();
+      await page.getByRole('button', { name: /Switch to (dark|light) mode/ }).click();
+      await menu.waitFor({ state: 'detached' });
+
+      await toggle.click();
+      await menu.getByRole('link', { name: 'Levels' }).click();
+      await page.waitForURL(`${app.url}/levels`);
+      await menu.waitFor({ state: 'detached' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('prefetches the pages of links in view, at most 4 at a time, and the next click uses them', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const prefetched = new Set<string>();
+    const requests = new Map<string, number>();
+    await page.route('**/_payload.json*', async (route) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      const path = new URL(route.request().url()).pathname;
+      prefetched.add(path);
+      requests.set(path, (requests.get(path) ?? 0) + 1);
+      await new Promise((r) => setTimeout(r, 150));
+      await route.continue();
+      inFlight--;
+    });
+    try {
+      await page.goto(`${app.url}/levels`);
+      await hydrated(page);
+      await page.waitForResponse((r) => r.url().endsWith('/_payload.json'));
+      expect(prefetched.size).toBeGreaterThan(0);
+      expect(maxInFlight).toBeLessThanOrEqual(4);
+      // A link further down (the footer's "Level 233") is prefetched once it scrolls into view.
+      const target = page.locator('footer a[href="/levels/233"]');
+      expect(prefetched.has('/levels/233/_payload.json')).toBe(false);
+      const fetched = page.waitForResponse((r) => r.url().endsWith('/levels/233/_payload.json'));
+      await target.scrollIntoViewIfNeeded();
+      await fetched;
+      await target.click();
+      await page.getByRole('heading', { name: /^Level 233/ }).waitFor();
+      // The click used the prefetched payload: no second request for it (the new page may
+      // prefetch its own links meanwhile, so only this path is counted).
+      expect(requests.get('/levels/233/_payload.json')).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('scrolls to the top after a navigation, and back restores the list', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 700 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${app.url}/levels`);
+      await hydrated(page);
+      const card = page.locator('main a[href="/levels/99"]');
+      await card.scrollIntoViewIfNeeded();
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+      await card.click();
+      await page.getByRole('heading', { name: /^Level 99/ }).waitFor();
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      await page.goBack();
+      await page.getByRole('heading', { name: /^All Mystery Doors levels/ }).waitFor();
+      expect(page.url()).toBe(`${app.url}/levels`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("puts the visitor's own store first on /download", async () => {
+    for (const [userAgent, first] of [
+      ['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/156.0 Mobile Safari/537.36', 'android'],
+      ['Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148', 'ios'],
+    ] as const) {
+      const context = await browser.newContext({ userAgent });
+      const page = await context.newPage();
+      await page.goto(`${app.url}/download`);
+      await hydrated(page);
+      await expect(page.locator('[data-store]').first().getAttribute('data-store')).resolves.toBe(first);
+      await context.close();
+    }
+  });
+
+  it('shows the dark theme from the first paint when the system prefers dark, and remembers a choice', async () => {
+    const { page, close } = await open('/', { colorScheme: 'dark' });
+    try {
+      // The class is set by the inline head script, before any bundle runs.
+      await expect(page.evaluate(() => document.documentElement.className)).resolves.toContain('dark');
+      await hydrated(page);
+      await page.getByRole('button', { name: 'Switch to light mode' }).click();
+      await expect(page.evaluate(() => localStorage.getItem('nuxt-color-mode'))).resolves.toBe('light');
+      await page.reload();
+      await expect(page.evaluate(() => document.documentElement.className)).resolves.not.toContain('dark');
+    } finally {
+      await close();
+    }
+  });
+});

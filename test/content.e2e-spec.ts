@@ -1,0 +1,153 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startApp, type RunningApp } from './support/app-process';
+
+/** The blog and content pages of the shipped sample content, on the embedded database. */
+describe('blog and content pages', () => {
+  let app: RunningApp;
+  let dataDir: string;
+  const get = (path: string) => fetch(`${app.url}${path}`, { redirect: 'manual' });
+  const html = async (path: string, status = 200) => {
+    const response = await get(path);
+    expect(response.status).toBe(status);
+    return response.text();
+  };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'guides-content-e2e-'));
+    app = await startApp({
+      DATA_DIR: dataDir,
+      APP_STORE_URL: 'https://apps.example/mystery-doors',
+      PLAY_STORE_URL: 'https://play.example/mystery-doors',
+      REDIRECTS: JSON.stringify({ '/old-guide': '/levels/27', '/partner': 'https://partner.example/' }),
+      ANALYTICS_ID: 'G-TEST123',
+      SOCIAL_DISCORD_URL: 'https://discord.example/invite',
+      SOCIAL_EMAIL: 'hello@guides.example',
+      FOOTER_LINK_GROUPS: JSON.stringify({ Friends: [['Another puzzle site', 'https://friends.example/']] }),
+    });
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('lists the latest posts, newest first, and searches them', async () => {
+    const blog = await html('/blog');
+    expect(blog).toContain('Latest Posts');
+    const order = ['Search every guide by what you see', 'Why our guides show hints first', 'Five habits of escape-room pros'].map((t) =>
+      blog.indexOf(t),
+    );
+    expect(order.every((position, i) => position > 0 && (i === 0 || position > order[i - 1]!))).toBe(true);
+    const found = await html('/blog?query=hint');
+    expect(found).toContain('Why our guides show hints first');
+    expect(found).not.toContain('Five habits of escape-room pros');
+    expect(await html('/blog?query=spaceship')).toContain('No articles found');
+  });
+
+  it('serves a post whose slug spans several segments', async () => {
+    const post = await html('/blog/2026/search-every-guide');
+    expect(post).toContain('<title>Search every guide by what you see - Mystery Doors Guide</title>');
+    expect(post).toContain('November 20, 2026');
+    expect(await html('/blog/2026/no-such-post', 404)).toContain('Page Not Found: /blog/2026/no-such-post');
+  });
+
+  it('lists posts by tag and by month, and refuses malformed ones with 404', async () => {
+    const tips = await html('/category/tips');
+    expect(tips).toContain('Posts tagged #tips');
+    expect(tips).toContain('Five habits of escape-room pros');
+    expect(tips).not.toContain('Search every guide by what you see');
+    const october = await html('/month/2026-10');
+    expect(october).toContain('Posts from October 2026');
+    expect(october).toContain('Why our guides show hints first');
+    expect(october).not.toContain('Five habits');
+    expect(await html('/month/2026-13', 404)).toContain('Page Not Found: /month/2026-13');
+    expect(await html('/month/october', 404)).toContain('Page Not Found: /month/october');
+    expect(await html('/category/Not%20A%20Tag', 404)).toContain('Page Not Found');
+  });
+
+  it('moves old /detail/{slug} addresses to the blog', async () => {
+    const moved = await get('/detail/hints-first');
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get('location')).toBe('/blog/hints-first');
+    expect((await get('/detail/nothing')).status).toBe(404);
+  });
+
+  it.each([
+    ['/terms-of-service', 'Terms of Service'],
+    ['/privacy-policy', 'Privacy Policy'],
+    ['/refund-policy', 'Refund Policy'],
+    ['/faq', 'Frequently Asked Questions'],
+    ['/app', 'The Game App'],
+    ['/admax', 'Advertising'],
+  ])('serves the content page %s', async (path, title) => {
+    const page = await html(path);
+    expect(page).toContain(`<h1 class="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">${title}</h1>`);
+    expect(page).toContain('Last updated November 1, 2026');
+  });
+
+  it('lists the media coverage newest first, and the store links on /download', async () => {
+    const media = await html('/media');
+    const outlets = ['Pocket Puzzle Weekly', 'The Indie Arcade Podcast', 'Mobile Gaming Digest'].map((o) => media.indexOf(o));
+    expect(outlets.every((position, i) => position > 0 && (i === 0 || position > outlets[i - 1]!))).toBe(true);
+    const download = await html('/download');
+    expect(download).toContain('href="https://apps.example/mystery-doors"');
+    expect(download).toContain('href="https://play.example/mystery-doors"');
+  });
+
+  it('indexes categories, months and popular guides on /explore', async () => {
+    const explore = await html('/explore');
+    expect(explore).toContain('href="/category/tips"');
+    expect(explore).toContain('href="/month/2026-10"');
+    expect(explore).toContain('href="/levels/27"');
+  });
+
+  it('answers the redirect rules with a real 301, internal and external', async () => {
+    const internal = await get('/old-guide');
+    expect(internal.status).toBe(301);
+    expect(internal.headers.get('location')).toBe('/levels/27');
+    const external = await get('/partner');
+    expect(external.status).toBe(301);
+    expect(external.headers.get('location')).toBe('https://partner.example/');
+    const payload = await (await get('/old-guide/_payload.json')).json();
+    expect(payload).toMatchObject({ status: 301, redirect: '/levels/27' });
+  });
+
+  it('includes the analytics script only when configured, async and allowed by the CSP', async () => {
+    const response = await get('/faq');
+    const page = await response.text();
+    expect(page).toMatch(/<script async="" src="https:\/\/www\.googletagmanager\.com\/gtag\/js\?id=G-TEST123"/);
+    expect(response.headers.get('content-security-policy')).toContain('https://www.googletagmanager.com');
+  });
+
+  it("shows 'Page not found' with a 404 for a slug with no page", async () => {
+    expect(await html('/no-such-page', 404)).toContain('Page not found: /no-such-page');
+  });
+
+  it('shows only the configured social links and link groups in the footer', async () => {
+    const page = await html('/faq');
+    expect(page).toContain('href="https://discord.example/invite"');
+    expect(page).toContain('href="mailto:hello@guides.example"');
+    expect(page).not.toContain('>Twitch<');
+    expect(page).toContain('>Friends</h2>');
+    expect(page).toContain('href="https://friends.example/"');
+    expect(page).not.toContain('>Products</h2>');
+  });
+
+  it('links the refund policy only when payments are on', async () => {
+    expect(await html('/')).not.toContain('href="/refund-policy"');
+  });
+
+  it('publishes Atom feeds of posts and of guides, linked from the pages', async () => {
+    const blogFeed = await get('/blog/feed.xml');
+    expect(blogFeed.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8');
+    const atom = await blogFeed.text();
+    expect(atom).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
+    expect(atom.match(/<entry>/g)).toHaveLength(3);
+    expect(atom).toContain(`<link href="${app.url.replace('127.0.0.1', 'localhost')}/blog/2026/search-every-guide"/>`);
+    const levels = await (await get('/levels/feed.xml')).text();
+    expect(levels.match(/<entry>/g)).toHaveLength(32);
+    expect(await html('/blog')).toContain('<link rel="alternate" type="application/atom+xml" title="Mystery Doors Guide blog" href="/blog/feed.xml"/>');
+  });
+});

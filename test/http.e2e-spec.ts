@@ -1,0 +1,236 @@
+import { randomBytes } from 'node:crypto';
+import { startApp, runUntilExit, type RunningApp } from './support/app-process';
+import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
+
+const OPS_TOKEN = randomBytes(24).toString('hex');
+const json = { 'content-type': 'application/json' };
+const report = (message: string) => ({
+  error: { error_type: 'API_ERROR', origin_type: 1, message, backtrace: 'Error\n    at load (entry.js:1:1)', user_email: null },
+});
+
+describe('the built web app on PostgreSQL and Redis', () => {
+  let database: TestDatabase;
+  let app: RunningApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    app = await startApp({
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      REDIS_KEY_PREFIX: `t${randomBytes(4).toString('hex')}:`,
+      OPS_TOKEN,
+      NODE_ENV: 'production',
+      MIGRATE_ON_START: 'true',
+    });
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+    await database?.drop();
+  });
+
+  it('streams the home page with security headers and a nonce on every inline script', async () => {
+    const response = await fetch(`${app.url}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const csp = response.headers.get('content-security-policy')!;
+    const nonce = /script-src 'self' 'nonce-([0-9a-f]+)'/.exec(csp)?.[1];
+    expect(nonce).toBeDefined();
+    expect(csp).toContain("object-src 'none'");
+
+    const html = await response.text();
+    expect(html.startsWith('<!DOCTYPE html><html lang="en">')).toBe(true);
+    expect(html).toContain('Stuck on a level?');
+    expect(html).toContain('unofficial, fan-made guide');
+    // Every inline script that runs carries the nonce (JSON-LD data blocks do not run).
+    const inlineScripts = [...html.matchAll(/<script(?![^>]*\b(?:src=|type="application\/ld\+json"))([^>]*)>/g)].map((m) => m[1]!);
+    expect(inlineScripts.length).toBeGreaterThanOrEqual(2);
+    for (const attributes of inlineScripts) expect(attributes).toContain(`nonce="${nonce}"`);
+    // The loader data is embedded once, for hydration.
+    expect(html.match(/window\.__PAGE__/g)).toHaveLength(1);
+  });
+
+  it('streams pages that are not cached', async () => {
+    const response = await fetch(`${app.url}/a/page/that/is/not/cached`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('transfer-encoding')).toBe('chunked');
+    expect(response.headers.get('content-security-policy')).toMatch(/'nonce-[0-9a-f]{32}'/);
+    expect(await response.text()).toContain('</html>');
+  });
+
+  it('gives every request an id, keeping a well-formed one from the caller', async () => {
+    const kept = await fetch(`${app.url}/healthz`, { headers: { 'x-request-id': 'lb-1234abcd' } });
+    expect(kept.headers.get('x-request-id')).toBe('lb-1234abcd');
+    const replaced = await fetch(`${app.url}/healthz`, { headers: { 'x-request-id': 'no spaces <allowed>' } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers health and readiness', async () => {
+    expect(await (await fetch(`${app.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${app.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'up', redis: 'up' } });
+  });
+
+  it('renders the 404 page for an unknown path, escaping the path', async () => {
+    const response = await fetch(`${app.url}/no/such/page`);
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(html).toContain('This page could not be found');
+    expect(html).toContain('Page not found: /no/such/page');
+    expect(html).toContain('Back Home');
+
+    const hostile = await fetch(`${app.url}/%3Cscript%3Ealert(1)%3C%2Fscript%3E`);
+    expect(hostile.status).toBe(404);
+    expect(await hostile.text()).not.toContain('<script>alert(1)');
+  });
+
+  it('serves each page payload as JSON with an ETag for client-side navigation', async () => {
+    const home = await fetch(`${app.url}/_payload.json`);
+    expect(home.status).toBe(200);
+    expect(await home.json()).toEqual({ routeId: 'home', params: {}, status: 200, data: { featured: expect.any(Array) } });
+
+    const missing = await fetch(`${app.url}/no/such/_payload.json`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({
+      routeId: 'not-found',
+      params: {},
+      status: 404,
+      error: { status: 404, message: 'Page not found: /no/such' },
+    });
+
+    const etag = missing.headers.get('etag')!;
+    const again = await fetch(`${app.url}/no/such/_payload.json`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+  });
+
+  it('answers unknown API routes with JSON, not a page', async () => {
+    const response = await fetch(`${app.url}/api/v1/nothing-here`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect((await response.json()).code).toBe('REQUEST.NOT_FOUND');
+  });
+
+  it('compresses pages and caches hashed assets forever', async () => {
+    const page = await fetch(`${app.url}/`, { headers: { 'accept-encoding': 'br' } });
+    expect(page.headers.get('content-encoding')).toBe('br');
+    const html = await page.text();
+    const asset = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1];
+    expect(asset).toBeDefined();
+    const css = await fetch(`${app.url}${asset}`);
+    expect(css.status).toBe(200);
+    expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const build = await fetch(`${app.url}/builds/latest.json`);
+    expect(build.headers.get('cache-control')).toBe('no-cache');
+    expect(await build.json()).toEqual({ id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+  });
+
+  describe('client error log', () => {
+    it('stores a valid report and shows it to ops only', async () => {
+      const posted = await fetch(`${app.url}/api/v1/log_client_error`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify(report('GET /api/v1/levels failed with 502')),
+      });
+      expect(posted.status).toBe(204);
+
+      expect((await fetch(`${app.url}/api/v1/admin/client_errors`)).status).toBe(401);
+      const wrong = await fetch(`${app.url}/api/v1/admin/client_errors`, { headers: { authorization: 'Bearer nope' } });
+      expect(wrong.status).toBe(401);
+      const listed = await fetch(`${app.url}/api/v1/admin/client_errors`, { headers: { authorization: `Bearer ${OPS_TOKEN}` } });
+      expect(listed.status).toBe(200);
+      const { data } = await listed.json();
+      expect(data).toEqual([
+        expect.objectContaining({ error_type: 'API_ERROR', message: 'GET /api/v1/levels failed with 502', count: 1 }),
+      ]);
+    });
+
+    it.each([
+      ['a wrong type', { error: { ...report('x').error, error_type: 'HACK' } }, 'error.error_type'],
+      ['an oversized message', report('x'.repeat(2001)), 'error.message'],
+      ['an unknown field', { error: { ...report('x').error, extra: { deep: { deeper: 1 } } } }, 'error'],
+      ['no error object', { message: 'x' }, 'error'],
+    ])('refuses %s with 400 naming the field', async (_case, body, field) => {
+      const response = await fetch(`${app.url}/api/v1/log_client_error`, { method: 'POST', headers: json, body: JSON.stringify(body) });
+      expect(response.status).toBe(400);
+      const answer = await response.json();
+      expect(answer.code).toBe('REQUEST.INVALID');
+      expect(answer.errors[0]).toMatch(new RegExp(`^${field.replace('.', '\\.')}`));
+    });
+
+    it('refuses a body over 64 KiB with 413 and bad JSON with 400, without detail', async () => {
+      const big = await fetch(`${app.url}/api/v1/log_client_error`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify(report('x'.repeat(70_000))),
+      });
+      expect(big.status).toBe(413);
+      expect((await big.json()).errors).toEqual(['Request body is too large']);
+      const broken = await fetch(`${app.url}/api/v1/log_client_error`, { method: 'POST', headers: json, body: '{"error":' });
+      expect(broken.status).toBe(400);
+      expect(JSON.stringify(await broken.json())).not.toMatch(/at |node_modules/);
+    });
+
+    it('rate limits a flood from one client with 429 and Retry-After', async () => {
+      const statuses: number[] = [];
+      let retryAfter: string | null = null;
+      for (let i = 0; i < 35; i++) {
+        const response = await fetch(`${app.url}/api/v1/log_client_error`, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify(report(`flood ${i}`)),
+        });
+        statuses.push(response.status);
+        if (response.status === 429) retryAfter = response.headers.get('retry-after');
+      }
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+      expect(statuses.at(-1)).toBe(429);
+      expect(Number(retryAfter)).toBeGreaterThan(0);
+    });
+  });
+
+  it('writes JSON logs with the request id and without credentials', async () => {
+    await fetch(`${app.url}/no/such/page?email=someone@example.com`, {
+      headers: { cookie: 'token=super-secret-cookie', authorization: 'Bearer super-secret-token', 'x-request-id': 'trace-0001abcd' },
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const lines = app.stdout().trim().split('\n');
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    const requestLine = lines.map((l) => JSON.parse(l)).find((l) => l.requestId === 'trace-0001abcd');
+    expect(requestLine).toMatchObject({ req: { method: 'GET', path: '/no/such/page' }, res: { statusCode: 404 } });
+    expect(app.output()).not.toMatch(/super-secret|someone@example\.com/);
+  });
+
+  it('shuts down cleanly on SIGTERM', async () => {
+    const code = await app.stop();
+    expect(code).toBe(0);
+    expect(app.stdout()).toContain('SIGTERM received: shutting down');
+  });
+});
+
+describe('readiness and configuration failures', () => {
+  it('reports not ready when the configured Redis is down', async () => {
+    const database = await createTestDatabase();
+    const app = await startApp({ DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:1', MIGRATE_ON_START: 'true' });
+    try {
+      const ready = await fetch(`${app.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ status: 'unavailable', checks: { database: 'up', redis: 'down' } });
+    } finally {
+      await app.stop();
+      await database.drop();
+    }
+  });
+
+  it('refuses to start on a bad setting and names the variable', async () => {
+    const { code, output } = await runUntilExit({ PORT: 'eighty', HAS_PAYMENT: 'perhaps' });
+    expect(code).toBe(1);
+    expect(output).toContain('Invalid configuration');
+    expect(output).toContain('PORT:');
+    expect(output).toContain('HAS_PAYMENT:');
+    expect(output).not.toMatch(/\n\s+at /);
+  });
+});

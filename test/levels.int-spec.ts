@@ -1,0 +1,139 @@
+import { cp, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MikroORM, RequestContext } from '@mikro-orm/core';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { loadConfig } from 'src/config/app-config';
+import { ConfigModule } from 'src/config/config.module';
+import { ContentImportService } from 'src/modules/levels/application/content-import.service';
+import { LevelsService } from 'src/modules/levels/application/levels.service';
+import { LevelsModule } from 'src/modules/levels/levels.module';
+import { DatabaseModule } from 'src/platform/database/database.module';
+import { createTestDatabase, type TestDatabase } from './support/services';
+
+const FIXTURES = join(__dirname, 'fixtures/content');
+
+describe('level guides on PostgreSQL', () => {
+  let database: TestDatabase;
+  let contentDir: string;
+  let app: TestingModule;
+  let importer: ContentImportService;
+  let levels: LevelsService;
+  const inContext = <T>(work: () => Promise<T>) => RequestContext.create(app.get(MikroORM).em, work);
+  const levelFile = (n: string) => join(contentDir, 'levels', `${n}.md`);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    contentDir = await mkdtemp(join(tmpdir(), 'guides-content-'));
+    await cp(FIXTURES, contentDir, { recursive: true });
+    const config = loadConfig({ DATABASE_URL: database.url, MIGRATE_ON_START: 'true', CONTENT_DIR: contentDir, CONTENT_IMPORT_ON_START: 'false' });
+    app = await Test.createTestingModule({ imports: [ConfigModule.forRoot(config), DatabaseModule, LevelsModule] }).compile();
+    await app.init();
+    importer = app.get(ContentImportService);
+    levels = app.get(LevelsService);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+    await rm(contentDir, { recursive: true, force: true });
+  });
+
+  it('imports every file, then a second import changes nothing', async () => {
+    expect(await inContext(() => importer.importLevels(new Date('2026-11-01T00:00:00Z')))).toEqual({
+      created: 4,
+      updated: 0,
+      unchanged: 0,
+      unpublished: 0,
+    });
+    expect(await inContext(() => importer.importLevels(new Date('2026-11-02T00:00:00Z')))).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 4,
+      unpublished: 0,
+    });
+    const level = await inContext(() => levels.level(10));
+    expect(level?.updatedAt).toBe('2026-11-01T00:00:00.000Z');
+    expect(await inContext(() => importer.importIfChanged())).toBe('unchanged');
+  });
+
+  it('updates a changed file and unpublishes a removed one', async () => {
+    const original = await readFile(levelFile('003'), 'utf8');
+    await writeFile(levelFile('003'), original.replace('The Broom Cupboard', 'The Mop Cupboard'));
+    await unlink(levelFile('020'));
+    expect(await inContext(() => importer.importLevels())).toEqual({ created: 0, updated: 1, unchanged: 2, unpublished: 1 });
+    expect((await inContext(() => levels.level(3)))?.title).toBe('The Mop Cupboard');
+    expect(await inContext(() => levels.level(20))).toBeNull();
+    expect(await inContext(() => levels.levelPage(20))).toMatchObject({ kind: 'not-covered', number: 20 });
+
+    // Put it back: the level returns.
+    await cp(join(FIXTURES, 'levels/020.md'), levelFile('020'));
+    expect(await inContext(() => importer.importLevels())).toMatchObject({ updated: 1 });
+    expect((await inContext(() => levels.level(20)))?.title).toBe('The Hidden Library');
+  });
+
+  it('leaves the database untouched when one file is malformed', async () => {
+    const before = await inContext(() => levels.list({ page: 1, query: undefined }));
+    await writeFile(levelFile('004'), '---\nlevel: 4\ntitle: Half a file\n---\n');
+    await writeFile(levelFile('003'), (await readFile(levelFile('003'), 'utf8')).replace('The Mop Cupboard', 'Should Not Appear'));
+    await expect(inContext(() => importer.importLevels())).rejects.toThrow('levels/004.md: difficulty: ');
+    expect(await inContext(() => levels.list({ page: 1, query: undefined }))).toEqual(before);
+    await unlink(levelFile('004'));
+    await cp(join(FIXTURES, 'levels/003.md'), levelFile('003'));
+    await inContext(() => importer.importLevels());
+  });
+
+  it('refuses two files for the same level', async () => {
+    await cp(levelFile('010'), join(contentDir, 'levels', '010-copy.md'));
+    await expect(inContext(() => importer.importLevels())).rejects.toThrow('levels/010.md: level: 10 is also in levels/010-copy.md');
+    await unlink(join(contentDir, 'levels', '010-copy.md'));
+  });
+
+  it('finds the previous and next guides across gaps', async () => {
+    expect(await inContext(() => levels.levelPage(10))).toMatchObject({ kind: 'guide', prev: { number: 3 }, next: { number: 11 } });
+    expect(await inContext(() => levels.levelPage(15))).toMatchObject({ kind: 'not-covered', prev: { number: 11 }, next: { number: 20 } });
+    const first = await inContext(() => levels.levelPage(3));
+    expect(first.prev).toBeUndefined();
+    const last = await inContext(() => levels.levelPage(500));
+    expect(last).toMatchObject({ kind: 'not-covered', prev: { number: 20 } });
+    expect(last.next).toBeUndefined();
+  });
+
+  it('lists by difficulty and searches the guides with full-text search', async () => {
+    const all = await inContext(() => levels.list({ page: 1, query: undefined }));
+    expect(all.levels.map((l) => l.number)).toEqual([3, 10, 11, 20]);
+    expect(all.counts).toEqual({ easy: 1, medium: 1, hard: 2, all: 4 });
+    const hard = await inContext(() => levels.list({ page: 1, query: undefined, difficulty: 'hard' }));
+    expect(hard.levels.map((l) => l.number)).toEqual([11, 20]);
+    // Stemming: "constellation" finds "constellations"; words in steps count too.
+    expect((await inContext(() => levels.list({ page: 1, query: 'constellation' }))).levels.map((l) => l.number)).toEqual([10]);
+    expect((await inContext(() => levels.list({ page: 1, query: 'pump water' }))).levels.map((l) => l.number)).toEqual([11]);
+    const none = await inContext(() => levels.list({ page: 1, query: 'spaceship' }));
+    expect(none).toMatchObject({ levels: [], total: 0, pageCount: 1 });
+    // Operators in the query are read as words, never as SQL or tsquery syntax.
+    await expect(inContext(() => levels.list({ page: 1, query: "' or 1=1 -- & | !(" }))).resolves.toMatchObject({ total: 0 });
+    expect((await inContext(() => levels.list({ page: 2, query: undefined }))).levels).toEqual([]);
+  });
+
+  it('counts one guide request per browser, even when sent twice at once', async () => {
+    const results = await Promise.all([
+      inContext(() => levels.requestGuide(42, 'browser-a')),
+      inContext(() => levels.requestGuide(42, 'browser-a')),
+      inContext(() => levels.requestGuide(42, 'browser-a')),
+    ]);
+    expect(results.filter((r) => r.counted)).toHaveLength(1);
+    expect((await inContext(() => levels.requestGuide(42, 'browser-b'))).requests).toBe(2);
+    await inContext(() => levels.requestGuide(7, 'browser-a'));
+    expect(await inContext(() => levels.mostRequested(10))).toEqual([
+      expect.objectContaining({ level: 42, requests: 2 }),
+      expect.objectContaining({ level: 7, requests: 1 }),
+    ]);
+  });
+
+  it('keeps one helpfulness answer per browser per level, the latest', async () => {
+    await inContext(() => levels.recordFeedback(10, 'browser-a', { helpful: false, reason: 'unclear_step' }));
+    await inContext(() => levels.recordFeedback(10, 'browser-a', { helpful: true }));
+    await inContext(() => levels.recordFeedback(10, 'browser-b', { helpful: false, reason: 'wrong' }));
+    expect(await inContext(() => levels.feedbackCounts(10))).toEqual({ helpful: 1, notHelpful: 1 });
+  });
+});

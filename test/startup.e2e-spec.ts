@@ -1,0 +1,87 @@
+import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, startApp } from './support/app-process';
+
+const OPS_TOKEN = 'ops-token-for-the-startup-test-0001';
+
+/**
+ * A fresh machine with nothing configured: the production build starts on the embedded database,
+ * applies the migrations, serves pages, and keeps its data across a restart.
+ */
+describe('start-up with nothing configured', () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'guides-start-'));
+  });
+
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  // DATA_DIR only keeps the test's files out of the checkout's var/; OPS_TOKEN lets it read back.
+  const env = () => ({ DATA_DIR: dataDir, OPS_TOKEN });
+
+  it('serves a page from the embedded database, then finds the same data after a restart', async () => {
+    const first = await startApp(env());
+    const steps: string[] = [];
+    const step = (name: string) => steps.push(`${new Date().toISOString()} ${name}`);
+    try {
+      step('started');
+      expect(first.stdout()).toContain('embedded database');
+      expect(first.stdout()).toContain("Applied 'Migration20261122000000ErrorReports'");
+      const page = await fetch(`${first.url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Stuck on a level?');
+      expect(await (await fetch(`${first.url}/readyz`)).json()).toMatchObject({ checks: { database: 'up' } });
+
+      const posted = await fetch(`${first.url}/api/v1/log_client_error`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ error: { error_type: 'CLIENT_ERROR', origin_type: 1, message: 'kept across restarts' } }),
+      });
+      expect(posted.status).toBe(204);
+      step('posted');
+    } finally {
+      const code = await first.stop();
+      step(`stopped with ${code}`);
+      if (code !== 0) console.log(steps.join('\n'), first.output().slice(-4000));
+      expect(code).toBe(0);
+    }
+    expect(await readdir(join(dataDir, 'pglite'))).toContain('PG_VERSION');
+
+    const second = await startApp(env());
+    try {
+      expect(second.stdout()).not.toContain('Applied');
+      const listed = await fetch(`${second.url}/api/v1/admin/client_errors`, {
+        headers: { authorization: `Bearer ${OPS_TOKEN}` },
+      });
+      expect((await listed.json()).data).toEqual([expect.objectContaining({ message: 'kept across restarts', count: 1 })]);
+      const page = await fetch(`${second.url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Stuck on a level?');
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  }, 120_000);
+
+  it('logs a malformed content file at start, names it, and keeps serving', async () => {
+    const contentDir = await mkdtemp(join(tmpdir(), 'guides-bad-content-'));
+    const data = await mkdtemp(join(tmpdir(), 'guides-bad-data-'));
+    await cp(join(ROOT, 'content'), contentDir, { recursive: true });
+    await writeFile(join(contentDir, 'levels', '500.md'), '---\nlevel: 500\ntitle: Broken\n---\n');
+    const app = await startApp({ DATA_DIR: data, CONTENT_DIR: contentDir });
+    try {
+      expect(app.stdout()).toContain('Level guides not imported: levels/500.md: difficulty: ');
+      expect(app.stdout()).toContain('Imported pages');
+      const levels = await fetch(`${app.url}/levels`);
+      expect(levels.status).toBe(200);
+      expect(await levels.text()).toContain('No guides match');
+    } finally {
+      expect(await app.stop()).toBe(0);
+      await rm(contentDir, { recursive: true, force: true });
+      await rm(data, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

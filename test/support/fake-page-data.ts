@@ -1,0 +1,36 @@
+import { loadConfig } from 'src/config/app-config';
+import type { LevelListData, LevelPageData, LevelSummary } from 'src/contracts/levels';
+import type { PageData } from 'src/contracts/page-data';
+
+/**
+ * A PageData with fixed answers, for rendering tests that do not need a database. The real one
+ * (src/ssr/server-page-data.ts) is exercised by the end-to-end tests.
+ */
+export function fakePageData(overrides: Partial<PageData> = {}): PageData {
+  const level27: LevelSummary = { number: 27, title: 'The Locked Observatory', difficulty: 'medium', referenceSeconds: 210 };
+  const list: LevelListData = {
+    query: { page: 1, query: undefined },
+    levels: [level27],
+    total: 1,
+    page: 1,
+    pageCount: 1,
+    counts: { easy: 0, medium: 1, hard: 0, all: 1 },
+  };
+  return {
+    config: loadConfig({}).public,
+    redirects: new Map(),
+    levels: {
+      page: async (number): Promise<LevelPageData> => ({ kind: 'not-covered', number, next: level27 }),
+      list: async () => list,
+      featured: async () => [level27],
+    },
+    content: {
+      page: async () => null,
+      post: async () => null,
+      posts: async (query) => ({ query, posts: [], total: 0, page: 1, pageCount: 1 }),
+      media: async () => [],
+      explore: async () => ({ tags: [], months: [] }),
+    },
+    ...overrides,
+  };
+}

@@ -1,0 +1,93 @@
+import { useEffect, useState } from 'react';
+import { Link, NavLink, useLocation } from 'web/lib/router/router';
+import { menuItems } from 'web/lib/menu';
+import { useSiteConfig } from 'web/lib/root-data';
+import { useScrolled } from 'web/lib/use-scrolled';
+import { Icon } from './icons';
+import { LevelSearchForm } from './level-search-form';
+import { Logo } from './logo';
+import { ThemeToggle } from './theme-toggle';
+
+export function Header() {
+  const config = useSiteConfig();
+  const items = menuItems(config);
+  const scrolled = useScrolled();
+  const { pathname } = useLocation();
+  // The mobile menu is open for the page it was opened on, so it closes when the route changes.
+  const [menuOpenOn, setMenuOpenOn] = useState<string>();
+  const menuOpen = menuOpenOn === pathname;
+
+  // The mobile menu also closes on Escape and when the colour mode changes.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const close = () => setMenuOpenOn(undefined);
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && close();
+    const observer = new MutationObserver(close);
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+    window.addEventListener('keydown', onKey);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('keydown', onKey);
+    };
+  }, [menuOpen]);
+
+  return (
+    <header
+      data-scrolled={scrolled || undefined}
+      className="sticky top-0 z-40 border-b border-transparent bg-white/70 backdrop-blur-md transition-colors data-scrolled:border-gray-200 data-scrolled:bg-white/95 dark:bg-gray-950/70 dark:data-scrolled:border-gray-800 dark:data-scrolled:bg-gray-950/95"
+    >
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4 sm:gap-6 sm:px-6">
+        <Link to="/" className="flex shrink-0 items-center gap-2.5 font-bold tracking-tight">
+          <Logo />
+          <span className="hidden text-lg sm:inline">{config.siteName}</span>
+        </Link>
+        <nav aria-label="Main" className="hidden md:block">
+          <ul className="flex items-center gap-1">
+            {items.map((item) => (
+              <li key={item.to}>
+                <NavLink
+                  to={item.to}
+                  end={item.to === "/"}
+                  className="rounded-full px-3 py-1.5 text-sm font-medium text-gray-600 transition hover:bg-gray-100 hover:text-gray-900 aria-[current=page]:text-primary-700 dark:text-gray-300 dark:hover:bg-gray-800 dark:hover:text-white dark:aria-[current=page]:text-primary-400"
+                >
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="ml-auto w-full max-w-52 sm:max-w-64">
+          <LevelSearchForm />
+        </div>
+        <ThemeToggle />
+        <button
+          type="button"
+          className="inline-flex size-9 items-center justify-center rounded-full text-gray-600 hover:bg-gray-100 md:hidden dark:text-gray-300 dark:hover:bg-gray-800"
+          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          aria-expanded={menuOpen}
+          aria-controls="mobile-menu"
+          onClick={() => setMenuOpenOn(menuOpen ? undefined : pathname)}
+        >
+          <Icon name={menuOpen ? 'close' : 'menu'} className="size-5" />
+        </button>
+      </div>
+      {menuOpen && (
+        <nav id="mobile-menu" aria-label="Mobile" className="border-t border-gray-200 px-4 py-3 md:hidden dark:border-gray-800">
+          <ul className="flex flex-col gap-1">
+            {items.map((item) => (
+              <li key={item.to}>
+                <NavLink
+                  to={item.to}
+                  end={item.to === "/"}
+                  className="block rounded-lg px-3 py-2 font-medium text-gray-700 hover:bg-gray-100 aria-[current=page]:text-primary-700 dark:text-gray-200 dark:hover:bg-gray-800 dark:aria-[current=page]:text-primary-400"
+                >
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,86 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useNavigate } from 'web/lib/router/router';
+import { parseLevelSearch } from 'src/contracts/level-number';
+import { useSiteConfig } from 'web/lib/root-data';
+import { Icon } from './icons';
+
+/**
+ * The level-number search box of the header and the home hero. With JavaScript it validates and
+ * navigates in place; without, it is a plain GET form the server answers.
+ */
+export function LevelSearchForm({ size = 'sm', autoFocus = false }: { size?: 'sm' | 'lg'; autoFocus?: boolean }) {
+  const { levels } = useSiteConfig();
+  const navigate = useNavigate();
+  const [value, setValue] = useState('');
+  const [message, setMessage] = useState<string>();
+  const inputId = useId();
+  const messageId = useId();
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const result = parseLevelSearch(value, levels.searchMax);
+    if (!result.ok) {
+      setMessage(result.message);
+      return;
+    }
+    setMessage(undefined);
+    setValue('');
+    void navigate(`/levels/${result.level}`);
+  }
+
+  const large = size === 'lg';
+  return (
+    <form role="search" action="/levels" method="get" onSubmit={onSubmit} noValidate className="relative w-full">
+      <label htmlFor={inputId} className="sr-only">
+        Level number
+      </label>
+      <div
+        className={`flex items-center rounded-full border bg-white shadow-sm transition focus-within:border-primary-500 focus-within:ring-2 focus-within:ring-primary-500/30 dark:bg-gray-900 ${
+          message ? 'border-red-400 dark:border-red-500' : 'border-gray-300 dark:border-gray-700'
+        } ${large ? 'p-1.5 pl-5' : 'p-1 pl-3.5'}`}
+      >
+        <input
+          id={inputId}
+          name="level"
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={12}
+          autoFocus={autoFocus}
+          placeholder={large ? 'Level number, e.g. 27' : 'Level #'}
+          value={value}
+          onChange={(e) => {
+            setValue(e.target.value);
+            if (message) setMessage(undefined);
+          }}
+          aria-invalid={message ? true : undefined}
+          aria-describedby={message ? messageId : undefined}
+          className={`min-w-0 flex-1 bg-transparent outline-none placeholder:text-gray-400 dark:placeholder:text-gray-500 ${
+            large ? 'py-2 text-lg' : 'py-1 text-sm'
+          }`}
+        />
+        <button
+          type="submit"
+          aria-label="Search"
+          className={`inline-flex shrink-0 items-center justify-center gap-2 rounded-full bg-primary-600 font-semibold text-white transition hover:bg-primary-700 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400 ${
+            large ? 'px-6 py-3 text-base' : 'size-8'
+          }`}
+        >
+          <Icon name="search" className={large ? 'size-5' : 'size-4'} />
+          {large && <span>Search</span>}
+        </button>
+      </div>
+      {message && (
+        <p
+          id={messageId}
+          role="alert"
+          className={`font-medium text-red-600 dark:text-red-400 ${
+            large ? 'mt-2 pl-5 text-sm' : 'absolute top-full left-3 mt-1 text-xs whitespace-nowrap'
+          }`}
+        >
+          {message}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import { ApiError, apiRequest } from 'web/lib/api';
+import { useStoredState } from 'web/lib/use-stored-state';
+import { Icon } from './icons';
+
+/** "Request this guide" for a level with no guide yet: one vote per browser per level. */
+export function RequestGuide({ level }: { level: number }) {
+  const [requested, setRequested] = useStoredState(`guide-requested:${level}`);
+  const [count, setCount] = useState<number>();
+  const [error, setError] = useState<string>();
+  const [sending, setSending] = useState(false);
+
+  async function request() {
+    setSending(true);
+    setError(undefined);
+    try {
+      const { data } = await apiRequest<{ requests: number }>('POST', `/api/v1/levels/${level}/guide_requests`);
+      setCount(data.requests);
+      setRequested('1');
+    } catch (e) {
+      setError(e instanceof ApiError && e.status === 429 ? 'Too many requests, please try again in a minute.' : 'Your request could not be sent. Please try again.');
+    } finally {
+      setSending(false);
+    }
+  }
+
+  if (requested) {
+    return (
+      <p role="status" className="inline-flex items-center gap-2 rounded-full bg-primary-50 px-4 py-2 text-sm font-semibold text-primary-800 dark:bg-primary-950 dark:text-primary-300">
+        <Icon name="check" className="size-4" />
+        {count && count > 1 ? `Requested: you and ${count - 1} other player${count > 2 ? 's' : ''} want this guide.` : 'Requested: we will write this guide soon.'}
+      </p>
+    );
+  }
+  return (
+    <div>
+      <button
+        type="button"
+        onClick={() => void request()}
+        disabled={sending}
+        className="inline-flex items-center gap-2 rounded-full bg-primary-600 px-5 py-2.5 font-semibold text-white shadow-sm transition hover:bg-primary-700 disabled:opacity-60 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400"
+      >
+        <Icon name="bell" className="size-4" />
+        Request this guide
+      </button>
+      {error && (
+        <p role="alert" className="mt-2 text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import { useEffect, useSyncExternalStore } from 'react';
+import { applyPreference, readPreference } from 'web/lib/theme';
+import { Icon } from './icons';
+
+// The theme lives on <html class="dark">, set before first paint; React only reads it.
+const subscribe = (onChange: () => void) => {
+  const observer = new MutationObserver(onChange);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+  return () => observer.disconnect();
+};
+const currentMode = () => (document.documentElement.classList.contains('dark') ? 'dark' : 'light');
+
+/** Switches between light and dark; the choice is remembered in localStorage. */
+export function ThemeToggle() {
+  // Unknown on the server: it cannot know the visitor's theme.
+  const mode = useSyncExternalStore(subscribe, currentMode, () => undefined);
+
+  useEffect(() => {
+    // While the preference is "system", follow the OS live.
+    const query = window.matchMedia('(prefers-color-scheme: dark)');
+    const follow = () => {
+      if (readPreference() === 'system') applyPreference('system');
+    };
+    query.addEventListener('change', follow);
+    return () => query.removeEventListener('change', follow);
+  }, []);
+
+  const next = mode === 'dark' ? 'light' : 'dark';
+  return (
+    <button
+      type="button"
+      onClick={() => applyPreference(next)}
+      aria-label={mode ? `Switch to ${next} mode` : 'Switch colour mode'}
+      className="inline-flex size-9 items-center justify-center rounded-full text-gray-600 transition hover:bg-gray-100 hover:text-gray-900 dark:text-gray-300 dark:hover:bg-gray-800 dark:hover:text-white"
+    >
+      <Icon name="sun" className="hidden size-5 dark:block" />
+      <Icon name="moon" className="size-5 dark:hidden" />
+    </button>
+  );
+}

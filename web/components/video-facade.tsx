@@ -1,0 +1,58 @@
+import { formatDuration, type Walkthrough } from 'src/contracts/levels';
+import { Icon } from './icons';
+
+/**
+ * The walkthrough video behind a click: nothing is loaded from YouTube until the player asks for it.
+ * `start` (seconds) comes from a guide step's "watch" button; changing it seeks by reloading.
+ */
+export function VideoFacade({
+  video,
+  start,
+  onStart,
+}: {
+  video: Walkthrough;
+  start: number | null;
+  onStart: (seconds: number) => void;
+}) {
+  if (start !== null && video.sample) {
+    return (
+      <div role="status" className="flex aspect-video flex-col items-center justify-center gap-2 rounded-2xl bg-gray-100 p-6 text-center dark:bg-gray-900">
+        <p className="font-semibold">Sample walkthrough</p>
+        <p className="max-w-md text-sm text-gray-600 dark:text-gray-400">
+          This level belongs to the demo content pack, so no real video exists
+          {start > 0 ? ` (this step is at ${formatDuration(start)})` : ''}. Real guides link a YouTube walkthrough here.
+        </p>
+      </div>
+    );
+  }
+  if (start !== null) {
+    const src = `https://www.youtube-nocookie.com/embed/${encodeURIComponent(video.youtubeId)}?autoplay=1&rel=0&start=${Math.floor(start)}`;
+    return (
+      <iframe
+        key={start}
+        src={src}
+        title={video.title}
+        className="aspect-video w-full rounded-2xl bg-black"
+        allow="accelerometer; autoplay; encrypted-media; gyroscope; picture-in-picture"
+        allowFullScreen
+        referrerPolicy="strict-origin-when-cross-origin"
+      />
+    );
+  }
+  return (
+    <button
+      type="button"
+      onClick={() => onStart(0)}
+      className="group relative flex aspect-video w-full flex-col items-center justify-center gap-3 overflow-hidden rounded-2xl bg-gradient-to-br from-gray-900 via-gray-800 to-primary-950 text-white"
+    >
+      <span className="flex size-16 items-center justify-center rounded-full bg-primary-500 text-gray-950 shadow-lg transition group-hover:scale-105">
+        <Icon name="play" className="size-7 translate-x-0.5" />
+      </span>
+      <span className="px-6 text-center font-semibold">{video.title}</span>
+      <span className="absolute right-3 bottom-3 rounded bg-black/70 px-1.5 py-0.5 text-xs font-medium">
+        {formatDuration(video.durationSeconds)}
+      </span>
+      <span className="sr-only">Play the walkthrough video</span>
+    </button>
+  );
+}

@@ -1,0 +1,102 @@
+import type { Readable } from 'node:stream';
+import type { PageData } from 'src/contracts/page-data';
+import type { RenderInput } from 'src/contracts/ssr';
+import { fakePageData } from 'test/support/fake-page-data';
+import { serverEntry } from './entry-server';
+
+const base = fakePageData();
+const config = base.config;
+const assets = { scripts: ['/assets/entry-client-abc.js'], styles: ['/assets/app-abc.css'], preloads: [] };
+
+function input(path: string, data: PageData = base, extra: Partial<RenderInput> = {}): RenderInput {
+  return {
+    url: `http://localhost:3000${path}`,
+    headers: {},
+    nonce: 'n0nce',
+    waitForAll: true,
+    data,
+    assets,
+    buildId: 'test-build',
+    signal: new AbortController().signal,
+    ...extra,
+  };
+}
+
+async function text(stream: Readable): Promise<string> {
+  let html = '';
+  for await (const chunk of stream) html += chunk.toString();
+  return html;
+}
+
+describe('serverEntry.render', () => {
+  it('renders the whole document with head tags hoisted and the hydration data once', async () => {
+    const output = await serverEntry.render(input('/'));
+    if (output.kind !== 'html') throw new Error('expected html');
+    expect(output.status).toBe(200);
+    const html = await text(output.stream);
+    expect(html).toMatch(/^<!DOCTYPE html><html lang="en"><head>/);
+    const head = html.slice(0, html.indexOf('</head>'));
+    // 'Mystery Doors Walkthrough: Hints and Solutions - Mystery Doors Guide' would exceed 60 characters.
+    expect(head).toContain('<title>Mystery Doors Walkthrough: Hints and Solutions</title>');
+    expect(head).toContain('<link rel="canonical" href="http://localhost:3000/"/>');
+    expect(head).toContain('<link rel="stylesheet" href="/assets/app-abc.css"/>');
+    expect(html).toContain('<script type="module" src="/assets/entry-client-abc.js" nonce="n0nce" async=""></script>');
+    expect(html.match(/window\.__PAGE__/g)).toHaveLength(1);
+  });
+
+  it('escapes loader data so it cannot close the script element', async () => {
+    const hostile = { ...base, config: { ...config, siteName: '</script><script>alert(1)</script>' } };
+    const output = await serverEntry.render(input('/', hostile));
+    if (output.kind !== 'html') throw new Error('expected html');
+    const html = await text(output.stream);
+    expect(html).not.toContain('<script>alert(1)');
+    const script = html.slice(html.indexOf('window.__PAGE__'));
+    expect(script.slice(0, script.indexOf('</script>'))).toContain('\\u003c/script>');
+  });
+
+  it('answers an unknown path with the 404 page and its message', async () => {
+    const output = await serverEntry.render(input('/no/such/page?x=1'));
+    if (output.kind !== 'html') throw new Error('expected html');
+    expect(output.status).toBe(404);
+    const html = await text(output.stream);
+    expect(html).toContain('This page could not be found');
+    expect(html).toContain('Page not found: /no/such/page');
+  });
+
+  it('rejects when rendering itself fails, and the bridge then has a plain error document', async () => {
+    const missingLevels = { ...base, config: { ...config, levels: undefined } } as unknown as PageData;
+    await expect(serverEntry.render(input('/', missingLevels))).rejects.toThrow();
+    const html = serverEntry.renderErrorDocument({ assets, status: 500 });
+    expect(html).toMatch(/^<!DOCTYPE html>/);
+    expect(html).toContain('An error occurred');
+    expect(html).toContain('href="/"');
+    expect(html).toContain('/assets/app-abc.css');
+  });
+
+  it('streams the shell to people without waiting for everything', async () => {
+    const output = await serverEntry.render(input('/', base, { waitForAll: false }));
+    if (output.kind !== 'html') throw new Error('expected html');
+    expect(output.status).toBe(200);
+    expect(await text(output.stream)).toContain('</html>');
+  });
+});
+
+describe('serverEntry.payload', () => {
+  it('returns only the page state, not the root data', async () => {
+    await expect(serverEntry.payload(input('/'))).resolves.toEqual({
+      routeId: 'home',
+      params: {},
+      status: 200,
+      data: { featured: [expect.objectContaining({ number: 27 })] },
+    });
+  });
+
+  it('returns the 404 with its message for an unknown page', async () => {
+    await expect(serverEntry.payload(input('/missing/page'))).resolves.toEqual({
+      routeId: 'not-found',
+      params: {},
+      status: 404,
+      error: { status: 404, message: 'Page not found: /missing/page' },
+    });
+  });
+});

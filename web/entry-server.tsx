@@ -1,0 +1,106 @@
+import { PassThrough } from 'node:stream';
+import { renderToPipeableStream, renderToStaticMarkup } from 'react-dom/server';
+import { HelmetProvider } from 'react-helmet-async';
+import type { PageAssets, RootData } from 'src/contracts/page-data';
+import type { PagePayload, RenderInput, RenderOutput, ServerEntry } from 'src/contracts/ssr';
+import { Document } from 'web/components/document';
+import { ErrorView } from 'web/components/error-view';
+import { NonceContext } from 'web/lib/render-context';
+import { RootDataContext } from 'web/lib/root-data';
+import { LOADERS } from 'web/loaders';
+import { compilePattern } from 'web/lib/router/match';
+import { createResolver, type PageState } from 'web/lib/router/page';
+import { StaticRouter } from 'web/lib/router/router';
+import { loadPage, PAGES } from 'web/route-table';
+import { RootLayout } from 'web/routes/root';
+
+/** Gives up on a render that has not finished by then; the browser renders what is missing. */
+const ABORT_AFTER_MS = 10_000;
+
+const resolvePage = createResolver(PAGES, LOADERS);
+const cacheablePatterns = PAGES.filter((page) => page.cache).map((page) => compilePattern(page.path));
+const cacheable = (pathname: string) => cacheablePatterns.some((pattern) => pattern.match(pathname) !== null);
+
+/** What the browser needs to hydrate: read by web/entry-client.tsx. */
+export interface HydrationData {
+  root: RootData;
+  page: PageState;
+}
+
+/** A JS string literal of the JSON, safe inside <script>: no '<', no line separators. */
+function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(JSON.stringify(value))
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+async function resolve(input: Omit<RenderInput, 'nonce' | 'waitForAll'>) {
+  return resolvePage(new URL(input.url), input.data);
+}
+
+async function render(input: RenderInput): Promise<RenderOutput> {
+  const { state: page, failure } = await resolve(input);
+  if (page.redirect) return { kind: 'redirect', status: page.status, location: page.redirect };
+  await loadPage(page.routeId);
+  const root: RootData = { config: input.data.config, assets: input.assets, buildId: input.buildId };
+  const hydration: HydrationData = { root, page };
+
+  return new Promise<RenderOutput>((resolveOutput, reject) => {
+    let failed = false;
+    const body = new PassThrough();
+    // Gives up on a slow render; cleared as soon as the stream ends.
+    const timer = setTimeout(() => abort(), ABORT_AFTER_MS);
+    timer.unref();
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceContext.Provider value={input.nonce}>
+        <RootDataContext.Provider value={root}>
+          <StaticRouter page={page}>
+            <HelmetProvider>
+              <RootLayout />
+            </HelmetProvider>
+          </StaticRouter>
+        </RootDataContext.Provider>
+      </NonceContext.Provider>,
+      {
+        nonce: input.nonce,
+        bootstrapScriptContent: `window.__PAGE__=JSON.parse(${scriptSafeJson(hydration)})`,
+        bootstrapModules: input.assets.scripts,
+        [input.waitForAll ? 'onAllReady' : 'onShellReady']() {
+          resolveOutput({ kind: 'html', status: failed ? 500 : page.status, stream: body, errors: failure ? [failure] : [] });
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          clearTimeout(timer);
+          reject(error);
+        },
+        onError(error: unknown) {
+          failed = true;
+          if (error instanceof Error) body.emit('render-error', error);
+        },
+      },
+    );
+    body.on('close', () => clearTimeout(timer));
+    body.on('end', () => clearTimeout(timer));
+    input.signal.addEventListener('abort', () => abort(), { once: true });
+  });
+}
+
+async function payload(input: Omit<RenderInput, 'nonce' | 'waitForAll'>): Promise<PagePayload> {
+  const { state, failure } = await resolve(input);
+  const { url: _url, ...body } = state;
+  return failure ? { ...body, errors: [failure] } : body;
+}
+
+function renderErrorDocument({ assets, status }: { assets: PageAssets; status: number }): string {
+  const styles: PageAssets = { scripts: [], styles: assets.styles, preloads: [] };
+  return `<!DOCTYPE html>${renderToStaticMarkup(
+    <HelmetProvider>
+      <Document assets={styles}>
+        <ErrorView status={status} />
+      </Document>
+    </HelmetProvider>,
+  )}`;
+}
+
+export const serverEntry: ServerEntry = { render, payload, renderErrorDocument, cacheable };

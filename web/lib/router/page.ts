@@ -1,0 +1,92 @@
+import type { PageData } from 'src/contracts/page-data';
+import type { ComponentType } from 'react';
+import { compilePattern, type Params } from './match';
+
+/** What a page loader receives on the server: route params, the URL, and the in-process data client. */
+export interface LoaderArgs {
+  params: Params;
+  url: URL;
+  data: PageData;
+}
+
+/** Runs on the server only; the browser receives its result as the page's payload JSON. */
+export type Loader = (args: LoaderArgs) => unknown;
+
+export interface PageRoute {
+  id: string;
+  /** See compilePattern: '/levels/:id', '/blog/*slug', '*'. */
+  path: string;
+  /**
+   * The page component, loaded on demand: each page is its own chunk, so a level page does not
+   * download the blog. Loaded before rendering, on the server and in the browser alike.
+   */
+  load: () => Promise<ComponentType>;
+  /** Its source file ('web/routes/level.page.tsx'): the server preloads the chunk built from it. */
+  module?: string;
+  /** The HTML depends only on content (not on the visitor), so the server may cache it. */
+  cache?: boolean;
+}
+
+/** A deliberate answer other than 200 (a 404 for a missing level, say), thrown by a loader. */
+export class PageError extends Error {
+  constructor(
+    readonly status: number,
+    readonly publicMessage?: string,
+  ) {
+    super(publicMessage ?? `Page error ${status}`);
+  }
+}
+
+/** Thrown by a loader to send the visitor elsewhere: a real 301/302 on the server. */
+export class PageRedirect extends Error {
+  constructor(
+    readonly location: string,
+    readonly status: 301 | 302 = 302,
+  ) {
+    super(`Redirect to ${location}`);
+  }
+}
+
+/** Everything needed to render one page; also the payload JSON of client-side navigation. */
+export interface PageState {
+  /** Path and query of the page. */
+  url: string;
+  routeId: string;
+  params: Params;
+  status: number;
+  data?: unknown;
+  error?: { status: number; message?: string };
+  /** Set instead of data when the page moved (301/302). */
+  redirect?: string;
+}
+
+/** Matches a URL against the route table, first match wins; the last route should be '*'. */
+export function createResolver(routes: Pick<PageRoute, 'id' | 'path'>[], loaders: Record<string, Loader>) {
+  const compiled = routes.map((route) => ({ route, pattern: compilePattern(route.path) }));
+
+  return async function resolvePage(url: URL, data: PageData): Promise<{ state: PageState; failure?: unknown }> {
+    const base = { url: url.pathname + url.search };
+    const moved = data.redirects.get(url.pathname);
+    if (moved) return { state: { ...base, routeId: 'redirect', params: {}, status: 301, redirect: moved } };
+    for (const { route, pattern } of compiled) {
+      const params = pattern.match(url.pathname);
+      if (!params) continue;
+      const state: PageState = { ...base, routeId: route.id, params, status: 200 };
+      try {
+        const load = loaders[route.id];
+        if (load) state.data = await load({ params, url, data });
+        return { state };
+      } catch (error) {
+        if (error instanceof PageRedirect) {
+          return { state: { ...state, status: error.status, redirect: error.location } };
+        }
+        if (error instanceof PageError) {
+          return { state: { ...state, status: error.status, error: { status: error.status, message: error.publicMessage } } };
+        }
+        // Unexpected: the visitor sees 'An error occurred'; the details go to the server log only.
+        return { state: { ...state, status: 500, error: { status: 500 } }, failure: error };
+      }
+    }
+    return { state: { ...base, routeId: 'not-found', params: {}, status: 404, error: { status: 404 } } };
+  };
+}

@@ -1,0 +1,92 @@
+import { isMonth, isPageSlug, isPostSlug, isTag } from 'src/contracts/content';
+import { parseLevelSearch } from 'src/contracts/level-number';
+import { parseLevelId, type LevelPageData } from 'src/contracts/levels';
+import { levelListQuerySchema } from 'src/contracts/levels.schema';
+import { invalidPage, notFound, unknownRoute } from 'web/lib/not-found';
+import { PageRedirect, type Loader, type LoaderArgs } from 'web/lib/router/page';
+import type { BlogListData } from 'web/routes/blog.page';
+import type { ExplorePageData } from 'web/routes/info.pages';
+import type { HomePageData } from 'web/routes/home.page';
+import type { LevelsPageData } from 'web/routes/levels.page';
+
+/**
+ * Page loaders, by route id. They run on the server only (entry-server), so what they import
+ * (validation schemas, say) never reaches the browser bundle.
+ */
+export const LOADERS: Record<string, Loader> = {
+  home: async ({ data }): Promise<HomePageData> => ({ featured: await data.levels.featured() }),
+  levels: loadLevelsPage,
+  level: ({ params, url, data }): Promise<LevelPageData> => {
+    const number = parseLevelId(params.id ?? '', data.config.levels.searchMax);
+    if (number === null) return invalidPage(url.pathname + url.search);
+    return data.levels.page(number);
+  },
+  blog: async ({ url, data }): Promise<BlogListData> => {
+    const query = url.searchParams.get('query')?.trim().slice(0, 100) || undefined;
+    return { list: await data.content.posts({ query, page: pageNumber(url) }), scope: { kind: 'all' } };
+  },
+  post: async ({ params, url, data }) => {
+    const slug = params.slug ?? '';
+    const post = isPostSlug(slug) ? await data.content.post(slug) : null;
+    return post ?? invalidPage(url.pathname + url.search);
+  },
+  category: async ({ params, url, data }): Promise<BlogListData> => {
+    const tag = params.tag ?? '';
+    if (!isTag(tag)) return invalidPage(url.pathname + url.search);
+    return { list: await data.content.posts({ tag, page: pageNumber(url) }), scope: { kind: 'tag', tag } };
+  },
+  month: async ({ params, url, data }): Promise<BlogListData> => {
+    const month = params.month ?? '';
+    if (!isMonth(month)) return invalidPage(url.pathname + url.search);
+    return { list: await data.content.posts({ month, page: pageNumber(url) }), scope: { kind: 'month', month } };
+  },
+  // Old post addresses: /detail/{slug} moved to /blog/{slug}.
+  detail: async ({ params, url, data }) => {
+    const slug = params.slug ?? '';
+    if (isPostSlug(slug) && (await data.content.post(slug))) throw new PageRedirect(`/blog/${slug}`, 301);
+    return invalidPage(url.pathname + url.search);
+  },
+  page: async ({ params, url, data }) => {
+    const slug = params.slug ?? '';
+    const page = isPageSlug(slug) ? await data.content.page(slug) : null;
+    return page ?? notFound(`Page not found: ${url.pathname}`);
+  },
+  media: ({ data }) => data.content.media(),
+  explore: async ({ data }): Promise<ExplorePageData> => {
+    const [index, featured] = await Promise.all([data.content.explore(), data.levels.featured()]);
+    return { ...index, featured };
+  },
+  'not-found': ({ url }) => unknownRoute(url.pathname),
+};
+
+/** ?page=N, 1 when absent or not a sensible number. */
+function pageNumber(url: URL): number {
+  const page = Number(url.searchParams.get('page') ?? 1);
+  return Number.isInteger(page) && page >= 1 && page <= 1000 ? page : 1;
+}
+
+async function loadLevelsPage({ url, data }: LoaderArgs): Promise<LevelsPageData> {
+  const search = url.searchParams;
+  const max = data.config.levels.searchMax;
+  // The header's search form without JavaScript: GET /levels?level=27.
+  const level = search.get('level');
+  if (level !== null) {
+    const result = parseLevelSearch(level, max);
+    if (result.ok) throw new PageRedirect(`/levels/${result.level}`);
+    return { list: await data.levels.list({ page: 1, query: undefined }), message: result.message };
+  }
+  const parsed = levelListQuerySchema.safeParse({
+    difficulty: search.get('difficulty') || undefined,
+    query: search.get('query') ?? undefined,
+    page: search.get('page') ?? undefined,
+  });
+  if (!parsed.success) return invalidPage(url.pathname + url.search);
+  // A number in the list's search box jumps straight to that level.
+  if (parsed.data.query && /^\d+$/.test(parsed.data.query)) {
+    const result = parseLevelSearch(parsed.data.query, max);
+    if (result.ok) throw new PageRedirect(`/levels/${result.level}`);
+    return { list: await data.levels.list({ ...parsed.data, query: undefined }), message: result.message };
+  }
+  return { list: await data.levels.list(parsed.data) };
+}
+

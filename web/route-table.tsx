@@ -1,0 +1,42 @@
+import type { ComponentType } from 'react';
+import type { PageRoute } from 'web/lib/router/page';
+
+const Nothing: ComponentType = () => null;
+const nothing = async () => Nothing;
+
+/**
+ * Every page of the site, first match wins; the last entry catches unknown paths (404). Loaders
+ * live in web/loaders, keyed by the same ids, so server-only code stays out of the browser. Each
+ * page component is a chunk of its own, loaded before the page renders.
+ */
+export const PAGES: PageRoute[] = [
+  { id: 'home', path: '/', module: 'web/routes/home.page.tsx', load: () => import('web/routes/home.page').then((m) => m.HomePage), cache: true },
+  { id: 'levels', path: '/levels', module: 'web/routes/levels.page.tsx', load: () => import('web/routes/levels.page').then((m) => m.LevelsPage), cache: true },
+  { id: 'level', path: '/levels/:id', module: 'web/routes/level.page.tsx', load: () => import('web/routes/level.page').then((m) => m.LevelPage), cache: true },
+  { id: 'blog', path: '/blog', module: 'web/routes/blog.page.tsx', load: () => import('web/routes/blog.page').then((m) => m.BlogListPage), cache: true },
+  { id: 'post', path: '/blog/*slug', module: 'web/routes/blog.page.tsx', load: () => import('web/routes/blog.page').then((m) => m.PostPage), cache: true },
+  { id: 'category', path: '/category/:tag', module: 'web/routes/blog.page.tsx', load: () => import('web/routes/blog.page').then((m) => m.BlogListPage), cache: true },
+  { id: 'month', path: '/month/:month', module: 'web/routes/blog.page.tsx', load: () => import('web/routes/blog.page').then((m) => m.BlogListPage), cache: true },
+  { id: 'detail', path: '/detail/:slug', load: nothing },
+  { id: 'download', path: '/download', module: 'web/routes/info.pages.tsx', load: () => import('web/routes/info.pages').then((m) => m.DownloadPage), cache: true },
+  { id: 'media', path: '/media', module: 'web/routes/info.pages.tsx', load: () => import('web/routes/info.pages').then((m) => m.MediaPage), cache: true },
+  { id: 'explore', path: '/explore', module: 'web/routes/info.pages.tsx', load: () => import('web/routes/info.pages').then((m) => m.ExplorePage), cache: true },
+  // Any content page by slug; last before the catch-all.
+  { id: 'page', path: '/:slug', module: 'web/routes/content.page.tsx', load: () => import('web/routes/content.page').then((m) => m.ContentPage), cache: true },
+  { id: 'not-found', path: '*', load: nothing },
+];
+
+const byId = new Map(PAGES.map((page) => [page.id, page]));
+
+/** The source module of a route's component: the client build's manifest key of its chunk. */
+export const moduleOf = (routeId: string) => byId.get(routeId)?.module;
+const loaded = new Map<string, ComponentType>();
+
+/** Loads the component of a route (once); call before rendering that route. */
+export async function loadPage(routeId: string): Promise<void> {
+  const route = byId.get(routeId);
+  if (route && !loaded.has(routeId)) loaded.set(routeId, await route.load());
+}
+
+/** The component of a route loaded by loadPage, or undefined. */
+export const loadedPage = (routeId: string) => loaded.get(routeId);

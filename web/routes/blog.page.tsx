@@ -1,0 +1,102 @@
+import { Helmet } from 'react-helmet-async';
+import { formatDate } from 'src/contracts/dates';
+import type { PostListData, PostView } from 'src/contracts/content';
+import { Icon } from 'web/components/icons';
+import { Breadcrumbs } from 'web/components/level-bits';
+import { PostList, TagLink } from 'web/components/post-list';
+import { Seo } from 'web/components/seo';
+import { useSiteConfig } from 'web/lib/root-data';
+import { usePage, usePageData } from 'web/lib/router/router';
+
+export interface BlogListData {
+  list: PostListData;
+  /** What the list is: all posts, one tag, or one month. */
+  scope: { kind: 'all' } | { kind: 'tag'; tag: string } | { kind: 'month'; month: string };
+}
+
+const monthLabel = (month: string) =>
+  new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-US', { year: 'numeric', month: 'long', timeZone: 'UTC' });
+
+function withPage(path: string, query: string | undefined, page: number) {
+  const params = new URLSearchParams();
+  if (query) params.set('query', query);
+  if (page > 1) params.set('page', String(page));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+function FeedLink() {
+  const { siteName } = useSiteConfig();
+  return (
+    <Helmet>
+      <link rel="alternate" type="application/atom+xml" title={`${siteName} blog`} href="/blog/feed.xml" />
+    </Helmet>
+  );
+}
+
+/** /blog, /category/{tag} and /month/{YYYY-MM}. */
+export function BlogListPage() {
+  const { list, scope } = usePageData<BlogListData>();
+  const { pathname } = new URL(usePage().url, 'http://x');
+  const heading =
+    scope.kind === 'tag' ? `Posts tagged #${scope.tag}` : scope.kind === 'month' ? `Posts from ${monthLabel(scope.month)}` : 'Latest Posts';
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
+      <Seo title={scope.kind === 'all' ? 'Blog' : heading} description="News about the guides, and tips for escape-puzzle players." />
+      <FeedLink />
+      <Breadcrumbs items={scope.kind === 'all' ? [{ label: 'Home', to: '/' }, { label: 'Blog' }] : [{ label: 'Home', to: '/' }, { label: 'Blog', to: '/blog' }, { label: heading }]} />
+      <div className="mt-6 flex items-end justify-between gap-4">
+        <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{heading}</h1>
+        <a href="/blog/feed.xml" className="inline-flex items-center gap-1 text-sm font-medium text-gray-500 hover:text-primary-700 dark:text-gray-400">
+          <Icon name="bell" className="size-4" /> Feed
+        </a>
+      </div>
+      {scope.kind === 'all' && (
+        <form role="search" action="/blog" method="get" className="mt-6 flex gap-2">
+          <label htmlFor="blog-query" className="sr-only">
+            Search the blog
+          </label>
+          <input
+            id="blog-query"
+            name="query"
+            type="search"
+            maxLength={100}
+            defaultValue={list.query.query ?? ''}
+            placeholder="Search the blog"
+            className="min-w-0 flex-1 rounded-full border border-gray-300 bg-white px-4 py-2.5 outline-none focus:border-primary-500 focus:ring-2 focus:ring-primary-500/30 dark:border-gray-700 dark:bg-gray-900"
+          />
+          <button type="submit" className="inline-flex items-center gap-2 rounded-full bg-primary-600 px-5 font-semibold text-white hover:bg-primary-700 dark:bg-primary-500 dark:text-gray-950">
+            <Icon name="search" className="size-4" />
+            <span className="hidden sm:inline">Search</span>
+          </button>
+        </form>
+      )}
+      <PostList list={list} hrefFor={(page) => withPage(pathname, list.query.query, page)} />
+    </main>
+  );
+}
+
+export function PostPage() {
+  const post = usePageData<PostView>();
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
+      <Seo title={post.title} description={post.description} />
+      <FeedLink />
+      <Breadcrumbs items={[{ label: 'Home', to: '/' }, { label: 'Blog', to: '/blog' }, { label: post.title }]} />
+      <article className="mt-6">
+        <p className="text-sm text-gray-500 dark:text-gray-400">
+          <time dateTime={post.publishedAt}>{formatDate(post.publishedAt)}</time>
+        </p>
+        <h1 className="mt-1 text-3xl font-extrabold tracking-tight sm:text-4xl">{post.title}</h1>
+        {post.tags.length > 0 && (
+          <p className="mt-3 flex flex-wrap gap-2">
+            {post.tags.map((tag) => (
+              <TagLink key={tag} tag={tag} />
+            ))}
+          </p>
+        )}
+        <div className="prose-content mt-8" dangerouslySetInnerHTML={{ __html: post.html }} />
+      </article>
+    </main>
+  );
+}

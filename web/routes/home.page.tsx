@@ -1,0 +1,235 @@
+import type { LevelSummary } from 'src/contracts/levels';
+import { Icon, type IconName } from 'web/components/icons';
+import { DifficultyBadge, JsonLd, ReferenceTime } from 'web/components/level-bits';
+import { LevelSearchForm } from 'web/components/level-search-form';
+import { Seo } from 'web/components/seo';
+import { useSiteConfig } from 'web/lib/root-data';
+import { Link, usePageData } from 'web/lib/router/router';
+
+export interface HomePageData {
+  featured: LevelSummary[];
+}
+
+/** Displayed stats from the spec. */
+const STATS: { icon: IconName; value: string; label: string }[] = [
+  { icon: 'star', value: '4.7', label: 'Rating' },
+  { icon: 'download', value: '10M+', label: 'Downloads' },
+  { icon: 'shield', value: '12+', label: 'Age rating' },
+];
+
+const PROMISES: { icon: IconName; title: string; text: string }[] = [
+  { icon: 'lightbulb', title: 'Hints first', text: 'Reveal one nudge at a time, so you only see as much as you need.' },
+  { icon: 'list', title: 'Step-by-step guide', text: 'A clear written walkthrough when a hint is not enough.' },
+  { icon: 'play', title: 'Video walkthrough', text: 'Watch the exact moves, jumping straight to the step you are on.' },
+];
+
+const HOW_TO_PLAY: { title: string; text: string }[] = [
+  { title: 'Look around', text: 'Swipe left and right to turn in the room; tap anything that looks odd to zoom in.' },
+  { title: 'Collect items', text: 'Tap objects to put them in your inventory at the bottom of the screen.' },
+  { title: 'Combine and use', text: 'Drag an item onto something in the room, or onto another item, to use or combine them.' },
+  { title: 'Crack the code', text: 'Clues hide on walls, papers and the backs of objects: they open the locks between you and the door.' },
+];
+
+/** Eight questions players ask; answers written for this unofficial guide. */
+export const FAQ = (gameName: string, siteName: string, claimed: number): { q: string; a: string }[] => [
+  { q: `What is ${gameName}?`, a: `${gameName} is a mobile escape-puzzle game with numbered levels: each level is a locked room you get out of by finding items, combining them and solving small puzzles.` },
+  { q: 'How do I find the solution for my level?', a: 'Type the level number in the search box at the top of any page. You land on that level\'s guide: hints first, then the step-by-step solution and the video.' },
+  { q: 'Will the guide spoil the whole level?', a: 'No. Hints come one at a time, from a gentle nudge to almost the answer, and the full solution stays folded until you open it.' },
+  { q: 'Which levels are covered?', a: `Guides are written level by level; the game has over ${claimed.toLocaleString('en-US')} levels. If yours has no guide yet, press "Request this guide" on its page and we will know it is wanted.` },
+  { q: 'The solution does not match my game. Why?', a: 'Levels sometimes change between game versions. Each guide says which version it was checked on; tell us with "Was this helpful?" if yours differs.' },
+  { q: 'Do I need an account?', a: `No. Every guide on ${siteName} is free to read without signing in.` },
+  { q: 'Is this the official site of the game?', a: `No. ${siteName} is an unofficial guide made by players. It is not affiliated with the makers of ${gameName}.` },
+  { q: 'Where can I download the game?', a: `${gameName} is available on the App Store and Google Play; see the download links on this page.` },
+];
+
+export function HomePage() {
+  const { gameName, siteName, levels, appStores, siteUrl } = useSiteConfig();
+  const { featured } = usePageData<HomePageData>();
+  const faq = FAQ(gameName, siteName, levels.claimed);
+  return (
+    <main>
+      <Seo
+        title={`${gameName} Walkthrough: Hints and Solutions`}
+        description={`Stuck in ${gameName}? Type the level number and get hints, a text guide and a video walkthrough.`}
+      />
+      <section className="relative isolate overflow-hidden">
+        <div
+          aria-hidden="true"
+          className="absolute inset-0 -z-10 bg-[radial-gradient(60rem_30rem_at_50%_-10%,var(--color-primary-100),transparent)] dark:bg-[radial-gradient(60rem_30rem_at_50%_-10%,color-mix(in_oklch,var(--color-primary-900)_45%,transparent),transparent)]"
+        />
+        <div className="mx-auto max-w-3xl px-4 pt-16 pb-12 text-center sm:px-6 sm:pt-24">
+          <p className="inline-flex items-center gap-2 rounded-full border border-primary-200 bg-white/70 px-3 py-1 text-xs font-semibold tracking-wide text-primary-800 uppercase dark:border-primary-900 dark:bg-gray-900/60 dark:text-primary-300">
+            <Icon name="key" className="size-3.5 text-my-color-500" />
+            Unofficial {gameName} guide
+          </p>
+          <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-balance sm:text-6xl">
+            Stuck on a level? <span className="text-primary-600 dark:text-primary-400">Get unstuck.</span>
+          </h1>
+          <p className="mx-auto mt-5 max-w-xl text-lg leading-8 text-pretty text-gray-600 dark:text-gray-300">
+            Type your level number for hints, a step-by-step guide and a video walkthrough. Over{' '}
+            {levels.claimed.toLocaleString('en-US')} levels of {gameName}, explained without spoiling more than you ask for.
+          </p>
+          <div className="mx-auto mt-8 max-w-lg">
+            <LevelSearchForm size="lg" />
+          </div>
+          <dl className="mx-auto mt-10 grid max-w-md grid-cols-3 gap-3">
+            {STATS.map((stat) => (
+              <div key={stat.label} className="rounded-2xl border border-gray-200 bg-white/80 px-3 py-4 dark:border-gray-800 dark:bg-gray-900/60">
+                <dt className="sr-only">{stat.label}</dt>
+                <dd className="flex items-center justify-center gap-1 text-xl font-bold sm:gap-1.5 sm:text-2xl">
+                  <Icon name={stat.icon} className="size-4 shrink-0 text-my-color-500 sm:size-5" />
+                  {stat.value}
+                </dd>
+                <dd aria-hidden="true" className="mt-1 text-xs font-medium text-gray-500 dark:text-gray-400">
+                  {stat.label}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      </section>
+      <section aria-labelledby="how-it-helps" className="mx-auto max-w-6xl px-4 sm:px-6">
+        <h2 id="how-it-helps" className="sr-only">
+          How {siteName} helps
+        </h2>
+        <ul className="grid gap-4 sm:grid-cols-3">
+          {PROMISES.map((item) => (
+            <li key={item.title} className="rounded-2xl border border-gray-200 p-6 dark:border-gray-800">
+              <span className="inline-flex size-10 items-center justify-center rounded-xl bg-primary-50 text-primary-700 dark:bg-primary-950 dark:text-primary-300">
+                <Icon name={item.icon} className="size-5" />
+              </span>
+              <h3 className="mt-4 font-semibold">{item.title}</h3>
+              <p className="mt-1.5 text-sm leading-6 text-gray-600 dark:text-gray-400">{item.text}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="about-game" className="mx-auto mt-20 grid max-w-6xl gap-10 px-4 sm:px-6 lg:grid-cols-2">
+        <div>
+          <h2 id="about-game" className="text-2xl font-bold tracking-tight sm:text-3xl">
+            About {gameName}
+          </h2>
+          <p className="mt-4 leading-7 text-gray-600 dark:text-gray-400">
+            {gameName} drops you into a locked room, one level at a time: an observatory, a night train, a pharaoh&apos;s
+            tomb. Everything you need to get out is in the room, but never where you expect it. Levels get harder as you
+            go, and some codes are hidden in plain sight for a very long time.
+          </p>
+          <p className="mt-3 leading-7 text-gray-600 dark:text-gray-400">
+            This guide covers the levels players get stuck on most, each checked on a recent version of the game.
+          </p>
+        </div>
+        <div id="how-to-play">
+          <h2 className="text-2xl font-bold tracking-tight sm:text-3xl">How to play</h2>
+          <ol className="mt-4 space-y-4">
+            {HOW_TO_PLAY.map((step, i) => (
+              <li key={step.title} className="flex gap-4">
+                <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary-600 font-bold text-white dark:bg-primary-500 dark:text-gray-950">
+                  {i + 1}
+                </span>
+                <div>
+                  <h3 className="font-semibold">{step.title}</h3>
+                  <p className="mt-0.5 text-sm leading-6 text-gray-600 dark:text-gray-400">{step.text}</p>
+                </div>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </section>
+
+      {featured.length > 0 && (
+        <section aria-labelledby="featured-levels" className="mx-auto mt-20 max-w-6xl px-4 sm:px-6">
+          <div className="flex items-end justify-between gap-4">
+            <h2 id="featured-levels" className="text-2xl font-bold tracking-tight sm:text-3xl">
+              Popular levels
+            </h2>
+            <Link to="/levels" className="text-sm font-semibold text-primary-700 hover:underline dark:text-primary-400">
+              All levels
+            </Link>
+          </div>
+          <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {featured.map((level) => (
+              <li key={level.number} className="flex flex-col rounded-2xl border border-gray-200 p-5 dark:border-gray-800">
+                <div className="flex items-center justify-between">
+                  <span className="text-sm font-semibold text-gray-500 dark:text-gray-400">Level {level.number}</span>
+                  <DifficultyBadge difficulty={level.difficulty} />
+                </div>
+                <h3 className="mt-2 text-lg font-semibold">{level.title}</h3>
+                <div className="mt-2">
+                  <ReferenceTime seconds={level.referenceSeconds} />
+                </div>
+                <Link
+                  to={`/levels/${level.number}`}
+                  className="mt-4 inline-flex w-fit items-center gap-1 rounded-full bg-primary-50 px-4 py-2 text-sm font-semibold text-primary-800 hover:bg-primary-100 dark:bg-primary-950 dark:text-primary-300 dark:hover:bg-primary-900"
+                >
+                  View Guide <Icon name="chevronRight" className="size-4" />
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section aria-labelledby="download" className="mx-auto mt-20 max-w-6xl px-4 sm:px-6">
+        <div className="flex flex-col items-start gap-6 rounded-3xl bg-gray-900 p-8 text-white sm:p-10 md:flex-row md:items-center md:justify-between dark:bg-gray-900 dark:ring-1 dark:ring-gray-800">
+          <div>
+            <h2 id="download" className="flex items-center gap-2 text-2xl font-bold">
+              <Icon name="smartphone" className="size-6 text-primary-400" /> Get {gameName}
+            </h2>
+            <p className="mt-2 max-w-lg text-gray-300">Free to play on phones and tablets. Rated 4.7 by players, with over 10 million downloads.</p>
+          </div>
+          <div className="flex flex-wrap gap-3">
+            {appStores.appStore && (
+              <a href={appStores.appStore} rel="noopener" className="rounded-full bg-white px-5 py-2.5 font-semibold text-gray-900 hover:bg-gray-100">
+                App Store
+              </a>
+            )}
+            {appStores.playStore && (
+              <a href={appStores.playStore} rel="noopener" className="rounded-full bg-white px-5 py-2.5 font-semibold text-gray-900 hover:bg-gray-100">
+                Google Play
+              </a>
+            )}
+            {!appStores.appStore && !appStores.playStore && (
+              <p className="text-sm text-gray-400">Search for &ldquo;{gameName}&rdquo; in your phone&apos;s app store.</p>
+            )}
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="faq" className="mx-auto mt-20 max-w-3xl px-4 sm:px-6">
+        <h2 id="faq" className="text-center text-2xl font-bold tracking-tight sm:text-3xl">
+          Frequently asked questions
+        </h2>
+        <JsonLd
+          data={{
+            '@context': 'https://schema.org',
+            '@type': 'FAQPage',
+            url: `${siteUrl}/`,
+            mainEntity: faq.map((item) => ({ '@type': 'Question', name: item.q, acceptedAnswer: { '@type': 'Answer', text: item.a } })),
+          }}
+        />
+        <div className="mt-8 divide-y divide-gray-200 rounded-2xl border border-gray-200 dark:divide-gray-800 dark:border-gray-800">
+          {faq.map((item) => (
+            <details key={item.q} className="group p-5">
+              <summary className="flex cursor-pointer list-none items-center justify-between gap-4 font-semibold [&::-webkit-details-marker]:hidden">
+                {item.q}
+                <Icon name="chevronDown" className="size-5 shrink-0 text-gray-400 transition group-open:rotate-180" />
+              </summary>
+              <p className="mt-3 leading-7 text-gray-600 dark:text-gray-400">{item.a}</p>
+            </details>
+          ))}
+        </div>
+      </section>
+
+      <section aria-labelledby="cta" className="mx-auto mt-20 max-w-3xl px-4 text-center sm:px-6">
+        <h2 id="cta" className="text-2xl font-bold tracking-tight sm:text-3xl">
+          Which level are you stuck on?
+        </h2>
+        <p className="mt-2 text-gray-600 dark:text-gray-400">Type the number and get the first hint in seconds.</p>
+        <div className="mx-auto mt-6 max-w-lg">
+          <LevelSearchForm size="lg" />
+        </div>
+      </section>
+    </main>
+  );
+}

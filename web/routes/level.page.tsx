@@ -1,0 +1,219 @@
+import { useState } from 'react';
+import { formatDuration, type LevelDetail, type LevelPageData, type LevelSummary } from 'src/contracts/levels';
+import { GuideFeedback } from 'web/components/guide-feedback';
+import { HintLadder } from 'web/components/hint-ladder';
+import { Icon } from 'web/components/icons';
+import { Breadcrumbs, DifficultyBadge, JsonLd, ReferenceTime } from 'web/components/level-bits';
+import { RequestGuide } from 'web/components/request-guide';
+import { Seo } from 'web/components/seo';
+import { VideoFacade } from 'web/components/video-facade';
+import { useSiteConfig } from 'web/lib/root-data';
+import { Link, usePageData } from 'web/lib/router/router';
+
+const longDate = (iso: string) =>
+  new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+export function LevelPage() {
+  const page = usePageData<LevelPageData>();
+  return page.kind === 'guide' ? <GuidePage {...page} /> : <NotCoveredPage {...page} />;
+}
+
+function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSummary; next?: LevelSummary }) {
+  const { gameName, siteUrl } = useSiteConfig();
+  const [videoStart, setVideoStart] = useState<number | null>(null);
+  const url = `${siteUrl}/levels/${level.number}`;
+
+  const watchStep = (seconds: number) => {
+    setVideoStart(seconds);
+    document.getElementById('walkthrough')?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+  };
+
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
+      <Seo
+        title={`Level ${level.number}: ${level.title} - ${gameName} Walkthrough`}
+        description={`${gameName} level ${level.number} (${level.title}): hints first, then a step-by-step solution and a video walkthrough.`}
+        image={`/og/levels/${level.number}.png`}
+      />
+      <JsonLd data={levelJsonLd(level, url, siteUrl, gameName)} />
+      <Breadcrumbs items={[{ label: 'Home', to: '/' }, { label: 'Levels', to: '/levels' }, { label: `Level ${level.number}` }]} />
+
+      <header className="mt-6">
+        <p className="text-sm font-semibold tracking-wide text-primary-700 uppercase dark:text-primary-400">{gameName} walkthrough</p>
+        <h1 className="mt-1 text-3xl font-extrabold tracking-tight sm:text-4xl">
+          Level {level.number}: {level.title}
+        </h1>
+        <div className="mt-4 flex flex-wrap items-center gap-x-4 gap-y-2">
+          <DifficultyBadge difficulty={level.difficulty} />
+          <span className="inline-flex items-center gap-1 text-sm text-gray-600 dark:text-gray-400">
+            Reference time <ReferenceTime seconds={level.referenceSeconds} />
+          </span>
+          {level.unlocksAt !== undefined && level.unlocksAt > 0 && (
+            <span className="inline-flex items-center gap-1 text-sm text-gray-600 dark:text-gray-400">
+              <Icon name="lock" className="size-4" /> Unlocks after level {level.unlocksAt}
+            </span>
+          )}
+        </div>
+        {level.introHtml && (
+          <div className="mt-4 text-lg leading-8 text-gray-700 dark:text-gray-300" dangerouslySetInnerHTML={{ __html: level.introHtml }} />
+        )}
+      </header>
+
+      {level.tipsHtml.length > 0 && (
+        <section aria-labelledby="tips-title" className="mt-8">
+          <h2 id="tips-title" className="text-lg font-bold">
+            Tips
+          </h2>
+          <ul className="mt-3 space-y-2">
+            {level.tipsHtml.map((html, i) => (
+              <li key={i} className="flex gap-2 leading-7 text-gray-700 dark:text-gray-300">
+                <Icon name="check" className="mt-1.5 size-4 shrink-0 text-primary-600 dark:text-primary-400" />
+                <span dangerouslySetInnerHTML={{ __html: html }} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <div className="mt-8">
+        <HintLadder level={level.number} hintsHtml={level.hintsHtml} />
+      </div>
+
+      <details className="group mt-8 rounded-2xl border border-gray-200 dark:border-gray-800">
+        <summary className="flex cursor-pointer list-none items-center justify-between gap-4 p-5 text-lg font-bold sm:p-6 [&::-webkit-details-marker]:hidden">
+          <h2 className="flex items-center gap-2">
+            <Icon name="list" className="size-5 text-primary-600 dark:text-primary-400" />
+            Step-by-step solution
+          </h2>
+          <span className="flex items-center gap-1 text-sm font-medium text-gray-500 dark:text-gray-400">
+            <span className="group-open:hidden">Show {level.steps.length} steps</span>
+            <span className="hidden group-open:inline">Hide</span>
+            <Icon name="chevronDown" className="size-4 transition group-open:rotate-180" />
+          </span>
+        </summary>
+        <ol className="space-y-4 border-t border-gray-200 p-5 sm:p-6 dark:border-gray-800">
+          {level.steps.map((step, i) => (
+            <li key={i} className="flex gap-3">
+              <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary-600 text-sm font-bold text-white dark:bg-primary-500 dark:text-gray-950">
+                {i + 1}
+              </span>
+              <div className="min-w-0 flex-1">
+                <p className="leading-7 [&_strong]:font-semibold" dangerouslySetInnerHTML={{ __html: step.html }} />
+                {level.video && step.atSeconds !== undefined && (
+                  <button
+                    type="button"
+                    onClick={() => watchStep(step.atSeconds!)}
+                    className="mt-1 inline-flex items-center gap-1 text-sm font-medium text-primary-700 hover:underline dark:text-primary-400"
+                  >
+                    <Icon name="play" className="size-3" /> Watch at {formatDuration(step.atSeconds)}
+                  </button>
+                )}
+              </div>
+            </li>
+          ))}
+        </ol>
+      </details>
+
+      {level.video && (
+        <section id="walkthrough" aria-labelledby="video-title" className="mt-8">
+          <h2 id="video-title" className="mb-3 text-lg font-bold">
+            Video walkthrough
+          </h2>
+          <VideoFacade video={level.video} start={videoStart} onStart={setVideoStart} />
+        </section>
+      )}
+
+      <div className="mt-8">
+        <GuideFeedback level={level.number} />
+      </div>
+      <p className="mt-6 text-sm text-gray-500 dark:text-gray-400">
+        Checked on game version {level.gameVersion}, last verified {longDate(level.verifiedOn)}.
+      </p>
+      <PrevNext prev={prev} next={next} />
+    </main>
+  );
+}
+
+function NotCoveredPage({ number, prev, next }: { number: number; prev?: LevelSummary; next?: LevelSummary }) {
+  const { gameName } = useSiteConfig();
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
+      <Seo title={`Level ${number} - ${gameName} Walkthrough`} description={`The guide for ${gameName} level ${number} is not written yet.`} noindex />
+      <Breadcrumbs items={[{ label: 'Home', to: '/' }, { label: 'Levels', to: '/levels' }, { label: `Level ${number}` }]} />
+      <div className="mt-8 rounded-3xl border border-dashed border-gray-300 p-8 text-center sm:p-12 dark:border-gray-700">
+        <p className="text-sm font-semibold tracking-wide text-gray-500 uppercase dark:text-gray-400">Level {number}</p>
+        <h1 className="mt-2 text-2xl font-extrabold tracking-tight sm:text-3xl">This level is not covered yet</h1>
+        <p className="mx-auto mt-3 max-w-md text-gray-600 dark:text-gray-400">
+          No one has written the guide for level {number} yet. Ask for it and we will know which guides players need most.
+        </p>
+        <div className="mt-6 flex justify-center">
+          <RequestGuide level={number} />
+        </div>
+      </div>
+      {(prev || next) && <p className="mt-8 text-center text-sm font-semibold text-gray-700 dark:text-gray-300">Nearest levels with a guide</p>}
+      <PrevNext prev={prev} next={next} />
+    </main>
+  );
+}
+
+function PrevNext({ prev, next }: { prev?: LevelSummary; next?: LevelSummary }) {
+  if (!prev && !next) return null;
+  return (
+    <nav aria-label="Other levels" className="mt-6 grid grid-cols-2 gap-3">
+      {prev ? (
+        <Link to={`/levels/${prev.number}`} rel="prev" className="group rounded-2xl border border-gray-200 p-4 hover:border-primary-400 dark:border-gray-800">
+          <span className="flex items-center gap-1 text-sm text-gray-500 dark:text-gray-400">
+            <Icon name="chevronLeft" className="size-4" /> Previous
+          </span>
+          <span className="mt-1 block font-semibold group-hover:text-primary-700 dark:group-hover:text-primary-400">Level {prev.number}</span>
+        </Link>
+      ) : (
+        <span />
+      )}
+      {next ? (
+        <Link to={`/levels/${next.number}`} rel="next" className="group rounded-2xl border border-gray-200 p-4 text-right hover:border-primary-400 dark:border-gray-800">
+          <span className="flex items-center justify-end gap-1 text-sm text-gray-500 dark:text-gray-400">
+            Next <Icon name="chevronRight" className="size-4" />
+          </span>
+          <span className="mt-1 block font-semibold group-hover:text-primary-700 dark:group-hover:text-primary-400">Level {next.number}</span>
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}
+
+/** BreadcrumbList always; VideoObject with Clip key moments when the guide has a real video. */
+function levelJsonLd(level: LevelDetail, url: string, siteUrl: string, gameName: string) {
+  const breadcrumbs = {
+    '@type': 'BreadcrumbList',
+    itemListElement: [
+      { '@type': 'ListItem', position: 1, name: 'Home', item: `${siteUrl}/` },
+      { '@type': 'ListItem', position: 2, name: 'Levels', item: `${siteUrl}/levels` },
+      { '@type': 'ListItem', position: 3, name: `Level ${level.number}`, item: url },
+    ],
+  };
+  const graph: unknown[] = [breadcrumbs];
+  // A sample placeholder is no video: search engines get VideoObject only for real walkthroughs.
+  if (level.video && !level.video.sample) {
+    const timed = level.steps.filter((s) => s.atSeconds !== undefined);
+    graph.push({
+      '@type': 'VideoObject',
+      name: level.video.title,
+      description: `${gameName} level ${level.number} walkthrough: ${level.title}`,
+      thumbnailUrl: `${siteUrl}/og/levels/${level.number}.png`,
+      uploadDate: level.verifiedOn,
+      duration: `PT${level.video.durationSeconds}S`,
+      embedUrl: `https://www.youtube-nocookie.com/embed/${level.video.youtubeId}`,
+      hasPart: timed.map((step, i) => ({
+        '@type': 'Clip',
+        name: `Step ${level.steps.indexOf(step) + 1}`,
+        startOffset: step.atSeconds,
+        endOffset: timed[i + 1]?.atSeconds ?? level.video!.durationSeconds,
+        url: `${url}?t=${step.atSeconds}`,
+      })),
+    });
+  }
+  return { '@context': 'https://schema.org', '@graph': graph };
+}

@@ -1,0 +1,72 @@
+import { Component, createElement, type ErrorInfo, type ReactNode } from 'react';
+import { Document } from 'web/components/document';
+import { ErrorView } from 'web/components/error-view';
+import { Footer } from 'web/components/footer';
+import { Header } from 'web/components/header';
+import { LoadingBar } from 'web/components/loading-bar';
+import { Toaster } from 'web/components/toaster';
+import { reportError } from 'web/lib/error-reporter';
+import { useRootData } from 'web/lib/root-data';
+import { usePage } from 'web/lib/router/router';
+import { loadedPage, moduleOf } from 'web/route-table';
+
+/** The site layout: header, the current page, footer. */
+export function RootLayout() {
+  const { assets, config } = useRootData();
+  const page = usePage();
+  const pageModule = moduleOf(page.routeId);
+  // The page's own chunk downloads in parallel with the entry instead of after it.
+  const preloads = [...assets.preloads, ...((pageModule && assets.pageChunks?.[pageModule]) || [])];
+  return (
+    <Document assets={{ ...assets, preloads }} analyticsId={config.analyticsId}>
+      <div className="flex min-h-dvh flex-col">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-gray-900"
+        >
+          Skip to content
+        </a>
+        <Header />
+        <div id="main" className="flex-1">
+          <RenderErrorBoundary key={page.url}>
+            <CurrentPage />
+          </RenderErrorBoundary>
+        </div>
+        <Footer />
+      </div>
+      <Toaster />
+      <LoadingBar />
+    </Document>
+  );
+}
+
+/** The matched page, or the error page with the status the server answered. */
+function CurrentPage() {
+  const page = usePage();
+  if (page.error) {
+    return <ErrorView status={page.error.status} message={page.error.status === 404 ? page.error.message : undefined} />;
+  }
+  // Components come from the route table, loaded once (loadPage); never created during render.
+  const component = loadedPage(page.routeId);
+  return component ? createElement(component) : <ErrorView status={404} />;
+}
+
+/**
+ * A page that throws while rendering in the browser shows 'An error occurred' inside the layout,
+ * and is reported as NUXT_APP_ERROR (the spec's value, kept so existing dashboards still match).
+ */
+class RenderErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo) {
+    reportError('NUXT_APP_ERROR', error.message, `${error.stack ?? ''}${info.componentStack ?? ''}`);
+  }
+
+  override render() {
+    return this.state.failed ? <ErrorView status={500} /> : this.props.children;
+  }
+}
