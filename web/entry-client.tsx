@@ -4,6 +4,8 @@ import { hydrateRoot } from 'react-dom/client';
 import { HelmetProvider } from 'react-helmet-async';
 import type { HydrationData } from 'web/entry-server';
 import { installChunkErrorReload, isStaleBuild, reloadForChunkError, startBuildCheck } from 'web/lib/build-check';
+import { I18nProvider, loadMessages } from 'web/i18n/i18n';
+import { readCookie, LOCALE_COOKIE, rememberLocale } from 'web/i18n/locale';
 import { configureErrorReporter, installGlobalErrorReporting } from 'web/lib/error-reporter';
 import { RootDataContext } from 'web/lib/root-data';
 import { loadPage } from 'web/route-table';
@@ -24,18 +26,27 @@ installGlobalErrorReporting();
 installChunkErrorReload();
 startBuildCheck(root.buildId);
 
-// The page's own chunk is loaded before hydrating, so the first render matches the server's.
-void loadPage(page.routeId).catch(() => reloadForChunkError()).then(() =>
-  hydrateRoot(
-    document,
-    <StrictMode>
-      <RootDataContext.Provider value={root}>
-        <BrowserRouter initial={page} loadPage={loadPage} fullLoadFirst={isStaleBuild} onChunkError={reloadForChunkError}>
-          <HelmetProvider>
-            <RootLayout />
-          </HelmetProvider>
-        </BrowserRouter>
-      </RootDataContext.Provider>
-    </StrictMode>,
-  ),
-);
+// A first visit remembers the language it arrived in (route, or the server's redirect).
+if (!readCookie(document.cookie, LOCALE_COOKIE)) rememberLocale(page.locale);
+
+// The page's own chunk and its messages load before hydrating, so the first render matches the server's.
+void Promise.all([loadMessages(page.locale), loadPage(page.routeId)])
+  // A chunk of an older build is gone: reload (at most once per 10 s); the server's HTML stays readable.
+  .catch(() => void reloadForChunkError())
+  .then((loaded) =>
+    loaded &&
+    hydrateRoot(
+      document,
+      <StrictMode>
+        <RootDataContext.Provider value={root}>
+          <I18nProvider locale={page.locale} messages={loaded[0]}>
+            <BrowserRouter initial={page} loadPage={loadPage} fullLoadFirst={isStaleBuild} onChunkError={reloadForChunkError}>
+              <HelmetProvider>
+                <RootLayout />
+              </HelmetProvider>
+            </BrowserRouter>
+          </I18nProvider>
+        </RootDataContext.Provider>
+      </StrictMode>,
+    ),
+  );

@@ -85,6 +85,7 @@ describe('serverEntry.payload', () => {
   it('returns only the page state, not the root data', async () => {
     await expect(serverEntry.payload(input('/'))).resolves.toEqual({
       routeId: 'home',
+      locale: 'en',
       params: {},
       status: 200,
       data: { featured: [expect.objectContaining({ number: 27 })] },
@@ -94,6 +95,7 @@ describe('serverEntry.payload', () => {
   it('returns the 404 with its message for an unknown page', async () => {
     await expect(serverEntry.payload(input('/missing/page'))).resolves.toEqual({
       routeId: 'not-found',
+      locale: 'en',
       params: {},
       status: 404,
       error: { status: 404, message: 'Page not found: /missing/page' },

@@ -5,6 +5,9 @@ import type { PageAssets, RootData } from 'src/contracts/page-data';
 import type { PagePayload, RenderInput, RenderOutput, ServerEntry } from 'src/contracts/ssr';
 import { Document } from 'web/components/document';
 import { ErrorView } from 'web/components/error-view';
+import { I18nProvider, loadMessages } from 'web/i18n/i18n';
+import { localeRedirect } from 'web/i18n/locale';
+import { LOCALES } from 'web/i18n/locales';
 import { NonceContext } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
 import { LOADERS } from 'web/loaders';
@@ -17,7 +20,7 @@ import { RootLayout } from 'web/routes/root';
 /** Gives up on a render that has not finished by then; the browser renders what is missing. */
 const ABORT_AFTER_MS = 10_000;
 
-const resolvePage = createResolver(PAGES, LOADERS);
+const resolvePage = createResolver(PAGES, LOADERS, LOCALES);
 const cacheablePatterns = PAGES.filter((page) => page.cache).map((page) => compilePattern(page.path));
 const cacheable = (pathname: string) => cacheablePatterns.some((pattern) => pattern.match(pathname) !== null);
 
@@ -42,7 +45,7 @@ async function resolve(input: Omit<RenderInput, 'nonce' | 'waitForAll'>) {
 async function render(input: RenderInput): Promise<RenderOutput> {
   const { state: page, failure } = await resolve(input);
   if (page.redirect) return { kind: 'redirect', status: page.status, location: page.redirect };
-  await loadPage(page.routeId);
+  const [messages] = await Promise.all([loadMessages(page.locale), loadPage(page.routeId)]);
   const root: RootData = { config: input.data.config, assets: input.assets, buildId: input.buildId };
   const hydration: HydrationData = { root, page };
 
@@ -55,11 +58,13 @@ async function render(input: RenderInput): Promise<RenderOutput> {
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={input.nonce}>
         <RootDataContext.Provider value={root}>
-          <StaticRouter page={page}>
-            <HelmetProvider>
-              <RootLayout />
-            </HelmetProvider>
-          </StaticRouter>
+          <I18nProvider locale={page.locale} messages={messages}>
+            <StaticRouter page={page}>
+              <HelmetProvider>
+                <RootLayout />
+              </HelmetProvider>
+            </StaticRouter>
+          </I18nProvider>
         </RootDataContext.Provider>
       </NonceContext.Provider>,
       {
@@ -103,4 +108,10 @@ function renderErrorDocument({ assets, status }: { assets: PageAssets; status: n
   )}`;
 }
 
-export const serverEntry: ServerEntry = { render, payload, renderErrorDocument, cacheable };
+export const serverEntry: ServerEntry = {
+  render,
+  payload,
+  renderErrorDocument,
+  cacheable,
+  localeRedirect: (pathAndQuery, request) => localeRedirect(pathAndQuery, request, LOCALES),
+};

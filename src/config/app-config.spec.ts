@@ -73,8 +73,8 @@ describe('loadConfig', () => {
   });
 
   it('hides the optional menu entries unless configured', () => {
-    expect(loadConfig({}).public.menu).toEqual({ blog: false, faq: false });
-    expect(loadConfig({ MENU_ENTRIES: 'blog, faq' }).public.menu).toEqual({ blog: true, faq: true });
+    expect(loadConfig({}).public.menu).toEqual({ download: false, faq: false, media: false, blog: false });
+    expect(loadConfig({ MENU_ENTRIES: 'blog, faq' }).public.menu).toEqual({ download: false, faq: true, media: false, blog: true });
   });
 
   it('never exposes server-only settings in the public part', () => {

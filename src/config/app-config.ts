@@ -68,7 +68,12 @@ export class AppConfig {
       footerGroups: Object.fromEntries(
         Object.entries(e.FOOTER_LINK_GROUPS).filter((entry): entry is [string, [string, string][]] => Boolean(entry[1])),
       ),
-      menu: { blog: e.MENU_ENTRIES.includes('blog'), faq: e.MENU_ENTRIES.includes('faq') },
+      menu: {
+        download: e.MENU_ENTRIES.includes('download'),
+        faq: e.MENU_ENTRIES.includes('faq'),
+        media: e.MENU_ENTRIES.includes('media'),
+        blog: e.MENU_ENTRIES.includes('blog'),
+      },
       appStores: { appStore: e.APP_STORE_URL, playStore: e.PLAY_STORE_URL },
       social: {
         email: e.SOCIAL_EMAIL,

@@ -65,7 +65,7 @@ export const envSchema = z.object({
     .string()
     .default('')
     .transform((v) => v.split(',').map((e) => e.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(['blog', 'faq'], { error: 'entries are blog and faq (download and media arrive with their pages)' }))),
+    .pipe(z.array(z.enum(['download', 'faq', 'media', 'blog'], { error: 'entries are download, faq, media and blog' }))),
 
   // Old paths that moved, as JSON: {"/old-path": "/new-path", "/gone": "https://elsewhere.example/"}.
   REDIRECTS: jsonVariable(

@@ -20,7 +20,7 @@ export function parseIsoDate(value: string): Date {
   return date;
 }
 
-/** "October 2, 2026", in UTC so server and browser agree. */
-export function formatDate(value: string): string {
-  return parseIsoDate(value).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+/** "October 2, 2026" in en-US, in UTC so server and browser agree. */
+export function formatDate(value: string, tag = 'en-US'): string {
+  return parseIsoDate(value).toLocaleDateString(tag, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 }

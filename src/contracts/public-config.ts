@@ -13,7 +13,7 @@ export interface PublicConfig {
   /** Footer link groups from config: group name to [label, href] pairs. */
   footerGroups: Record<string, [string, string][]>;
   /** Menu entries that are hidden unless configured. */
-  menu: { blog: boolean; faq: boolean };
+  menu: { download: boolean; faq: boolean; media: boolean; blog: boolean };
   appStores: { appStore?: string; playStore?: string };
   social: {
     email?: string;

@@ -24,6 +24,7 @@ export type RenderOutput =
 /** A page's data as JSON, fetched by client-side navigation instead of the whole page. */
 export interface PagePayload {
   routeId: string;
+  locale: string;
   params: Record<string, string>;
   status: number;
   data?: unknown;
@@ -38,6 +39,11 @@ export interface ServerEntry {
   /** Whether the page at this path depends only on content (so its HTML may be cached). */
   cacheable(pathname: string): boolean;
   payload(input: Omit<RenderInput, 'nonce' | 'waitForAll'>): Promise<PagePayload>;
+  /**
+   * Where a visitor on an unprefixed path belongs by locale cookie or browser language, or null.
+   * Asked before the page cache, since cached pages do not look at request headers.
+   */
+  localeRedirect(pathAndQuery: string, request: { cookie?: string; acceptLanguage?: string }): string | null;
   /** The page shown when rendering itself failed: plain, with no data and no loaders. */
   renderErrorDocument(input: { assets: PageAssets; status: number }): string;
 }

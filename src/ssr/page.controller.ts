@@ -36,6 +36,8 @@ export class PageController {
    * served through the full pipeline, with the CSP nonces as placeholders. The fast path reuses it.
    */
   private headerTemplate?: { headers: Record<string, string>; scriptNonce: string; styleNonce: string };
+  /** The server entry once loaded: the fast path asks it about locale redirects synchronously. */
+  private loadedEntry?: ServerEntry;
 
   constructor(
     private readonly source: ServerEntrySource,
@@ -66,6 +68,13 @@ export class PageController {
       const pagePath = pathname.slice(0, -PAYLOAD_SUFFIX.length) || '/';
       return this.payload(entry, request, reply, pagePath + search, aborter.signal);
     }
+    // A visitor whose cookie or browser asks for another language goes to its prefixed path.
+    const localized = entry.localeRedirect(request.url, localeHints(request));
+    if (localized) {
+      void reply.header('vary', 'cookie, accept-language').redirect(localized, 302);
+      return;
+    }
+    this.loadedEntry = entry;
     if (this.config.pageCache && entry.cacheable(pathname) && (await this.cached(entry, request, reply))) return;
     return this.stream(entry, request, reply, aborter.signal);
   }
@@ -92,6 +101,7 @@ export class PageController {
    */
   serveFromCache(request: FastifyRequest, reply: FastifyReply): boolean {
     if (request.method !== 'GET' || !this.headerTemplate || !this.config.pageCache) return false;
+    if (this.loadedEntry?.localeRedirect(request.url, localeHints(request)) !== null) return false;
     const page = this.cache.peek(request.url);
     if (!page) return false;
     const { headers, scriptNonce, styleNonce } = this.headerTemplate;
@@ -213,6 +223,11 @@ export class PageController {
     for (const error of errors) this.logger.error({ err: error, path: pathOf(request) }, 'Page loader failed');
   }
 }
+
+const localeHints = (request: FastifyRequest) => ({
+  cookie: request.headers.cookie,
+  acceptLanguage: typeof request.headers['accept-language'] === 'string' ? request.headers['accept-language'] : undefined,
+});
 
 /** Paths only in logs: query strings may carry emails or tokens. */
 const pathOf = (request: FastifyRequest) => splitUrl(request.url)[0];

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { PageAssets } from 'src/contracts/page-data';
+import { useI18n } from 'web/i18n/i18n';
 import { useNonce } from 'web/lib/render-context';
 import { THEME_SCRIPT } from 'web/lib/theme';
 
@@ -9,8 +10,9 @@ import { THEME_SCRIPT } from 'web/lib/theme';
  */
 export function Document({ assets, analyticsId, children }: { assets: PageAssets; analyticsId?: string; children: ReactNode }) {
   const nonce = useNonce();
+  const { locale } = useI18n();
   return (
-    <html lang="en" suppressHydrationWarning>
+    <html lang={locale} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -1,3 +1,5 @@
+import { useI18n } from 'web/i18n/i18n';
+import { localizePath } from 'web/i18n/locale';
 import { Icon } from './icons';
 
 /**
@@ -6,10 +8,11 @@ import { Icon } from './icons';
  * it also serves as the last-resort page when rendering itself failed.
  */
 export function ErrorView({ status, message }: { status: number; message?: string }) {
-  const title = status === 404 ? 'This page could not be found' : 'An error occurred';
+  const { t, locale } = useI18n();
+  const title = t(status === 404 ? 'error.notFound' : 'error.other');
   return (
     <main className="mx-auto flex max-w-2xl flex-col items-center px-4 py-24 text-center sm:py-32">
-      <title>{status === 404 ? 'Page not found' : 'Error'}</title>
+      <title>{t(status === 404 ? 'error.notFoundTitle' : 'error.otherTitle')}</title>
       <meta name="robots" content="noindex" />
       <p className="text-7xl font-black tracking-tight text-primary-600 sm:text-8xl dark:text-primary-400">{status}</p>
       <h1 className="mt-6 text-2xl font-bold tracking-tight sm:text-3xl">{title}</h1>
@@ -19,11 +22,11 @@ export function ErrorView({ status, message }: { status: number; message?: strin
         </p>
       )}
       <a
-        href="/"
+        href={localizePath('/', locale)}
         className="mt-10 inline-flex items-center gap-2 rounded-full bg-primary-600 px-6 py-3 font-semibold text-white shadow-sm transition hover:bg-primary-700 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400"
       >
         <Icon name="arrowLeft" className="size-4" />
-        Back Home
+        {t('error.backHome')}
       </a>
     </main>
   );

@@ -1,12 +1,14 @@
 import type { PublicConfig } from 'src/contracts/public-config';
 import { Link } from 'web/lib/router/router';
-import { FOOTER_LEVEL_LINKS, FOOTER_SUPPORT_LINKS, legalLinks, type MenuItem } from 'web/lib/menu';
+import { useT, type MessageKey } from 'web/i18n/i18n';
+import { footerLevelLinks, footerSupportLinks, legalLinks, type MenuItem } from 'web/lib/menu';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Logo } from './logo';
 
 export function Footer() {
   const config = useSiteConfig();
   const { siteName, gameName } = config;
+  const t = useT();
   return (
     <footer className="mt-24 border-t border-gray-200 bg-gray-50 dark:border-gray-800 dark:bg-gray-900/40">
       <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
@@ -16,51 +18,44 @@ export function Footer() {
               <Logo className="size-7" />
               <span>{siteName}</span>
             </Link>
-            <p className="mt-4 text-sm leading-6 text-gray-600 dark:text-gray-400">
-              Walkthroughs, hints, text guides and video solutions for every level of {gameName}, written by players for
-              players.
-            </p>
+            <p className="mt-4 text-sm leading-6 text-gray-600 dark:text-gray-400">{t('footer.about', { game: gameName })}</p>
             <SocialLinks />
           </div>
           <div className="grid grid-cols-2 gap-8 sm:grid-cols-3 lg:grid-flow-col lg:grid-cols-none">
-            <FooterColumn title="Levels" links={FOOTER_LEVEL_LINKS} />
-            <FooterColumn title="Support" links={FOOTER_SUPPORT_LINKS} />
+            <FooterColumn title={t('footer.levels')} links={footerLevelLinks(t)} />
+            <FooterColumn title={t('footer.support')} links={footerSupportLinks(t)} />
             {Object.entries(config.footerGroups).map(([title, links]) => (
               <FooterColumn key={title} title={title} links={links.map(([label, to]) => ({ label, to }))} />
             ))}
-            <FooterColumn title="Legal" links={legalLinks(config)} />
+            <FooterColumn title={t('footer.legal')} links={legalLinks(config, t)} />
           </div>
         </div>
         <div className="mt-10 border-t border-gray-200 pt-6 text-xs leading-5 text-gray-500 dark:border-gray-800 dark:text-gray-400">
-          <p data-testid="disclaimer">
-            {siteName} is an unofficial, fan-made guide. It is not affiliated with, endorsed by or sponsored by the
-            makers of {gameName}. Game names, images and trademarks belong to their respective owners.
-          </p>
-          <p className="mt-2">
-            © {new Date().getFullYear()} {siteName}. All rights reserved.
-          </p>
+          <p data-testid="disclaimer">{t('footer.disclaimer', { site: siteName, game: gameName })}</p>
+          <p className="mt-2">{t('footer.copyright', { year: new Date().getFullYear(), site: siteName })}</p>
         </div>
       </div>
     </footer>
   );
 }
 
-const SOCIAL: { key: keyof PublicConfig['social']; label: string }[] = [
-  { key: 'email', label: 'Email' },
-  { key: 'x', label: 'X' },
-  { key: 'discord', label: 'Discord' },
-  { key: 'github', label: 'GitHub' },
-  { key: 'coffee', label: 'Buy us a coffee' },
-  { key: 'twitch', label: 'Twitch' },
+const SOCIAL: { key: keyof PublicConfig['social']; label: MessageKey }[] = [
+  { key: 'email', label: 'footer.email' },
+  { key: 'x', label: 'footer.x' },
+  { key: 'discord', label: 'footer.discord' },
+  { key: 'github', label: 'footer.github' },
+  { key: 'coffee', label: 'footer.coffee' },
+  { key: 'twitch', label: 'footer.twitch' },
 ];
 
 /** Contact and social links: only the configured ones. */
 function SocialLinks() {
   const { social } = useSiteConfig();
+  const t = useT();
   const links = SOCIAL.filter(({ key }) => social[key]);
   if (!links.length) return null;
   return (
-    <ul aria-label="Contact and social links" className="mt-4 flex flex-wrap gap-x-4 gap-y-2 text-sm">
+    <ul aria-label={t('footer.social')} className="mt-4 flex flex-wrap gap-x-4 gap-y-2 text-sm">
       {links.map(({ key, label }) => (
         <li key={key}>
           <a
@@ -68,7 +63,7 @@ function SocialLinks() {
             rel="noopener me"
             className="font-medium text-gray-600 hover:text-primary-700 dark:text-gray-400 dark:hover:text-primary-400"
           >
-            {label}
+            {t(label)}
           </a>
         </li>
       ))}

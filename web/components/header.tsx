@@ -1,16 +1,19 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'web/lib/router/router';
+import { useT } from 'web/i18n/i18n';
 import { menuItems } from 'web/lib/menu';
 import { useSiteConfig } from 'web/lib/root-data';
 import { useScrolled } from 'web/lib/use-scrolled';
 import { Icon } from './icons';
+import { LanguagePicker } from './language-picker';
 import { LevelSearchForm } from './level-search-form';
 import { Logo } from './logo';
 import { ThemeToggle } from './theme-toggle';
 
 export function Header() {
   const config = useSiteConfig();
-  const items = menuItems(config);
+  const t = useT();
+  const items = menuItems(config, t);
   const scrolled = useScrolled();
   const { pathname } = useLocation();
   // The mobile menu is open for the page it was opened on, so it closes when the route changes.
@@ -41,7 +44,7 @@ export function Header() {
           <Logo />
           <span className="hidden text-lg sm:inline">{config.siteName}</span>
         </Link>
-        <nav aria-label="Main" className="hidden md:block">
+        <nav aria-label={t('header.menu')} className="hidden md:block">
           <ul className="flex items-center gap-1">
             {items.map((item) => (
               <li key={item.to}>
@@ -59,11 +62,12 @@ export function Header() {
         <div className="ml-auto w-full max-w-52 sm:max-w-64">
           <LevelSearchForm />
         </div>
+        <LanguagePicker />
         <ThemeToggle />
         <button
           type="button"
           className="inline-flex size-9 items-center justify-center rounded-full text-gray-600 hover:bg-gray-100 md:hidden dark:text-gray-300 dark:hover:bg-gray-800"
-          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          aria-label={t(menuOpen ? 'header.closeMenu' : 'header.openMenu')}
           aria-expanded={menuOpen}
           aria-controls="mobile-menu"
           onClick={() => setMenuOpenOn(menuOpen ? undefined : pathname)}
@@ -72,7 +76,7 @@ export function Header() {
         </button>
       </div>
       {menuOpen && (
-        <nav id="mobile-menu" aria-label="Mobile" className="border-t border-gray-200 px-4 py-3 md:hidden dark:border-gray-800">
+        <nav id="mobile-menu" aria-label={t('header.mobileMenu')} className="border-t border-gray-200 px-4 py-3 md:hidden dark:border-gray-800">
           <ul className="flex flex-col gap-1">
             {items.map((item) => (
               <li key={item.to}>

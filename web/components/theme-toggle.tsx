@@ -1,4 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
+import { useT } from 'web/i18n/i18n';
 import { applyPreference, readPreference } from 'web/lib/theme';
 import { Icon } from './icons';
 
@@ -14,6 +15,7 @@ const currentMode = () => (document.documentElement.classList.contains('dark') ?
 export function ThemeToggle() {
   // Unknown on the server: it cannot know the visitor's theme.
   const mode = useSyncExternalStore(subscribe, currentMode, () => undefined);
+  const t = useT();
 
   useEffect(() => {
     // While the preference is "system", follow the OS live.
@@ -30,7 +32,7 @@ export function ThemeToggle() {
     <button
       type="button"
       onClick={() => applyPreference(next)}
-      aria-label={mode ? `Switch to ${next} mode` : 'Switch colour mode'}
+      aria-label={mode ? t('theme.switchTo', { mode: t(next === 'dark' ? 'theme.dark' : 'theme.light') }) : t('theme.switch')}
       className="inline-flex size-9 items-center justify-center rounded-full text-gray-600 transition hover:bg-gray-100 hover:text-gray-900 dark:text-gray-300 dark:hover:bg-gray-800 dark:hover:text-white"
     >
       <Icon name="sun" className="hidden size-5 dark:block" />

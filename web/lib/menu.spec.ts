@@ -1,14 +1,30 @@
 import { loadConfig } from 'src/config/app-config';
-import { legalLinks, menuItems } from './menu';
+import { interpolate } from 'web/i18n/i18n';
+import en from 'web/i18n/messages/en';
+import { footerLevelLinks, legalLinks, menuItems } from './menu';
+
+const t = (key: keyof typeof en, values?: Record<string, string | number>) => interpolate(en[key], values);
 
 describe('menus', () => {
-  it('hides blog and FAQ from the header unless configured', () => {
-    expect(menuItems(loadConfig({}).public).map((i) => i.to)).toEqual(['/', '/levels']);
-    expect(menuItems(loadConfig({ MENU_ENTRIES: 'faq,blog' }).public).map((i) => i.to)).toEqual(['/', '/levels', '/blog', '/faq']);
+  it('hides download, FAQ, media and blog from the header unless configured', () => {
+    expect(menuItems(loadConfig({}).public, t).map((i) => i.to)).toEqual(['/', '/levels']);
+    expect(menuItems(loadConfig({ MENU_ENTRIES: 'blog,faq' }).public, t).map((i) => i.to)).toEqual(['/', '/levels', '/faq', '/blog']);
+    expect(menuItems(loadConfig({ MENU_ENTRIES: 'media,download,faq,blog' }).public, t).map((i) => i.label)).toEqual([
+      'Home',
+      'Levels',
+      'Download',
+      'FAQ',
+      'Media',
+      'Blog',
+    ]);
   });
 
   it('links the refund policy only when payments are on', () => {
-    expect(legalLinks(loadConfig({}).public).map((l) => l.to)).not.toContain('/refund-policy');
-    expect(legalLinks(loadConfig({ HAS_PAYMENT: 'true' }).public).map((l) => l.to)).toContain('/refund-policy');
+    expect(legalLinks(loadConfig({}).public, t).map((l) => l.to)).not.toContain('/refund-policy');
+    expect(legalLinks(loadConfig({ HAS_PAYMENT: 'true' }).public, t).map((l) => l.to)).toContain('/refund-policy');
+  });
+
+  it("labels the footer's level links as the spec does", () => {
+    expect(footerLevelLinks(t)).toContainEqual({ to: '/levels/233', label: 'Level 23' });
   });
 });

@@ -5,6 +5,7 @@ import { Footer } from 'web/components/footer';
 import { Header } from 'web/components/header';
 import { LoadingBar } from 'web/components/loading-bar';
 import { Toaster } from 'web/components/toaster';
+import { useT } from 'web/i18n/i18n';
 import { reportError } from 'web/lib/error-reporter';
 import { useRootData } from 'web/lib/root-data';
 import { usePage } from 'web/lib/router/router';
@@ -14,6 +15,7 @@ import { loadedPage, moduleOf } from 'web/route-table';
 export function RootLayout() {
   const { assets, config } = useRootData();
   const page = usePage();
+  const t = useT();
   const pageModule = moduleOf(page.routeId);
   // The page's own chunk downloads in parallel with the entry instead of after it.
   const preloads = [...assets.preloads, ...((pageModule && assets.pageChunks?.[pageModule]) || [])];
@@ -24,7 +26,7 @@ export function RootLayout() {
           href="#main"
           className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-gray-900"
         >
-          Skip to content
+          {t('layout.skipToContent')}
         </a>
         <Header />
         <div id="main" className="flex-1">

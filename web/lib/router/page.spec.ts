@@ -22,7 +22,7 @@ const resolve = createResolver(
 describe('resolvePage', () => {
   it('runs the matched route loader with its params', async () => {
     const { state } = await resolve(new URL('http://x/levels/27?tab=hints'), data);
-    expect(state).toEqual({ url: '/levels/27?tab=hints', routeId: 'level', params: { id: '27' }, status: 200, data: { level: 27 } });
+    expect(state).toEqual({ url: '/levels/27?tab=hints', locale: 'en', routeId: 'level', params: { id: '27' }, status: 200, data: { level: 27 } });
   });
 
   it('turns a PageError into its status and public message', async () => {
@@ -47,5 +47,21 @@ describe('resolvePage', () => {
   it('answers 404 when no route matches', async () => {
     const { state } = await resolve(new URL('http://x/nowhere'), data);
     expect(state).toMatchObject({ routeId: 'not-found', status: 404 });
+  });
+
+  describe('with more than one language', () => {
+    const multilingual = createResolver([{ id: 'level', path: '/levels/:id' }], { level: ({ params }) => params }, ['en', 'fr']);
+
+    it('matches a prefixed path in its language, and an unprefixed one in English', async () => {
+      await expect(multilingual(new URL('http://x/fr/levels/27'), data)).resolves.toMatchObject({
+        state: { routeId: 'level', locale: 'fr', params: { id: '27' }, url: '/fr/levels/27' },
+      });
+      await expect(multilingual(new URL('http://x/levels/27'), data)).resolves.toMatchObject({ state: { routeId: 'level', locale: 'en' } });
+    });
+
+    it('sends the default language prefix to the unprefixed path, keeping the query', async () => {
+      const { state } = await multilingual(new URL('http://x/en/levels/27?x=1'), data);
+      expect(state).toMatchObject({ status: 301, redirect: '/levels/27?x=1' });
+    });
   });
 });

@@ -1,5 +1,6 @@
 import type { PageData } from 'src/contracts/page-data';
 import type { ComponentType } from 'react';
+import { DEFAULT_LOCALE, splitLocale } from 'web/i18n/locale';
 import { compilePattern, type Params } from './match';
 
 /** What a page loader receives on the server: route params, the URL, and the in-process data client. */
@@ -49,8 +50,10 @@ export class PageRedirect extends Error {
 
 /** Everything needed to render one page; also the payload JSON of client-side navigation. */
 export interface PageState {
-  /** Path and query of the page. */
+  /** Path and query of the page, with its locale prefix if any. */
   url: string;
+  /** The page's language: from the path's prefix, else the default. */
+  locale: string;
   routeId: string;
   params: Params;
   status: number;
@@ -60,16 +63,28 @@ export interface PageState {
   redirect?: string;
 }
 
-/** Matches a URL against the route table, first match wins; the last route should be '*'. */
-export function createResolver(routes: Pick<PageRoute, 'id' | 'path'>[], loaders: Record<string, Loader>) {
+/**
+ * Matches a URL against the route table, first match wins; the last route should be '*'. Route
+ * paths carry no locale: '/fr/levels/27' matches '/levels/:id' in French.
+ */
+export function createResolver(
+  routes: Pick<PageRoute, 'id' | 'path'>[],
+  loaders: Record<string, Loader>,
+  locales: readonly string[] = [DEFAULT_LOCALE],
+) {
   const compiled = routes.map((route) => ({ route, pattern: compilePattern(route.path) }));
 
   return async function resolvePage(url: URL, data: PageData): Promise<{ state: PageState; failure?: unknown }> {
-    const base = { url: url.pathname + url.search };
+    const { locale, path, prefixed } = splitLocale(url.pathname, locales);
+    const base = { url: url.pathname + url.search, locale };
     const moved = data.redirects.get(url.pathname);
     if (moved) return { state: { ...base, routeId: 'redirect', params: {}, status: 301, redirect: moved } };
+    // The default language has no prefix: '/en/levels' is '/levels'.
+    if (prefixed && locale === DEFAULT_LOCALE) {
+      return { state: { ...base, routeId: 'redirect', params: {}, status: 301, redirect: path + url.search } };
+    }
     for (const { route, pattern } of compiled) {
-      const params = pattern.match(url.pathname);
+      const params = pattern.match(path);
       if (!params) continue;
       const state: PageState = { ...base, routeId: route.id, params, status: 200 };
       try {

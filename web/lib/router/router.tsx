@@ -12,13 +12,16 @@ import {
   type MouseEvent,
   type ReactNode,
 } from 'react';
+import { localizePath, splitLocale } from 'web/i18n/locale';
 import type { PageState } from './page';
 
 interface RouterValue {
   page: PageState;
   /** True while the next page's payload is loading. */
   navigating: boolean;
+  /** Goes to a route path in the current page's language. */
   navigate(to: string, options?: { replace?: boolean }): Promise<void>;
+  /** Prefetches a URL (already localized). */
   prefetch(to: string): void;
 }
 
@@ -36,13 +39,13 @@ export const useParams = () => useRouter().page.params;
 export const useNavigate = () => useRouter().navigate;
 export const useNavigating = () => useRouter().navigating;
 
-/** The current location, parsed; `pathname` without the query. */
+/** The current location, parsed; `pathname` is the route path: no query, no locale prefix. */
 export function useLocation() {
-  const { url } = useRouter().page;
+  const { url, locale } = useRouter().page;
   return useMemo(() => {
     const u = new URL(url, 'http://localhost');
-    return { pathname: u.pathname, search: u.search };
-  }, [url]);
+    return { pathname: splitLocale(u.pathname, [locale]).path, search: u.search };
+  }, [url, locale]);
 }
 
 /** The server renders one fixed page. */
@@ -195,7 +198,7 @@ export function BrowserRouter({
     () => ({
       page,
       navigating,
-      navigate: (to, options) => show(to, options?.replace ? 'replace' : 'push'),
+      navigate: (to, options) => show(localizePath(to, page.locale), options?.replace ? 'replace' : 'push'),
       prefetch: (to) => {
         const key = payloadUrl(to);
         // A link to the page on screen (breadcrumb, footer) has nothing to prefetch.
@@ -233,8 +236,10 @@ function observeOnce(element: Element, onVisible: () => void): () => void {
  * An <a> that navigates in place (left click without modifiers, same origin) and prefetches the
  * next page's payload and code when it comes into view or is hovered (at most 4 pending at once).
  */
-export function Link({ to, replace, onClick, onMouseEnter, onFocus, target, ...rest }: LinkProps) {
-  const { navigate, prefetch } = useRouter();
+export function Link({ to: routePath, replace, onClick, onMouseEnter, onFocus, target, ...rest }: LinkProps) {
+  const { navigate, prefetch, page } = useRouter();
+  // Links name route paths; the URL carries the page's language ('/levels' → '/fr/levels').
+  const to = localizePath(routePath, page.locale);
   const internal = to.startsWith('/') && !to.startsWith('//');
   const ref = useRef<HTMLAnchorElement>(null);
   useEffect(() => {
