@@ -1,11 +1,11 @@
 // Prints the first-load JavaScript of the level page (the entry, its imports and the level page's
-// own chunks, gzipped) and the CSS, and fails when the JavaScript goes over the budget (90 KB).
+// own chunks, gzipped) and the CSS, and fails when the JavaScript goes over the budget (95 KB: 90 until the message catalogue and the account state arrived).
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET_KB = 90;
+const BUDGET_KB = 95;
 const PAGE = 'web/routes/level.page.tsx';
 const client = resolve(fileURLToPath(import.meta.url), '../../dist/client');
 const manifest = JSON.parse(readFileSync(join(client, '.vite/manifest.json'), 'utf8'));

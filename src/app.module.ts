@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { AuthModule } from './modules/auth/auth.module';
 import { ContentModule } from './modules/content/content.module';
 import { ErrorLogModule } from './modules/error-log/error-log.module';
 import { LevelsModule } from './modules/levels/levels.module';
@@ -9,12 +10,14 @@ import { DatabaseModule } from './platform/database/database.module';
 import { AppErrorFilter } from './platform/errors/app-error.filter';
 import { HealthModule } from './platform/health/health.module';
 import { LoggingModule } from './platform/logging/logging.module';
+import { MailModule } from './platform/mail/mail.module';
+import { QueueModule } from './platform/queue/queue.module';
 import { RedisModule } from './platform/redis/redis.module';
 import type { ServerEntrySource } from './ssr/server-entry.source';
 import { SsrModule } from './ssr/ssr.module';
 
 /** The feature modules (bounded contexts). The CLI loads them too, for their entities. */
-export const FEATURE_MODULES = [ErrorLogModule, LevelsModule, ContentModule];
+export const FEATURE_MODULES = [AuthModule, ErrorLogModule, LevelsModule, ContentModule];
 
 /** The web process: platform, feature modules, and last the SSR catch-all for pages. */
 @Module({})
@@ -27,6 +30,8 @@ export class AppModule {
         LoggingModule,
         DatabaseModule,
         RedisModule,
+        QueueModule,
+        MailModule,
         HealthModule,
         ...FEATURE_MODULES,
         SsrModule.forRoot(pages),

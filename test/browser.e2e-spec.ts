@@ -1,8 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startApp, type RunningApp } from './support/app-process';
+import { ROOT, startApp, type RunningApp } from './support/app-process';
 import { launchBrowser } from './support/browser';
 
 describe('the site in a real browser', () => {
@@ -297,6 +297,87 @@ describe('the site in a real browser', () => {
     }
   });
 
+  it("reloads once for a page chunk that fails to load, and not again within 10 s", async () => {
+    // The content pages' chunk (FAQ, legal pages) is gone, as after a deploy.
+    const manifest = JSON.parse(await readFile(join(ROOT, 'dist/client/.vite/manifest.json'), 'utf8')) as Record<string, { file: string }>;
+    const chunk = manifest['web/routes/content.page.tsx']!.file;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      // Date.now() only moves when the test says so; timers still run.
+      const start = Date.now();
+      await page.clock.setFixedTime(start);
+      // The chunk's 404 can be held until the click has started the navigation: a link in view
+      // (or hovered) prefetches its page, and the click must then wait for that same attempt.
+      let chunkRequests = 0;
+      let held: Promise<void> = Promise.resolve();
+      let release = () => undefined as void;
+      const hold = () => (held = new Promise<void>((resolve) => (release = resolve)));
+      await page.route(`**/${chunk}`, async (route) => {
+        chunkRequests++;
+        await held;
+        await route.fulfill({ status: 404, body: 'gone' });
+      });
+      await page.goto(`${app.url}/levels`);
+      await hydrated(page);
+      let loads = 0;
+      page.on('load', () => loads++);
+      const faq = page.locator('footer a[href="/faq"]');
+      const marked = () => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument);
+      const mark = () => page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+
+      // The first failure reloads the page the visitor is on.
+      await mark();
+      const reloaded = page.waitForEvent('load');
+      hold();
+      await faq.click();
+      release();
+      await reloaded;
+      expect(loads).toBe(1);
+      expect(chunkRequests).toBeGreaterThan(0);
+      expect(page.url()).toBe(`${app.url}/levels`);
+      await expect(marked()).resolves.toBeUndefined();
+      await hydrated(page);
+
+      // 6 s later, the chunk fails again: no second reload, and the visitor stays on the page,
+      // which still navigates in place...
+      await page.clock.setFixedTime(start + 6_000);
+      await mark();
+      const failedAgain = page.waitForResponse((response) => response.url().endsWith(chunk));
+      await faq.click();
+      expect((await failedAgain).status()).toBe(404);
+      await page.locator('footer a[href="/levels/27"]').click();
+      await page.getByRole('heading', { name: /^Level 27/ }).waitFor();
+      // ...and the failed navigation left nothing behind: Back returns to the list, not to /faq.
+      await page.goBack();
+      await page.getByRole('heading', { name: /^All Mystery Doors levels/ }).waitFor();
+      expect(page.url()).toBe(`${app.url}/levels`);
+      await expect(marked()).resolves.toBe(true);
+      expect(loads).toBe(1);
+
+      // 10 s after the reload, a new failure reloads again.
+      await page.clock.setFixedTime(start + 10_000);
+      const reloadedAgain = page.waitForEvent('load');
+      hold();
+      await faq.click();
+      release();
+      await reloadedAgain;
+      expect(loads).toBe(2);
+      expect(page.url()).toBe(`${app.url}/levels`);
+      await expect(marked()).resolves.toBeUndefined();
+
+      // Once the chunk is back, the link simply works.
+      await page.unroute(`**/${chunk}`);
+      await hydrated(page);
+      await faq.click();
+      await page.waitForURL(`${app.url}/faq`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect(loads).toBe(2);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('opens and closes the mobile menu by button, Escape, route change and theme change', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
     const page = await context.newPage();
@@ -378,6 +459,39 @@ describe('the site in a real browser', () => {
       await page.goBack();
       await page.getByRole('heading', { name: /^All Mystery Doors levels/ }).waitFor();
       expect(page.url()).toBe(`${app.url}/levels`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('scrolls to the hash target of a link after a navigation, and to the top after a plain one', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 700 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${app.url}/levels/30`);
+      await hydrated(page);
+      const previous = page.locator('main a[rel="prev"]');
+      await previous.scrollIntoViewIfNeeded();
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+      await previous.click();
+      await page.getByRole('heading', { name: /^Level 27/ }).waitFor();
+      await page.waitForFunction(() => window.scrollY === 0);
+
+      // A link with a hash: the page changes in place, then the target shows below the sticky header.
+      await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+      await page.getByRole('link', { name: 'Jump to the video' }).click();
+      await page.waitForURL(`${app.url}/levels/27#walkthrough`);
+      await page.waitForFunction(() => {
+        const target = document.getElementById('walkthrough')!.getBoundingClientRect();
+        const header = document.querySelector('header')!.getBoundingClientRect();
+        return window.scrollY > 0 && target.top >= header.bottom - 1 && target.top < window.innerHeight;
+      });
+      await expect(page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).resolves.toBe(true);
+
+      // From there, a plain link goes to the top of the next page again.
+      await page.locator('main a[rel="next"]').click();
+      await page.getByRole('heading', { name: /^Level 30/ }).waitFor();
+      await page.waitForFunction(() => window.scrollY === 0);
     } finally {
       await context.close();
     }

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { insertSignedInUser } from './support/accounts';
 import { startApp, runUntilExit, type RunningApp } from './support/app-process';
 import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
 
-const OPS_TOKEN = randomBytes(24).toString('hex');
+const ADMIN = 'ops@example.com';
+let adminToken: string;
 const json = { 'content-type': 'application/json' };
 const report = (message: string) => ({
   error: { error_type: 'API_ERROR', origin_type: 1, message, backtrace: 'Error\n    at load (entry.js:1:1)', user_email: null },
@@ -18,10 +20,12 @@ describe('the built web app on PostgreSQL and Redis', () => {
       DATABASE_URL: database.url,
       REDIS_URL,
       REDIS_KEY_PREFIX: `t${randomBytes(4).toString('hex')}:`,
-      OPS_TOKEN,
+      HAS_LOGIN: 'true',
+      ADMIN_EMAILS: ADMIN,
       NODE_ENV: 'production',
       MIGRATE_ON_START: 'true',
     });
+    adminToken = await insertSignedInUser(database.url, ADMIN);
   });
 
   afterAll(async () => {
@@ -91,12 +95,13 @@ describe('the built web app on PostgreSQL and Redis', () => {
   it('serves each page payload as JSON with an ETag for client-side navigation', async () => {
     const home = await fetch(`${app.url}/_payload.json`);
     expect(home.status).toBe(200);
-    expect(await home.json()).toEqual({ routeId: 'home', params: {}, status: 200, data: { featured: expect.any(Array) } });
+    expect(await home.json()).toEqual({ routeId: 'home', locale: 'en', params: {}, status: 200, data: { featured: expect.any(Array) } });
 
     const missing = await fetch(`${app.url}/no/such/_payload.json`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({
       routeId: 'not-found',
+      locale: 'en',
       params: {},
       status: 404,
       error: { status: 404, message: 'Page not found: /no/such' },
@@ -140,7 +145,7 @@ describe('the built web app on PostgreSQL and Redis', () => {
       expect((await fetch(`${app.url}/api/v1/admin/client_errors`)).status).toBe(401);
       const wrong = await fetch(`${app.url}/api/v1/admin/client_errors`, { headers: { authorization: 'Bearer nope' } });
       expect(wrong.status).toBe(401);
-      const listed = await fetch(`${app.url}/api/v1/admin/client_errors`, { headers: { authorization: `Bearer ${OPS_TOKEN}` } });
+      const listed = await fetch(`${app.url}/api/v1/admin/client_errors`, { headers: { authorization: `Bearer ${adminToken}` } });
       expect(listed.status).toBe(200);
       const { data } = await listed.json();
       expect(data).toEqual([

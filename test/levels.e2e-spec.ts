@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { insertSignedInUser } from './support/accounts';
 import { startApp, type RunningApp } from './support/app-process';
 import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
 
 const CONTENT_DIR = join(__dirname, 'fixtures/content');
-const OPS_TOKEN = randomBytes(24).toString('hex');
+const ADMIN = 'editor@example.com';
+let adminToken: string;
 
 describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
   let database: TestDatabase;
@@ -19,8 +21,10 @@ describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
       REDIS_URL,
       REDIS_KEY_PREFIX: `t${randomBytes(4).toString('hex')}:`,
       CONTENT_DIR,
-      OPS_TOKEN,
+      HAS_LOGIN: 'true',
+      ADMIN_EMAILS: ADMIN,
     });
+    adminToken = await insertSignedInUser(database.url, ADMIN);
   });
 
   afterAll(async () => {
@@ -201,7 +205,7 @@ describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
       const again = await get('/api/v1/levels/15/guide_requests', { method: 'POST', headers: { cookie: cookie.split(';')[0]! } });
       expect(await again.json()).toEqual({ counted: false, requests: 1 });
       expect((await get('/api/v1/levels/10/guide_requests', { method: 'POST' })).status).toBe(409);
-      const wanted = await get('/api/v1/admin/guide_requests', { headers: { authorization: `Bearer ${OPS_TOKEN}` } });
+      const wanted = await get('/api/v1/admin/guide_requests', { headers: { authorization: `Bearer ${adminToken}` } });
       expect((await wanted.json()).data).toEqual([expect.objectContaining({ level: 15, requests: 1 })]);
       expect((await get('/api/v1/admin/guide_requests')).status).toBe(401);
     });

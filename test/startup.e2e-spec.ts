@@ -1,9 +1,25 @@
-import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, startApp } from './support/app-process';
 
-const OPS_TOKEN = 'ops-token-for-the-startup-test-0001';
+const ADMIN = 'ops@example.com';
+const PASSWORD = 'a long enough password';
+
+/** The token of the confirmation link in the newest mail written under DATA_DIR/mail (no SMTP configured). */
+async function confirmationTokenFromMailDir(dir: string): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.eml'));
+    for (const file of files) {
+      const text = (await readFile(join(dir, file), 'utf8')).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      const token = /\/auth\/confirm#token=([A-Za-z0-9_-]{43})/.exec(text)?.[1];
+      if (token) return token;
+    }
+    if (Date.now() > deadline) throw new Error(`No confirmation mail in ${dir}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 /**
  * A fresh machine with nothing configured: the production build starts on the embedded database,
@@ -20,8 +36,8 @@ describe('start-up with nothing configured', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  // DATA_DIR only keeps the test's files out of the checkout's var/; OPS_TOKEN lets it read back.
-  const env = () => ({ DATA_DIR: dataDir, OPS_TOKEN });
+  // DATA_DIR only keeps the test's files out of the checkout's var/; an admin account reads back.
+  const env = () => ({ DATA_DIR: dataDir, HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN });
 
   it('serves a page from the embedded database, then finds the same data after a restart', async () => {
     const first = await startApp(env());
@@ -54,8 +70,21 @@ describe('start-up with nothing configured', () => {
     const second = await startApp(env());
     try {
       expect(second.stdout()).not.toContain('Applied');
+      // With nothing configured, jobs run in the web process and mail is written under DATA_DIR/mail.
+      const json = { 'content-type': 'application/json' };
+      const signUp = await fetch(`${second.url}/auth/sign_up`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ email: ADMIN, password: PASSWORD, password_confirmation: PASSWORD }),
+      });
+      expect(signUp.status).toBe(202);
+      const token = await confirmationTokenFromMailDir(join(dataDir, 'mail'));
+      expect(second.stdout()).toContain('/auth/confirm#token=');
+      expect((await fetch(`${second.url}/auth/confirm`, { method: 'POST', headers: json, body: JSON.stringify({ token }) })).status).toBe(200);
+      const signIn = await fetch(`${second.url}/auth/sign_in`, { method: 'POST', headers: json, body: JSON.stringify({ email: ADMIN, password: PASSWORD }) });
+      expect(signIn.status).toBe(200);
       const listed = await fetch(`${second.url}/api/v1/admin/client_errors`, {
-        headers: { authorization: `Bearer ${OPS_TOKEN}` },
+        headers: { authorization: signIn.headers.get('authorization')! },
       });
       expect((await listed.json()).data).toEqual([expect.objectContaining({ message: 'kept across restarts', count: 1 })]);
       const page = await fetch(`${second.url}/`);

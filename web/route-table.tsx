@@ -4,6 +4,24 @@ import type { PageRoute } from 'web/lib/router/page';
 const Nothing: ComponentType = () => null;
 const nothing = async () => Nothing;
 
+const AUTH_MODULE = 'web/routes/auth.pages.tsx';
+const auth = (name: 'LoginPage' | 'SignUpPage' | 'EmailVerificationPage' | 'ConfirmPage' | 'ForgotPasswordPage' | 'PasswordResetPage') => () =>
+  import('web/routes/auth.pages').then((m) => m[name]);
+
+/** The account pages; their loader sends everyone home while accounts are off (HAS_LOGIN). */
+function authRoutes(): PageRoute[] {
+  return [
+    { id: 'auth-login', path: '/auth/login', module: AUTH_MODULE, load: auth('LoginPage') },
+    { id: 'auth-signup', path: '/auth/signup', module: AUTH_MODULE, load: auth('SignUpPage') },
+    { id: 'auth-email-verifications', path: '/auth/email_verifications', module: AUTH_MODULE, load: auth('EmailVerificationPage') },
+    { id: 'auth-confirm', path: '/auth/confirm', module: AUTH_MODULE, load: auth('ConfirmPage') },
+    { id: 'auth-forgot-password', path: '/auth/forgot_password', module: AUTH_MODULE, load: auth('ForgotPasswordPage') },
+    { id: 'auth-password-reset', path: '/auth/password_reset', module: AUTH_MODULE, load: auth('PasswordResetPage') },
+  ];
+}
+
+export const AUTH_PAGES = authRoutes().map((route) => route.id);
+
 /**
  * Every page of the site, first match wins; the last entry catches unknown paths (404). Loaders
  * live in web/loaders, keyed by the same ids, so server-only code stays out of the browser. Each
@@ -21,6 +39,7 @@ export const PAGES: PageRoute[] = [
   { id: 'download', path: '/download', module: 'web/routes/info.pages.tsx', load: () => import('web/routes/info.pages').then((m) => m.DownloadPage), cache: true },
   { id: 'media', path: '/media', module: 'web/routes/info.pages.tsx', load: () => import('web/routes/info.pages').then((m) => m.MediaPage), cache: true },
   { id: 'explore', path: '/explore', module: 'web/routes/info.pages.tsx', load: () => import('web/routes/info.pages').then((m) => m.ExplorePage), cache: true },
+  ...authRoutes(),
   // Any content page by slug; last before the catch-all.
   { id: 'page', path: '/:slug', module: 'web/routes/content.page.tsx', load: () => import('web/routes/content.page').then((m) => m.ContentPage), cache: true },
   { id: 'not-found', path: '*', load: nothing },
@@ -30,6 +49,8 @@ const byId = new Map(PAGES.map((page) => [page.id, page]));
 
 /** The source module of a route's component: the client build's manifest key of its chunk. */
 export const moduleOf = (routeId: string) => byId.get(routeId)?.module;
+/** The colour mode a route asks to force, as written in the table (see forcedColorMode). */
+export const colorModeOf = (routeId: string) => byId.get(routeId)?.colorMode;
 const loaded = new Map<string, ComponentType>();
 
 /** Loads the component of a route (once); call before rendering that route. */

@@ -6,6 +6,8 @@ import { FEATURE_MODULES } from 'src/app.module';
 import { applyNodeEnv, ConfigError, loadConfig } from 'src/config/app-config';
 import { ConfigModule } from 'src/config/config.module';
 import { DatabaseModule } from 'src/platform/database/database.module';
+import { QueueModule } from 'src/platform/queue/queue.module';
+import { RedisModule } from 'src/platform/redis/redis.module';
 
 /**
  * Database commands, against DATABASE_URL (or the embedded database when it is not set):
@@ -21,7 +23,8 @@ async function main(command: string | undefined): Promise<void> {
   const config = loadConfig();
   applyNodeEnv(config);
 
-  @Module({ imports: [ConfigModule.forRoot(config), DatabaseModule, ...FEATURE_MODULES] })
+  // The feature modules' services need the platform's Redis and queue providers to be built.
+  @Module({ imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, QueueModule, ...FEATURE_MODULES] })
   class DatabaseCliModule {}
 
   const app = await NestFactory.createApplicationContext(DatabaseCliModule, { logger: ['error', 'warn'] });

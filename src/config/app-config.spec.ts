@@ -50,7 +50,10 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://db/site'],
     ['REDIS_URL', 'http://cache'],
     ['APP_STORE_URL', 'javascript:alert(1)'],
-    ['OPS_TOKEN', 'short'],
+    ['AUTH_SECRET', 'short'],
+    ['ADMIN_EMAILS', 'ops@example.com,not-an-email'],
+    ['SMTP_URL', 'http://mail'],
+    ['GOOGLE_OAUTH_LOGIN', 'true'],
     ['LEVEL_SEARCH_MAX', '-3'],
     ['NODE_ENV', 'staging'],
     ['MENU_ENTRIES', 'blog,casino'],
@@ -78,7 +81,14 @@ describe('loadConfig', () => {
   });
 
   it('never exposes server-only settings in the public part', () => {
-    const config = loadConfig({ OPS_TOKEN: 'x'.repeat(32), DATABASE_URL: 'postgres://u:secret@db/site' });
-    expect(JSON.stringify(config.public)).not.toMatch(/secret|xxxx/);
+    const config = loadConfig({
+      AUTH_SECRET: 'x'.repeat(32),
+      GOOGLE_OAUTH_LOGIN: 'true',
+      GOOGLE_CLIENT_ID: 'client',
+      GOOGLE_CLIENT_SECRET: 'yyyy-google-secret',
+      SMTP_URL: 'smtp://user:smtp-secret@mail',
+      DATABASE_URL: 'postgres://u:secret@db/site',
+    });
+    expect(JSON.stringify(config.public)).not.toMatch(/secret|xxxx|yyyy/);
   });
 });

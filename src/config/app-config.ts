@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { PublicConfig } from 'src/contracts/public-config';
 import { envSchema, type Env } from './config.schema';
@@ -28,7 +29,16 @@ export class AppConfig {
   readonly pageCache: boolean;
   /** Per-path redirect rules (301), empty by default. */
   readonly redirects: ReadonlyMap<string, string>;
-  readonly ops: { token?: string };
+  readonly mail: { smtpUrl?: string; from: string; dir: string };
+  readonly queue: { concurrency: number };
+  readonly auth: {
+    sessionIdleMs: number;
+    sessionMaxMs: number;
+    adminEmails: ReadonlySet<string>;
+    /** From AUTH_SECRET; random per process when unset (fine for one process, required in production with Google). */
+    secret: string;
+    google?: { clientId: string; clientSecret: string; authorizationUrl: string; tokenUrl: string; userInfoUrl: string };
+  };
   readonly public: PublicConfig;
 
   constructor(e: Env) {
@@ -54,7 +64,29 @@ export class AppConfig {
           migrateOnStart: true,
         };
     this.redis = { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX };
-    this.ops = { token: e.OPS_TOKEN };
+    this.mail = {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? `"${e.SITE_NAME.replace(/["\\]/g, '')}" <no-reply@${new URL(publicUrl).hostname}>`,
+      dir: resolve(this.dataDir, 'mail'),
+    };
+    this.queue = { concurrency: e.WORKER_CONCURRENCY };
+    const day = 24 * 60 * 60 * 1000;
+    this.auth = {
+      sessionIdleMs: e.SESSION_IDLE_DAYS * day,
+      sessionMaxMs: Math.max(e.SESSION_MAX_DAYS, e.SESSION_IDLE_DAYS) * day,
+      adminEmails: new Set(e.ADMIN_EMAILS),
+      secret: e.AUTH_SECRET ?? randomBytes(32).toString('base64url'),
+      google:
+        e.GOOGLE_OAUTH_LOGIN && e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+          ? {
+              clientId: e.GOOGLE_CLIENT_ID,
+              clientSecret: e.GOOGLE_CLIENT_SECRET,
+              authorizationUrl: e.GOOGLE_AUTHORIZATION_URL,
+              tokenUrl: e.GOOGLE_TOKEN_URL,
+              userInfoUrl: e.GOOGLE_USERINFO_URL,
+            }
+          : undefined,
+    };
     this.public = {
       siteName: e.SITE_NAME,
       gameName: e.GAME_NAME,

@@ -111,7 +111,38 @@ export const envSchema = z.object({
   LEVELS_SEARCHABLE_MAX: z.coerce.number().int().min(1).max(100_000).default(231),
   LEVELS_CLAIMED: z.coerce.number().int().min(1).max(1_000_000).default(1000),
 
-  OPS_TOKEN: optionalText(256).pipe(z.string().min(24, 'must be at least 24 characters').optional()),
+
+  // Mail: SMTP when set, else messages are written under DATA_DIR/mail and their links logged.
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/ })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_FROM: optionalText(256),
+  // Jobs: run by `npm run worker` when REDIS_URL is set, else in the web process.
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
+
+  // Accounts.
+  SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  SESSION_MAX_DAYS: z.coerce.number().int().min(1).max(365).default(60),
+  ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.email({ error: 'must be a comma-separated list of email addresses' }).max(256)).max(100)),
+  // Signs short-lived values such as the Google sign-in state; shared by every web process.
+  AUTH_SECRET: optionalText(512).pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  GOOGLE_CLIENT_ID: optionalText(512),
+  GOOGLE_CLIENT_SECRET: optionalText(512),
+  GOOGLE_AUTHORIZATION_URL: z.url({ protocol: /^https?$/ }).max(2048).default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: z.url({ protocol: /^https?$/ }).max(2048).default('https://oauth2.googleapis.com/token'),
+  GOOGLE_USERINFO_URL: z.url({ protocol: /^https?$/ }).max(2048).default('https://openidconnect.googleapis.com/v1/userinfo'),
+}).superRefine((e, ctx) => {
+  if (e.GOOGLE_OAUTH_LOGIN && (!e.GOOGLE_CLIENT_ID || !e.GOOGLE_CLIENT_SECRET)) {
+    ctx.addIssue({ code: 'custom', path: ['GOOGLE_OAUTH_LOGIN'], message: 'needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET' });
+  }
+  if (e.GOOGLE_OAUTH_LOGIN && e.NODE_ENV === 'production' && !e.AUTH_SECRET) {
+    ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'is required in production when GOOGLE_OAUTH_LOGIN is on' });
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -92,3 +92,58 @@ export async function runUntilExit(env: Record<string, string>): Promise<{ code:
   clearTimeout(timer);
   return { code: code as number | null, output };
 }
+
+const WORKER = resolve(ROOT, 'dist/server/src/worker.js');
+
+export interface RunningWorker {
+  process: ChildProcess;
+  /** Everything the process wrote, stdout and stderr. */
+  output(): string;
+  /** What it wrote to stdout: the JSON log. */
+  stdout(): string;
+  /** Sends SIGTERM and resolves with the exit code (null if it had to be killed after 30 s). */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Runs the built worker (`node dist/server/src/worker.js`) with only the given environment (plus
+ * PATH and HOME), and waits until it logs that it is ready.
+ */
+export async function startWorker(env: Record<string, string>): Promise<RunningWorker> {
+  const child = spawn(process.execPath, [WORKER], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+
+  const deadline = Date.now() + 60_000;
+  while (!stdout.includes('Worker ready')) {
+    if (child.exitCode !== null) throw new Error(`The worker exited with ${child.exitCode}:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`The worker was not ready within 60 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  return {
+    process: child,
+    output: () => output,
+    stdout: () => stdout,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}

@@ -2,17 +2,18 @@ import type { ReactNode } from 'react';
 import type { PageAssets } from 'src/contracts/page-data';
 import { useI18n } from 'web/i18n/i18n';
 import { useNonce } from 'web/lib/render-context';
-import { THEME_SCRIPT } from 'web/lib/theme';
+import { THEME_SCRIPT, type ColorMode } from 'web/lib/theme';
 
 /**
  * The whole HTML document. React renders <html> itself so that <title> and <meta> from any page
- * are hoisted into <head> while the page streams.
+ * are hoisted into <head> while the page streams. A page's forced colour mode is rendered on <html>
+ * (data-forced-color-mode, FORCED_COLOR_MODE_ATTRIBUTE) for the head script to apply before first paint.
  */
-export function Document({ assets, analyticsId, children }: { assets: PageAssets; analyticsId?: string; children: ReactNode }) {
+export function Document({ assets, analyticsId, forcedColorMode, children }: { assets: PageAssets; analyticsId?: string; forcedColorMode?: ColorMode; children: ReactNode }) {
   const nonce = useNonce();
   const { locale } = useI18n();
   return (
-    <html lang={locale} suppressHydrationWarning>
+    <html lang={locale} data-forced-color-mode={forcedColorMode} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

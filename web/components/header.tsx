@@ -4,6 +4,7 @@ import { useT } from 'web/i18n/i18n';
 import { menuItems } from 'web/lib/menu';
 import { useSiteConfig } from 'web/lib/root-data';
 import { useScrolled } from 'web/lib/use-scrolled';
+import { AccountMenu } from './account-menu';
 import { Icon } from './icons';
 import { LanguagePicker } from './language-picker';
 import { LevelSearchForm } from './level-search-form';
@@ -64,6 +65,7 @@ export function Header() {
         </div>
         <LanguagePicker />
         <ThemeToggle />
+        <AccountMenu />
         <button
           type="button"
           className="inline-flex size-9 items-center justify-center rounded-full text-gray-600 hover:bg-gray-100 md:hidden dark:text-gray-300 dark:hover:bg-gray-800"

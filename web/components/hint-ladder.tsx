@@ -1,3 +1,4 @@
+import { useT } from 'web/i18n/i18n';
 import { useStoredState } from 'web/lib/use-stored-state';
 import { Icon } from './icons';
 
@@ -9,16 +10,17 @@ export function HintLadder({ level, hintsHtml }: { level: number; hintsHtml: str
   const [stored, setStored] = useStoredState(`hints-revealed:${level}`);
   const revealed = Math.min(hintsHtml.length, Math.max(0, Number(stored) || 0));
   const total = hintsHtml.length;
+  const t = useT();
 
   return (
     <section aria-labelledby="hints-title" className="rounded-2xl border border-gray-200 p-5 sm:p-6 dark:border-gray-800">
       <div className="flex items-center justify-between gap-4">
         <h2 id="hints-title" className="flex items-center gap-2 text-lg font-bold">
           <Icon name="lightbulb" className="size-5 text-my-color-500" />
-          Hints
+          {t('hints.title')}
         </h2>
         <p className="text-sm text-gray-500 dark:text-gray-400" aria-live="polite">
-          {revealed} of {total} revealed
+          {t('hints.revealed', { revealed, total })}
         </p>
       </div>
       <ol className="mt-4 space-y-3">
@@ -36,7 +38,7 @@ export function HintLadder({ level, hintsHtml }: { level: number; hintsHtml: str
           {hintsHtml.map((html, i) => (
             <li key={i}>
               <details className="rounded-xl bg-my-color-50 p-3 dark:bg-my-color-950/40">
-                <summary className="cursor-pointer font-semibold">Hint {i + 1}</summary>
+                <summary className="cursor-pointer font-semibold">{t('hints.hint', { number: i + 1 })}</summary>
                 <span dangerouslySetInnerHTML={{ __html: html }} />
               </details>
             </li>
@@ -50,10 +52,10 @@ export function HintLadder({ level, hintsHtml }: { level: number; hintsHtml: str
           className="mt-4 inline-flex items-center gap-2 rounded-full border border-my-color-300 bg-white px-4 py-2 text-sm font-semibold text-my-color-800 transition hover:bg-my-color-50 dark:border-my-color-700 dark:bg-gray-900 dark:text-my-color-300 dark:hover:bg-my-color-950"
         >
           <Icon name="eye" className="size-4" />
-          {revealed === 0 ? 'Show the first hint' : `Show hint ${revealed + 1} of ${total}`}
+          {revealed === 0 ? t('hints.showFirst') : t('hints.showNext', { number: revealed + 1, total })}
         </button>
       ) : (
-        <p className="mt-4 text-sm text-gray-600 dark:text-gray-400">That was the last hint. Still stuck? Open the step-by-step guide below.</p>
+        <p className="mt-4 text-sm text-gray-600 dark:text-gray-400">{t('hints.last')}</p>
       )}
     </section>
   );

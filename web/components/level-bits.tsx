@@ -1,4 +1,5 @@
-import { DIFFICULTY_LABELS, formatDuration, type Difficulty, type LevelSummary } from 'src/contracts/levels';
+import { formatDuration, type Difficulty } from 'src/contracts/levels';
+import { useT, type MessageKey, type Translate } from 'web/i18n/i18n';
 import { Link } from 'web/lib/router/router';
 import { Icon } from './icons';
 
@@ -8,43 +9,28 @@ const DIFFICULTY_STYLES: Record<Difficulty, string> = {
   hard: 'bg-red-50 text-red-800 ring-red-600/20 dark:bg-red-950 dark:text-red-300 dark:ring-red-400/30',
 };
 
+const DIFFICULTY_LABELS: Record<Difficulty, MessageKey> = { easy: 'difficulty.easy', medium: 'difficulty.medium', hard: 'difficulty.hard' };
+
+/** 'Easy', 'Medium' or 'Hard' in the current language. */
+export const difficultyLabel = (difficulty: Difficulty, t: Translate) => t(DIFFICULTY_LABELS[difficulty]);
+
 export function DifficultyBadge({ difficulty }: { difficulty: Difficulty }) {
+  const t = useT();
   return (
     <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${DIFFICULTY_STYLES[difficulty]}`}>
-      {DIFFICULTY_LABELS[difficulty]}
+      {difficultyLabel(difficulty, t)}
     </span>
   );
 }
 
 export function ReferenceTime({ seconds }: { seconds: number }) {
+  const t = useT();
   return (
     <span className="inline-flex items-center gap-1 text-sm text-gray-600 dark:text-gray-400">
       <Icon name="clock" className="size-4" />
-      <span className="sr-only">Reference time</span>
+      <span className="sr-only">{t('level.referenceTime')}</span>
       {formatDuration(seconds)}
     </span>
-  );
-}
-
-/** A level in a grid: number, title, difficulty and time, the whole card a link to the guide. */
-export function LevelCard({ level }: { level: LevelSummary }) {
-  return (
-    <Link
-      to={`/levels/${level.number}`}
-      className="group flex h-full flex-col rounded-2xl border border-gray-200 bg-white p-4 transition hover:-translate-y-0.5 hover:border-primary-400 hover:shadow-md dark:border-gray-800 dark:bg-gray-900 dark:hover:border-primary-600"
-    >
-      <span className="flex items-center justify-between gap-2">
-        <span className="text-sm font-semibold text-gray-500 dark:text-gray-400">Level</span>
-        <DifficultyBadge difficulty={level.difficulty} />
-      </span>
-      <span className="mt-1 text-3xl font-extrabold tracking-tight text-gray-900 group-hover:text-primary-700 dark:text-white dark:group-hover:text-primary-400">
-        {level.number}
-      </span>
-      <span className="mt-1 line-clamp-2 flex-1 text-sm font-medium text-gray-700 dark:text-gray-300">{level.title}</span>
-      <span className="mt-3">
-        <ReferenceTime seconds={level.referenceSeconds} />
-      </span>
-    </Link>
   );
 }
 
@@ -54,8 +40,9 @@ export interface Crumb {
 }
 
 export function Breadcrumbs({ items }: { items: Crumb[] }) {
+  const t = useT();
   return (
-    <nav aria-label="Breadcrumb" className="text-sm text-gray-500 dark:text-gray-400">
+    <nav aria-label={t('breadcrumbs.label')} className="text-sm text-gray-500 dark:text-gray-400">
       <ol className="flex flex-wrap items-center gap-1.5">
         {items.map((item, i) => (
           <li key={item.label} className="flex items-center gap-1.5">

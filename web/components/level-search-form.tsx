@@ -1,8 +1,21 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'web/lib/router/router';
-import { parseLevelSearch } from 'src/contracts/level-number';
+import { LEVEL_SEARCH_MESSAGES, parseLevelSearch } from 'src/contracts/level-number';
+import { useT, type MessageKey, type Translate } from 'web/i18n/i18n';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Icon } from './icons';
+
+/** The contract's messages stay English (the server answers them too); they are translated here. */
+const MESSAGE_KEYS: Record<string, MessageKey> = {
+  [LEVEL_SEARCH_MESSAGES.empty]: 'search.empty',
+  [LEVEL_SEARCH_MESSAGES.invalid]: 'search.invalid',
+};
+
+/** A level-search message in the current language; an unknown one is shown as it is. */
+export function levelSearchMessage(message: string, t: Translate): string {
+  const key = MESSAGE_KEYS[message];
+  return key ? t(key) : message;
+}
 
 /**
  * The level-number search box of the header and the home hero. With JavaScript it validates and
@@ -11,6 +24,7 @@ import { Icon } from './icons';
 export function LevelSearchForm({ size = 'sm', autoFocus = false }: { size?: 'sm' | 'lg'; autoFocus?: boolean }) {
   const { levels } = useSiteConfig();
   const navigate = useNavigate();
+  const t = useT();
   const [value, setValue] = useState('');
   const [message, setMessage] = useState<string>();
   const inputId = useId();
@@ -32,7 +46,7 @@ export function LevelSearchForm({ size = 'sm', autoFocus = false }: { size?: 'sm
   return (
     <form role="search" action="/levels" method="get" onSubmit={onSubmit} noValidate className="relative w-full">
       <label htmlFor={inputId} className="sr-only">
-        Level number
+        {t('search.label')}
       </label>
       <div
         className={`flex items-center rounded-full border bg-white shadow-sm transition focus-within:border-primary-500 focus-within:ring-2 focus-within:ring-primary-500/30 dark:bg-gray-900 ${
@@ -47,7 +61,7 @@ export function LevelSearchForm({ size = 'sm', autoFocus = false }: { size?: 'sm
           autoComplete="off"
           maxLength={12}
           autoFocus={autoFocus}
-          placeholder={large ? 'Level number, e.g. 27' : 'Level #'}
+          placeholder={t(large ? 'search.placeholderLarge' : 'search.placeholder')}
           value={value}
           onChange={(e) => {
             setValue(e.target.value);
@@ -61,13 +75,13 @@ export function LevelSearchForm({ size = 'sm', autoFocus = false }: { size?: 'sm
         />
         <button
           type="submit"
-          aria-label="Search"
+          aria-label={t('search.submit')}
           className={`inline-flex shrink-0 items-center justify-center gap-2 rounded-full bg-primary-600 font-semibold text-white transition hover:bg-primary-700 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400 ${
             large ? 'px-6 py-3 text-base' : 'size-8'
           }`}
         >
           <Icon name="search" className={large ? 'size-5' : 'size-4'} />
-          {large && <span>Search</span>}
+          {large && <span>{t('search.submit')}</span>}
         </button>
       </div>
       {message && (
@@ -78,7 +92,7 @@ export function LevelSearchForm({ size = 'sm', autoFocus = false }: { size?: 'sm
             large ? 'mt-2 pl-5 text-sm' : 'absolute top-full left-3 mt-1 text-xs whitespace-nowrap'
           }`}
         >
-          {message}
+          {levelSearchMessage(message, t)}
         </p>
       )}
     </form>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useT } from 'web/i18n/i18n';
 import { useNavigating } from 'web/lib/router/router';
 
 /** The spec's loading bar: shows after 200 ms, fills over 2000 ms, hides 500 ms after, resets 400 ms later, 3 px high. */
@@ -8,6 +9,7 @@ type Phase = 'idle' | 'running' | 'done' | 'resetting';
 
 export function LoadingBar() {
   const navigating = useNavigating();
+  const t = useT();
   const [phase, setPhase] = useState<Phase>('idle');
 
   useEffect(() => {
@@ -26,7 +28,7 @@ export function LoadingBar() {
   return (
     <div
       role="progressbar"
-      aria-label="Loading the page"
+      aria-label={t('loading.label')}
       aria-hidden={phase === 'idle'}
       data-phase={phase}
       className="pointer-events-none fixed inset-x-0 top-0 z-50 origin-left bg-gradient-to-r from-primary-400 to-primary-600"

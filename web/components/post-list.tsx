@@ -1,5 +1,6 @@
 import { formatDate } from 'src/contracts/dates';
-import { NO_ARTICLES_FOUND, type PostListData } from 'src/contracts/content';
+import type { PostListData } from 'src/contracts/content';
+import { usePageI18n } from 'web/i18n/page-messages';
 import { Link } from 'web/lib/router/router';
 
 export function TagLink({ tag }: { tag: string }) {
@@ -15,10 +16,11 @@ export function TagLink({ tag }: { tag: string }) {
 
 /** Posts newest first, with pages; `hrefFor(page)` builds the link of another page of the same list. */
 export function PostList({ list, hrefFor }: { list: PostListData; hrefFor: (page: number) => string }) {
+  const { t, tag } = usePageI18n();
   if (!list.posts.length) {
     return (
       <p className="mt-10 rounded-2xl border border-dashed border-gray-300 p-10 text-center font-semibold dark:border-gray-700">
-        {NO_ARTICLES_FOUND}
+        {t('posts.noneFound')}
       </p>
     );
   }
@@ -29,7 +31,7 @@ export function PostList({ list, hrefFor }: { list: PostListData; hrefFor: (page
           <li key={post.slug} className="py-6">
             <article>
               <p className="text-sm text-gray-500 dark:text-gray-400">
-                <time dateTime={post.publishedAt}>{formatDate(post.publishedAt)}</time>
+                <time dateTime={post.publishedAt}>{formatDate(post.publishedAt, tag)}</time>
               </p>
               <h2 className="mt-1 text-xl font-bold tracking-tight">
                 <Link to={`/blog/${post.slug}`} className="hover:text-primary-700 dark:hover:text-primary-400">
@@ -49,7 +51,7 @@ export function PostList({ list, hrefFor }: { list: PostListData; hrefFor: (page
         ))}
       </ul>
       {list.pageCount > 1 && (
-        <nav aria-label="Pages" className="mt-6 flex justify-center gap-1">
+        <nav aria-label={t('pagination.label')} className="mt-6 flex justify-center gap-1">
           {Array.from({ length: list.pageCount }, (_, i) => i + 1).map((page) => (
             <Link
               key={page}

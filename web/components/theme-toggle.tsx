@@ -1,6 +1,6 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { useT } from 'web/i18n/i18n';
-import { applyPreference, readPreference } from 'web/lib/theme';
+import { applyPreference, useForcedColorMode } from 'web/lib/theme';
 import { Icon } from './icons';
 
 // The theme lives on <html class="dark">, set before first paint; React only reads it.
@@ -11,21 +11,16 @@ const subscribe = (onChange: () => void) => {
 };
 const currentMode = () => (document.documentElement.classList.contains('dark') ? 'dark' : 'light');
 
-/** Switches between light and dark; the choice is remembered in localStorage. */
+/** Switches between light and dark; the choice is remembered in localStorage. Hidden while the page forces a mode. */
 export function ThemeToggle() {
   // Unknown on the server: it cannot know the visitor's theme.
   const mode = useSyncExternalStore(subscribe, currentMode, () => undefined);
   const t = useT();
 
-  useEffect(() => {
-    // While the preference is "system", follow the OS live.
-    const query = window.matchMedia('(prefers-color-scheme: dark)');
-    const follow = () => {
-      if (readPreference() === 'system') applyPreference('system');
-    };
-    query.addEventListener('change', follow);
-    return () => query.removeEventListener('change', follow);
-  }, []);
+  // A page that forces a colour mode has nothing to switch (following the OS live is the
+  // layout's job: useColorMode).
+  const forced = useForcedColorMode();
+  if (forced) return null;
 
   const next = mode === 'dark' ? 'light' : 'dark';
   return (

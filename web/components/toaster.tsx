@@ -1,4 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useT } from 'web/i18n/i18n';
 import { toastStore, type Toast } from 'web/lib/toasts';
 import { Icon } from './icons';
 
@@ -18,6 +19,7 @@ function ToastItem({ toast }: { toast: Toast }) {
   const remaining = useRef(toast.timeout);
   const started = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const t = useT();
 
   const start = () => {
     started.current = Date.now();
@@ -49,7 +51,7 @@ function ToastItem({ toast }: { toast: Toast }) {
       <Icon name={toast.icon} className="mt-0.5 size-5 shrink-0" />
       <p className="flex-1 text-sm font-medium break-words">{toast.title}</p>
       {toast.closeButton && (
-        <button type="button" aria-label="Close" onClick={() => toastStore.dismiss(toast.id)} className="rounded p-0.5 opacity-70 hover:opacity-100">
+        <button type="button" aria-label={t('toast.close')} onClick={() => toastStore.dismiss(toast.id)} className="rounded p-0.5 opacity-70 hover:opacity-100">
           <Icon name="close" className="size-4" />
         </button>
       )}

@@ -1,4 +1,5 @@
 import { formatDuration, type Walkthrough } from 'src/contracts/levels';
+import { useT } from 'web/i18n/i18n';
 import { Icon } from './icons';
 
 /**
@@ -14,13 +15,13 @@ export function VideoFacade({
   start: number | null;
   onStart: (seconds: number) => void;
 }) {
+  const t = useT();
   if (start !== null && video.sample) {
     return (
       <div role="status" className="flex aspect-video flex-col items-center justify-center gap-2 rounded-2xl bg-gray-100 p-6 text-center dark:bg-gray-900">
-        <p className="font-semibold">Sample walkthrough</p>
+        <p className="font-semibold">{t('video.sampleTitle')}</p>
         <p className="max-w-md text-sm text-gray-600 dark:text-gray-400">
-          This level belongs to the demo content pack, so no real video exists
-          {start > 0 ? ` (this step is at ${formatDuration(start)})` : ''}. Real guides link a YouTube walkthrough here.
+          {start > 0 ? t('video.sampleTextAt', { time: formatDuration(start) }) : t('video.sampleText')}
         </p>
       </div>
     );
@@ -52,7 +53,7 @@ export function VideoFacade({
       <span className="absolute right-3 bottom-3 rounded bg-black/70 px-1.5 py-0.5 text-xs font-medium">
         {formatDuration(video.durationSeconds)}
       </span>
-      <span className="sr-only">Play the walkthrough video</span>
+      <span className="sr-only">{t('video.play')}</span>
     </button>
   );
 }

@@ -1,13 +1,16 @@
+import type { Translate } from 'web/i18n/i18n';
 import { reportError } from './error-reporter';
+import { authorizationHeader, takeToken } from './session';
 import { notify } from './toasts';
 
-/** A response with a status from 400 to 599; `errors` are the server's messages. */
+/** A response with a status from 400 to 599; `errors` are the server's messages, `message` them joined (or the status). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly errors: string[],
+    message: string,
   ) {
-    super(errors.join(', ') || `Request failed with status ${status}`);
+    super(message);
   }
 }
 
@@ -27,29 +30,31 @@ const IDEMPOTENT = new Set<Method>(['GET', 'PUT', 'DELETE']);
  * The browser's JSON API client. JSON content-type and accept headers; each response gives status,
  * headers and data; 400-599 raise ApiError. Idempotent requests are retried 0 times, others once
  * on the statuses above. A 5xx is reported to the error log; a network failure shows the toast
- * 'fetch exception:' with the text, and is rethrown.
+ * 'fetch exception:' with the text, and is rethrown. `t` translates the toast and the status message.
  */
-export async function apiRequest<T>(method: Method, path: string, body?: unknown): Promise<ApiResponse<T>> {
+export async function apiRequest<T>(t: Translate, method: Method, path: string, body?: unknown): Promise<ApiResponse<T>> {
   const retries = IDEMPOTENT.has(method) ? 0 : 1;
   for (let attempt = 0; ; attempt++) {
     let response: Response;
     try {
       response = await fetch(path, {
         method,
-        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        headers: { accept: 'application/json', 'content-type': 'application/json', ...authorizationHeader() },
         body: body !== undefined ? JSON.stringify(body) : undefined,
         credentials: 'same-origin',
       });
     } catch (error) {
-      notify(`fetch exception: ${(error as Error).message}`, 'error');
+      notify(t('api.fetchException', { message: (error as Error).message }), 'error');
       throw error;
     }
+    takeToken(response.headers);
     if (response.status >= 500) reportError('API_ERROR', `${method} ${path} answered ${response.status}`);
     if (attempt < retries && RETRY_STATUSES.has(response.status)) continue;
     const data = (response.status === 204 ? null : await response.json().catch(() => null)) as T;
     if (response.status >= 400) {
       const errors = (data as { errors?: unknown } | null)?.errors;
-      throw new ApiError(response.status, Array.isArray(errors) ? errors.map(String) : []);
+      const messages = Array.isArray(errors) ? errors.map(String) : [];
+      throw new ApiError(response.status, messages, messages.join(', ') || t('api.requestFailed', { status: response.status }));
     }
     return { status: response.status, headers: response.headers, data };
   }

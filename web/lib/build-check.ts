@@ -26,25 +26,25 @@ export function startBuildCheck(currentId: string): void {
   setInterval(() => void checkBuild(currentId), BUILD_CHECK_INTERVAL_MS);
 }
 
-/** Reloads the page for a chunk-load error unless it already did so in the last 10 s. */
+/**
+ * Reloads the page for a chunk-load error unless it already did so in the last 10 s. Only reloads
+ * are remembered: errors that did not reload do not push the next reload further away.
+ */
 export function reloadForChunkError(): boolean {
   const now = Date.now();
-  let last = 0;
   try {
-    last = Number(sessionStorage.getItem(RELOAD_KEY) ?? 0);
+    if (now - Number(sessionStorage.getItem(RELOAD_KEY) ?? 0) < RELOAD_GUARD_MS) return false;
     sessionStorage.setItem(RELOAD_KEY, String(now));
   } catch {
     // No storage: still reload, the guard just cannot hold.
   }
-  if (now - last < RELOAD_GUARD_MS) return false;
   window.location.reload();
   return true;
 }
 
 export function installChunkErrorReload(): void {
-  // Vite's event when a preloaded chunk fails.
-  window.addEventListener('vite:preloadError', (event) => {
-    event.preventDefault();
-    reloadForChunkError();
-  });
+  // Vite's event when a chunk (or a stylesheet it needs) fails to load. Not prevented: the import
+  // still fails, so the router stays on the current page and the entry does not hydrate a page
+  // without its component (a prevented event makes the import resolve to undefined).
+  window.addEventListener('vite:preloadError', () => void reloadForChunkError());
 }

@@ -4,6 +4,7 @@ import { parseLevelId, type LevelPageData } from 'src/contracts/levels';
 import { levelListQuerySchema } from 'src/contracts/levels.schema';
 import { invalidPage, notFound, unknownRoute } from 'web/lib/not-found';
 import { PageRedirect, type Loader, type LoaderArgs } from 'web/lib/router/page';
+import { AUTH_PAGES } from 'web/route-table';
 import type { BlogListData } from 'web/routes/blog.page';
 import type { ExplorePageData } from 'web/routes/info.pages';
 import type { HomePageData } from 'web/routes/home.page';
@@ -57,7 +58,14 @@ export const LOADERS: Record<string, Loader> = {
     return { ...index, featured };
   },
   'not-found': ({ url }) => unknownRoute(url.pathname),
+  ...Object.fromEntries(AUTH_PAGES.map((id) => [id, authPage])),
 };
+
+/** With accounts off, every /auth page sends the visitor home (spec), on the server and in the browser. */
+function authPage({ data }: LoaderArgs): null {
+  if (!data.config.settings.has_login) throw new PageRedirect('/');
+  return null;
+}
 
 /** ?page=N, 1 when absent or not a sensible number. */
 function pageNumber(url: URL): number {

@@ -5,6 +5,7 @@ import { Icon } from 'web/components/icons';
 import { Breadcrumbs } from 'web/components/level-bits';
 import { PostList, TagLink } from 'web/components/post-list';
 import { Seo } from 'web/components/seo';
+import { usePageI18n } from 'web/i18n/page-messages';
 import { useSiteConfig } from 'web/lib/root-data';
 import { usePage, usePageData } from 'web/lib/router/router';
 
@@ -14,8 +15,8 @@ export interface BlogListData {
   scope: { kind: 'all' } | { kind: 'tag'; tag: string } | { kind: 'month'; month: string };
 }
 
-const monthLabel = (month: string) =>
-  new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-US', { year: 'numeric', month: 'long', timeZone: 'UTC' });
+const monthLabel = (month: string, tag: string) =>
+  new Date(`${month}-01T00:00:00Z`).toLocaleDateString(tag, { year: 'numeric', month: 'long', timeZone: 'UTC' });
 
 function withPage(path: string, query: string | undefined, page: number) {
   const params = new URLSearchParams();
@@ -27,9 +28,10 @@ function withPage(path: string, query: string | undefined, page: number) {
 
 function FeedLink() {
   const { siteName } = useSiteConfig();
+  const { t } = usePageI18n();
   return (
     <Helmet>
-      <link rel="alternate" type="application/atom+xml" title={`${siteName} blog`} href="/blog/feed.xml" />
+      <link rel="alternate" type="application/atom+xml" title={t('blog.feedTitle', { site: siteName })} href="/blog/feed.xml" />
     </Helmet>
   );
 }
@@ -38,23 +40,29 @@ function FeedLink() {
 export function BlogListPage() {
   const { list, scope } = usePageData<BlogListData>();
   const { pathname } = new URL(usePage().url, 'http://x');
+  const { t, tag } = usePageI18n();
   const heading =
-    scope.kind === 'tag' ? `Posts tagged #${scope.tag}` : scope.kind === 'month' ? `Posts from ${monthLabel(scope.month)}` : 'Latest Posts';
+    scope.kind === 'tag'
+      ? t('blog.tagged', { tag: scope.tag })
+      : scope.kind === 'month'
+        ? t('blog.month', { month: monthLabel(scope.month, tag) })
+        : t('blog.latest');
+  const home = { label: t('menu.home'), to: '/' };
   return (
     <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
-      <Seo title={scope.kind === 'all' ? 'Blog' : heading} description="News about the guides, and tips for escape-puzzle players." />
+      <Seo title={scope.kind === 'all' ? t('menu.blog') : heading} description={t('blog.seoDescription')} />
       <FeedLink />
-      <Breadcrumbs items={scope.kind === 'all' ? [{ label: 'Home', to: '/' }, { label: 'Blog' }] : [{ label: 'Home', to: '/' }, { label: 'Blog', to: '/blog' }, { label: heading }]} />
+      <Breadcrumbs items={scope.kind === 'all' ? [home, { label: t('menu.blog') }] : [home, { label: t('menu.blog'), to: '/blog' }, { label: heading }]} />
       <div className="mt-6 flex items-end justify-between gap-4">
         <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{heading}</h1>
         <a href="/blog/feed.xml" className="inline-flex items-center gap-1 text-sm font-medium text-gray-500 hover:text-primary-700 dark:text-gray-400">
-          <Icon name="bell" className="size-4" /> Feed
+          <Icon name="bell" className="size-4" /> {t('blog.feed')}
         </a>
       </div>
       {scope.kind === 'all' && (
         <form role="search" action="/blog" method="get" className="mt-6 flex gap-2">
           <label htmlFor="blog-query" className="sr-only">
-            Search the blog
+            {t('blog.search')}
           </label>
           <input
             id="blog-query"
@@ -62,12 +70,12 @@ export function BlogListPage() {
             type="search"
             maxLength={100}
             defaultValue={list.query.query ?? ''}
-            placeholder="Search the blog"
+            placeholder={t('blog.search')}
             className="min-w-0 flex-1 rounded-full border border-gray-300 bg-white px-4 py-2.5 outline-none focus:border-primary-500 focus:ring-2 focus:ring-primary-500/30 dark:border-gray-700 dark:bg-gray-900"
           />
           <button type="submit" className="inline-flex items-center gap-2 rounded-full bg-primary-600 px-5 font-semibold text-white hover:bg-primary-700 dark:bg-primary-500 dark:text-gray-950">
             <Icon name="search" className="size-4" />
-            <span className="hidden sm:inline">Search</span>
+            <span className="hidden sm:inline">{t('search.submit')}</span>
           </button>
         </form>
       )}
@@ -78,14 +86,15 @@ export function BlogListPage() {
 
 export function PostPage() {
   const post = usePageData<PostView>();
+  const { t, tag } = usePageI18n();
   return (
     <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
       <Seo title={post.title} description={post.description} />
       <FeedLink />
-      <Breadcrumbs items={[{ label: 'Home', to: '/' }, { label: 'Blog', to: '/blog' }, { label: post.title }]} />
+      <Breadcrumbs items={[{ label: t('menu.home'), to: '/' }, { label: t('menu.blog'), to: '/blog' }, { label: post.title }]} />
       <article className="mt-6">
         <p className="text-sm text-gray-500 dark:text-gray-400">
-          <time dateTime={post.publishedAt}>{formatDate(post.publishedAt)}</time>
+          <time dateTime={post.publishedAt}>{formatDate(post.publishedAt, tag)}</time>
         </p>
         <h1 className="mt-1 text-3xl font-extrabold tracking-tight sm:text-4xl">{post.title}</h1>
         {post.tags.length > 0 && (

@@ -3,6 +3,7 @@ import { Icon, type IconName } from 'web/components/icons';
 import { DifficultyBadge, JsonLd, ReferenceTime } from 'web/components/level-bits';
 import { LevelSearchForm } from 'web/components/level-search-form';
 import { Seo } from 'web/components/seo';
+import { usePageI18n, type PageMessageKey, type PageTranslate } from 'web/i18n/page-messages';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Link, usePageData } from 'web/lib/router/router';
 
@@ -11,47 +12,49 @@ export interface HomePageData {
 }
 
 /** Displayed stats from the spec. */
-const STATS: { icon: IconName; value: string; label: string }[] = [
-  { icon: 'star', value: '4.7', label: 'Rating' },
-  { icon: 'download', value: '10M+', label: 'Downloads' },
-  { icon: 'shield', value: '12+', label: 'Age rating' },
+const STATS: { icon: IconName; value: string; label: PageMessageKey }[] = [
+  { icon: 'star', value: '4.7', label: 'home.statRating' },
+  { icon: 'download', value: '10M+', label: 'home.statDownloads' },
+  { icon: 'shield', value: '12+', label: 'home.statAge' },
 ];
 
-const PROMISES: { icon: IconName; title: string; text: string }[] = [
-  { icon: 'lightbulb', title: 'Hints first', text: 'Reveal one nudge at a time, so you only see as much as you need.' },
-  { icon: 'list', title: 'Step-by-step guide', text: 'A clear written walkthrough when a hint is not enough.' },
-  { icon: 'play', title: 'Video walkthrough', text: 'Watch the exact moves, jumping straight to the step you are on.' },
+const PROMISES: { icon: IconName; title: PageMessageKey; text: PageMessageKey }[] = [
+  { icon: 'lightbulb', title: 'home.hintsTitle', text: 'home.hintsText' },
+  { icon: 'list', title: 'home.guideTitle', text: 'home.guideText' },
+  { icon: 'play', title: 'home.videoTitle', text: 'home.videoText' },
 ];
 
-const HOW_TO_PLAY: { title: string; text: string }[] = [
-  { title: 'Look around', text: 'Swipe left and right to turn in the room; tap anything that looks odd to zoom in.' },
-  { title: 'Collect items', text: 'Tap objects to put them in your inventory at the bottom of the screen.' },
-  { title: 'Combine and use', text: 'Drag an item onto something in the room, or onto another item, to use or combine them.' },
-  { title: 'Crack the code', text: 'Clues hide on walls, papers and the backs of objects: they open the locks between you and the door.' },
+const HOW_TO_PLAY: { title: PageMessageKey; text: PageMessageKey }[] = [
+  { title: 'home.lookTitle', text: 'home.lookText' },
+  { title: 'home.collectTitle', text: 'home.collectText' },
+  { title: 'home.combineTitle', text: 'home.combineText' },
+  { title: 'home.codeTitle', text: 'home.codeText' },
 ];
 
-/** Eight questions players ask; answers written for this unofficial guide. */
-export const FAQ = (gameName: string, siteName: string, claimed: number): { q: string; a: string }[] => [
-  { q: `What is ${gameName}?`, a: `${gameName} is a mobile escape-puzzle game with numbered levels: each level is a locked room you get out of by finding items, combining them and solving small puzzles.` },
-  { q: 'How do I find the solution for my level?', a: 'Type the level number in the search box at the top of any page. You land on that level\'s guide: hints first, then the step-by-step solution and the video.' },
-  { q: 'Will the guide spoil the whole level?', a: 'No. Hints come one at a time, from a gentle nudge to almost the answer, and the full solution stays folded until you open it.' },
-  { q: 'Which levels are covered?', a: `Guides are written level by level; the game has over ${claimed.toLocaleString('en-US')} levels. If yours has no guide yet, press "Request this guide" on its page and we will know it is wanted.` },
-  { q: 'The solution does not match my game. Why?', a: 'Levels sometimes change between game versions. Each guide says which version it was checked on; tell us with "Was this helpful?" if yours differs.' },
-  { q: 'Do I need an account?', a: `No. Every guide on ${siteName} is free to read without signing in.` },
-  { q: 'Is this the official site of the game?', a: `No. ${siteName} is an unofficial guide made by players. It is not affiliated with the makers of ${gameName}.` },
-  { q: 'Where can I download the game?', a: `${gameName} is available on the App Store and Google Play; see the download links on this page.` },
+const FAQ_KEYS: [PageMessageKey, PageMessageKey][] = [
+  ['home.faqWhatQ', 'home.faqWhatA'],
+  ['home.faqFindQ', 'home.faqFindA'],
+  ['home.faqSpoilQ', 'home.faqSpoilA'],
+  ['home.faqCoveredQ', 'home.faqCoveredA'],
+  ['home.faqMatchQ', 'home.faqMatchA'],
+  ['home.faqAccountQ', 'home.faqAccountA'],
+  ['home.faqOfficialQ', 'home.faqOfficialA'],
+  ['home.faqDownloadQ', 'home.faqDownloadA'],
 ];
+
+/** Eight questions players ask; answers written for this unofficial guide. `claimed` comes formatted. */
+export const FAQ = (t: PageTranslate, values: { game: string; site: string; claimed: string }): { q: string; a: string }[] =>
+  FAQ_KEYS.map(([q, a]) => ({ q: t(q, values), a: t(a, values) }));
 
 export function HomePage() {
   const { gameName, siteName, levels, appStores, siteUrl } = useSiteConfig();
   const { featured } = usePageData<HomePageData>();
-  const faq = FAQ(gameName, siteName, levels.claimed);
+  const { t, tag } = usePageI18n();
+  const claimed = levels.claimed.toLocaleString(tag);
+  const faq = FAQ(t, { game: gameName, site: siteName, claimed });
   return (
     <main>
-      <Seo
-        title={`${gameName} Walkthrough: Hints and Solutions`}
-        description={`Stuck in ${gameName}? Type the level number and get hints, a text guide and a video walkthrough.`}
-      />
+      <Seo title={t('home.seoTitle', { game: gameName })} description={t('home.seoDescription', { game: gameName })} />
       <section className="relative isolate overflow-hidden">
         <div
           aria-hidden="true"
@@ -60,14 +63,13 @@ export function HomePage() {
         <div className="mx-auto max-w-3xl px-4 pt-16 pb-12 text-center sm:px-6 sm:pt-24">
           <p className="inline-flex items-center gap-2 rounded-full border border-primary-200 bg-white/70 px-3 py-1 text-xs font-semibold tracking-wide text-primary-800 uppercase dark:border-primary-900 dark:bg-gray-900/60 dark:text-primary-300">
             <Icon name="key" className="size-3.5 text-my-color-500" />
-            Unofficial {gameName} guide
+            {t('home.badge', { game: gameName })}
           </p>
           <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-balance sm:text-6xl">
-            Stuck on a level? <span className="text-primary-600 dark:text-primary-400">Get unstuck.</span>
+            {t('home.title')} <span className="text-primary-600 dark:text-primary-400">{t('home.titleHighlight')}</span>
           </h1>
           <p className="mx-auto mt-5 max-w-xl text-lg leading-8 text-pretty text-gray-600 dark:text-gray-300">
-            Type your level number for hints, a step-by-step guide and a video walkthrough. Over{' '}
-            {levels.claimed.toLocaleString('en-US')} levels of {gameName}, explained without spoiling more than you ask for.
+            {t('home.intro', { claimed, game: gameName })}
           </p>
           <div className="mx-auto mt-8 max-w-lg">
             <LevelSearchForm size="lg" />
@@ -75,13 +77,13 @@ export function HomePage() {
           <dl className="mx-auto mt-10 grid max-w-md grid-cols-3 gap-3">
             {STATS.map((stat) => (
               <div key={stat.label} className="rounded-2xl border border-gray-200 bg-white/80 px-3 py-4 dark:border-gray-800 dark:bg-gray-900/60">
-                <dt className="sr-only">{stat.label}</dt>
+                <dt className="sr-only">{t(stat.label)}</dt>
                 <dd className="flex items-center justify-center gap-1 text-xl font-bold sm:gap-1.5 sm:text-2xl">
                   <Icon name={stat.icon} className="size-4 shrink-0 text-my-color-500 sm:size-5" />
                   {stat.value}
                 </dd>
                 <dd aria-hidden="true" className="mt-1 text-xs font-medium text-gray-500 dark:text-gray-400">
-                  {stat.label}
+                  {t(stat.label)}
                 </dd>
               </div>
             ))}
@@ -90,7 +92,7 @@ export function HomePage() {
       </section>
       <section aria-labelledby="how-it-helps" className="mx-auto max-w-6xl px-4 sm:px-6">
         <h2 id="how-it-helps" className="sr-only">
-          How {siteName} helps
+          {t('home.helps', { site: siteName })}
         </h2>
         <ul className="grid gap-4 sm:grid-cols-3">
           {PROMISES.map((item) => (
@@ -98,8 +100,8 @@ export function HomePage() {
               <span className="inline-flex size-10 items-center justify-center rounded-xl bg-primary-50 text-primary-700 dark:bg-primary-950 dark:text-primary-300">
                 <Icon name={item.icon} className="size-5" />
               </span>
-              <h3 className="mt-4 font-semibold">{item.title}</h3>
-              <p className="mt-1.5 text-sm leading-6 text-gray-600 dark:text-gray-400">{item.text}</p>
+              <h3 className="mt-4 font-semibold">{t(item.title)}</h3>
+              <p className="mt-1.5 text-sm leading-6 text-gray-600 dark:text-gray-400">{t(item.text)}</p>
             </li>
           ))}
         </ul>
@@ -108,19 +110,13 @@ export function HomePage() {
       <section aria-labelledby="about-game" className="mx-auto mt-20 grid max-w-6xl gap-10 px-4 sm:px-6 lg:grid-cols-2">
         <div>
           <h2 id="about-game" className="text-2xl font-bold tracking-tight sm:text-3xl">
-            About {gameName}
+            {t('home.about', { game: gameName })}
           </h2>
-          <p className="mt-4 leading-7 text-gray-600 dark:text-gray-400">
-            {gameName} drops you into a locked room, one level at a time: an observatory, a night train, a pharaoh&apos;s
-            tomb. Everything you need to get out is in the room, but never where you expect it. Levels get harder as you
-            go, and some codes are hidden in plain sight for a very long time.
-          </p>
-          <p className="mt-3 leading-7 text-gray-600 dark:text-gray-400">
-            This guide covers the levels players get stuck on most, each checked on a recent version of the game.
-          </p>
+          <p className="mt-4 leading-7 text-gray-600 dark:text-gray-400">{t('home.aboutText', { game: gameName })}</p>
+          <p className="mt-3 leading-7 text-gray-600 dark:text-gray-400">{t('home.aboutCoverage')}</p>
         </div>
         <div id="how-to-play">
-          <h2 className="text-2xl font-bold tracking-tight sm:text-3xl">How to play</h2>
+          <h2 className="text-2xl font-bold tracking-tight sm:text-3xl">{t('home.howToPlay')}</h2>
           <ol className="mt-4 space-y-4">
             {HOW_TO_PLAY.map((step, i) => (
               <li key={step.title} className="flex gap-4">
@@ -128,8 +124,8 @@ export function HomePage() {
                   {i + 1}
                 </span>
                 <div>
-                  <h3 className="font-semibold">{step.title}</h3>
-                  <p className="mt-0.5 text-sm leading-6 text-gray-600 dark:text-gray-400">{step.text}</p>
+                  <h3 className="font-semibold">{t(step.title)}</h3>
+                  <p className="mt-0.5 text-sm leading-6 text-gray-600 dark:text-gray-400">{t(step.text)}</p>
                 </div>
               </li>
             ))}
@@ -141,17 +137,17 @@ export function HomePage() {
         <section aria-labelledby="featured-levels" className="mx-auto mt-20 max-w-6xl px-4 sm:px-6">
           <div className="flex items-end justify-between gap-4">
             <h2 id="featured-levels" className="text-2xl font-bold tracking-tight sm:text-3xl">
-              Popular levels
+              {t('home.popular')}
             </h2>
             <Link to="/levels" className="text-sm font-semibold text-primary-700 hover:underline dark:text-primary-400">
-              All levels
+              {t('levels.allLink')}
             </Link>
           </div>
           <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {featured.map((level) => (
               <li key={level.number} className="flex flex-col rounded-2xl border border-gray-200 p-5 dark:border-gray-800">
                 <div className="flex items-center justify-between">
-                  <span className="text-sm font-semibold text-gray-500 dark:text-gray-400">Level {level.number}</span>
+                  <span className="text-sm font-semibold text-gray-500 dark:text-gray-400">{t('level.number', { level: level.number })}</span>
                   <DifficultyBadge difficulty={level.difficulty} />
                 </div>
                 <h3 className="mt-2 text-lg font-semibold">{level.title}</h3>
@@ -162,7 +158,7 @@ export function HomePage() {
                   to={`/levels/${level.number}`}
                   className="mt-4 inline-flex w-fit items-center gap-1 rounded-full bg-primary-50 px-4 py-2 text-sm font-semibold text-primary-800 hover:bg-primary-100 dark:bg-primary-950 dark:text-primary-300 dark:hover:bg-primary-900"
                 >
-                  View Guide <Icon name="chevronRight" className="size-4" />
+                  {t('home.viewGuide')} <Icon name="chevronRight" className="size-4" />
                 </Link>
               </li>
             ))}
@@ -174,23 +170,23 @@ export function HomePage() {
         <div className="flex flex-col items-start gap-6 rounded-3xl bg-gray-900 p-8 text-white sm:p-10 md:flex-row md:items-center md:justify-between dark:bg-gray-900 dark:ring-1 dark:ring-gray-800">
           <div>
             <h2 id="download" className="flex items-center gap-2 text-2xl font-bold">
-              <Icon name="smartphone" className="size-6 text-primary-400" /> Get {gameName}
+              <Icon name="smartphone" className="size-6 text-primary-400" /> {t('home.getGame', { game: gameName })}
             </h2>
-            <p className="mt-2 max-w-lg text-gray-300">Free to play on phones and tablets. Rated 4.7 by players, with over 10 million downloads.</p>
+            <p className="mt-2 max-w-lg text-gray-300">{t('home.getGameText')}</p>
           </div>
           <div className="flex flex-wrap gap-3">
             {appStores.appStore && (
               <a href={appStores.appStore} rel="noopener" className="rounded-full bg-white px-5 py-2.5 font-semibold text-gray-900 hover:bg-gray-100">
-                App Store
+                {t('home.appStore')}
               </a>
             )}
             {appStores.playStore && (
               <a href={appStores.playStore} rel="noopener" className="rounded-full bg-white px-5 py-2.5 font-semibold text-gray-900 hover:bg-gray-100">
-                Google Play
+                {t('home.playStore')}
               </a>
             )}
             {!appStores.appStore && !appStores.playStore && (
-              <p className="text-sm text-gray-400">Search for &ldquo;{gameName}&rdquo; in your phone&apos;s app store.</p>
+              <p className="text-sm text-gray-400">{t('download.noStores', { game: gameName })}</p>
             )}
           </div>
         </div>
@@ -198,7 +194,7 @@ export function HomePage() {
 
       <section aria-labelledby="faq" className="mx-auto mt-20 max-w-3xl px-4 sm:px-6">
         <h2 id="faq" className="text-center text-2xl font-bold tracking-tight sm:text-3xl">
-          Frequently asked questions
+          {t('home.faq')}
         </h2>
         <JsonLd
           data={{
@@ -223,9 +219,9 @@ export function HomePage() {
 
       <section aria-labelledby="cta" className="mx-auto mt-20 max-w-3xl px-4 text-center sm:px-6">
         <h2 id="cta" className="text-2xl font-bold tracking-tight sm:text-3xl">
-          Which level are you stuck on?
+          {t('home.cta')}
         </h2>
-        <p className="mt-2 text-gray-600 dark:text-gray-400">Type the number and get the first hint in seconds.</p>
+        <p className="mt-2 text-gray-600 dark:text-gray-400">{t('home.ctaText')}</p>
         <div className="mx-auto mt-6 max-w-lg">
           <LevelSearchForm size="lg" />
         </div>

@@ -3,9 +3,11 @@ import type { ExploreData, MediaEntry } from 'src/contracts/content';
 import { formatDate } from 'src/contracts/dates';
 import type { LevelSummary } from 'src/contracts/levels';
 import { Icon } from 'web/components/icons';
-import { Breadcrumbs, LevelCard } from 'web/components/level-bits';
+import { Breadcrumbs } from 'web/components/level-bits';
+import { LevelCard } from 'web/components/level-card';
 import { TagLink } from 'web/components/post-list';
 import { Seo } from 'web/components/seo';
+import { usePageI18n } from 'web/i18n/page-messages';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Link, usePageData } from 'web/lib/router/router';
 
@@ -18,17 +20,18 @@ const noSubscription = () => () => undefined;
 export function DownloadPage() {
   const { gameName, appStores } = useSiteConfig();
   const platform = useSyncExternalStore(noSubscription, detectPlatform, () => 'other' as Platform);
+  const { t } = usePageI18n();
   const stores = [
-    appStores.appStore && { id: 'ios', label: 'Download on the App Store', href: appStores.appStore },
-    appStores.playStore && { id: 'android', label: 'Get it on Google Play', href: appStores.playStore },
+    appStores.appStore && { id: 'ios', label: t('download.appStore'), href: appStores.appStore },
+    appStores.playStore && { id: 'android', label: t('download.playStore'), href: appStores.playStore },
   ].filter((store): store is { id: string; label: string; href: string } => Boolean(store));
   if (platform === 'android') stores.reverse();
   return (
     <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
-      <Seo title={`Download ${gameName}`} description={`Where to get ${gameName} for iPhone, iPad and Android.`} />
-      <Breadcrumbs items={[{ label: 'Home', to: '/' }, { label: 'Download' }]} />
-      <h1 className="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">Download {gameName}</h1>
-      <p className="mt-3 text-lg text-gray-600 dark:text-gray-400">Free on phones and tablets. Rated 4.7, over 10 million downloads, age 12+.</p>
+      <Seo title={t('download.title', { game: gameName })} description={t('download.seoDescription', { game: gameName })} />
+      <Breadcrumbs items={[{ label: t('menu.home'), to: '/' }, { label: t('menu.download') }]} />
+      <h1 className="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">{t('download.title', { game: gameName })}</h1>
+      <p className="mt-3 text-lg text-gray-600 dark:text-gray-400">{t('download.intro')}</p>
       {stores.length ? (
         <ul className="mt-8 flex flex-col gap-3 sm:flex-row">
           {stores.map((store) => (
@@ -45,9 +48,9 @@ export function DownloadPage() {
           ))}
         </ul>
       ) : (
-        <p className="mt-8 rounded-2xl bg-gray-50 p-5 dark:bg-gray-900">Search for &ldquo;{gameName}&rdquo; in your phone&apos;s app store.</p>
+        <p className="mt-8 rounded-2xl bg-gray-50 p-5 dark:bg-gray-900">{t('download.noStores', { game: gameName })}</p>
       )}
-      <p className="mt-8 text-sm text-gray-500 dark:text-gray-400">This guide is not the game: the links take you to the official store pages.</p>
+      <p className="mt-8 text-sm text-gray-500 dark:text-gray-400">{t('download.notTheGame')}</p>
     </main>
   );
 }
@@ -55,17 +58,18 @@ export function DownloadPage() {
 /** /media: press and media coverage, from content/media.yaml. */
 export function MediaPage() {
   const entries = usePageData<MediaEntry[]>();
+  const { t, tag } = usePageI18n();
   return (
     <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
-      <Seo title="In the media" description="Articles, videos and podcasts that mention the guides." />
-      <Breadcrumbs items={[{ label: 'Home', to: '/' }, { label: 'Media' }]} />
-      <h1 className="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">In the media</h1>
+      <Seo title={t('media.title')} description={t('media.seoDescription')} />
+      <Breadcrumbs items={[{ label: t('menu.home'), to: '/' }, { label: t('menu.media') }]} />
+      <h1 className="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">{t('media.title')}</h1>
       {entries.length ? (
         <ul className="mt-8 divide-y divide-gray-200 dark:divide-gray-800">
           {entries.map((entry) => (
             <li key={entry.url} className="py-5">
               <p className="text-sm text-gray-500 dark:text-gray-400">
-                {entry.outlet} · <time dateTime={entry.date}>{formatDate(entry.date)}</time>
+                {entry.outlet} · <time dateTime={entry.date}>{formatDate(entry.date, tag)}</time>
               </p>
               <h2 className="mt-1 text-lg font-semibold">
                 <a href={entry.url} rel="noopener nofollow" className="hover:text-primary-700 dark:hover:text-primary-400">
@@ -77,7 +81,7 @@ export function MediaPage() {
           ))}
         </ul>
       ) : (
-        <p className="mt-8">No media coverage yet.</p>
+        <p className="mt-8">{t('media.empty')}</p>
       )}
     </main>
   );
@@ -87,20 +91,21 @@ export interface ExplorePageData extends ExploreData {
   featured: LevelSummary[];
 }
 
-const monthLabel = (month: string) =>
-  new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-US', { year: 'numeric', month: 'long', timeZone: 'UTC' });
+const monthLabel = (month: string, tag: string) =>
+  new Date(`${month}-01T00:00:00Z`).toLocaleDateString(tag, { year: 'numeric', month: 'long', timeZone: 'UTC' });
 
 /** /explore: every way in — popular guides, blog categories and the monthly archive. */
 export function ExplorePage() {
   const { tags, months, featured } = usePageData<ExplorePageData>();
+  const { t, tag } = usePageI18n();
   return (
     <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-12">
-      <Seo title="Explore" description="Popular level guides, blog categories and the archive." />
-      <Breadcrumbs items={[{ label: 'Home', to: '/' }, { label: 'Explore' }]} />
-      <h1 className="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">Explore</h1>
+      <Seo title={t('explore.title')} description={t('explore.seoDescription')} />
+      <Breadcrumbs items={[{ label: t('menu.home'), to: '/' }, { label: t('explore.title') }]} />
+      <h1 className="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">{t('explore.title')}</h1>
       <section aria-labelledby="explore-levels" className="mt-8">
         <h2 id="explore-levels" className="text-xl font-bold">
-          Popular guides
+          {t('explore.popular')}
         </h2>
         <ul className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
           {featured.map((level) => (
@@ -110,32 +115,32 @@ export function ExplorePage() {
           ))}
         </ul>
         <Link to="/levels" className="mt-4 inline-block text-sm font-semibold text-primary-700 hover:underline dark:text-primary-400">
-          All levels
+          {t('levels.allLink')}
         </Link>
       </section>
       <div className="mt-12 grid gap-10 md:grid-cols-2">
         <section aria-labelledby="explore-categories">
           <h2 id="explore-categories" className="text-xl font-bold">
-            Categories
+            {t('explore.categories')}
           </h2>
           <p className="mt-4 flex flex-wrap gap-2">
-            {tags.map((t) => (
-              <span key={t.tag} className="inline-flex items-center gap-1">
-                <TagLink tag={t.tag} />
-                <span className="text-xs text-gray-500">({t.posts})</span>
+            {tags.map((entry) => (
+              <span key={entry.tag} className="inline-flex items-center gap-1">
+                <TagLink tag={entry.tag} />
+                <span className="text-xs text-gray-500">({entry.posts})</span>
               </span>
             ))}
           </p>
         </section>
         <section aria-labelledby="explore-months">
           <h2 id="explore-months" className="text-xl font-bold">
-            Archive
+            {t('explore.archive')}
           </h2>
           <ul className="mt-4 space-y-1">
             {months.map((m) => (
               <li key={m.month}>
                 <Link to={`/month/${m.month}`} className="hover:text-primary-700 dark:hover:text-primary-400">
-                  {monthLabel(m.month)}
+                  {monthLabel(m.month, tag)}
                 </Link>{' '}
                 <span className="text-sm text-gray-500">({m.posts})</span>
               </li>

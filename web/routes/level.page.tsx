@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { formatDuration, type LevelDetail, type LevelPageData, type LevelSummary } from 'src/contracts/levels';
 import { GuideFeedback } from 'web/components/guide-feedback';
 import { HintLadder } from 'web/components/hint-ladder';
@@ -7,11 +7,19 @@ import { Breadcrumbs, DifficultyBadge, JsonLd, ReferenceTime } from 'web/compone
 import { RequestGuide } from 'web/components/request-guide';
 import { Seo } from 'web/components/seo';
 import { VideoFacade } from 'web/components/video-facade';
+import { useI18n, useT, type Translate } from 'web/i18n/i18n';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Link, usePageData } from 'web/lib/router/router';
 
-const longDate = (iso: string) =>
-  new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+const longDate = (iso: string, tag: string) =>
+  new Date(`${iso}T00:00:00Z`).toLocaleDateString(tag, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+/** A message with its values as nodes of their own, as JSX renders `text {value}`. */
+const withNodes = (message: string, values: Record<string, ReactNode>): ReactNode[] =>
+  message
+    .split(/\{(\w+)\}/)
+    .map((part, i) => (i % 2 ? (values[part] ?? `{${part}}`) : part))
+    .filter((part) => part !== '');
 
 export function LevelPage() {
   const page = usePageData<LevelPageData>();
@@ -20,8 +28,10 @@ export function LevelPage() {
 
 function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSummary; next?: LevelSummary }) {
   const { gameName, siteUrl } = useSiteConfig();
+  const { t, tag } = useI18n();
   const [videoStart, setVideoStart] = useState<number | null>(null);
   const url = `${siteUrl}/levels/${level.number}`;
+  const values = { level: level.number, title: level.title, game: gameName };
 
   const watchStep = (seconds: number) => {
     setVideoStart(seconds);
@@ -31,27 +41,36 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
   return (
     <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
       <Seo
-        title={`Level ${level.number}: ${level.title} - ${gameName} Walkthrough`}
-        description={`${gameName} level ${level.number} (${level.title}): hints first, then a step-by-step solution and a video walkthrough.`}
+        title={t('level.seoTitle', values)}
+        description={t('level.seoDescription', values)}
         image={`/og/levels/${level.number}.png`}
       />
-      <JsonLd data={levelJsonLd(level, url, siteUrl, gameName)} />
-      <Breadcrumbs items={[{ label: 'Home', to: '/' }, { label: 'Levels', to: '/levels' }, { label: `Level ${level.number}` }]} />
+      <JsonLd data={levelJsonLd(level, url, siteUrl, values, t)} />
+      <Breadcrumbs items={levelCrumbs(level.number, t)} />
 
       <header className="mt-6">
-        <p className="text-sm font-semibold tracking-wide text-primary-700 uppercase dark:text-primary-400">{gameName} walkthrough</p>
+        <p className="text-sm font-semibold tracking-wide text-primary-700 uppercase dark:text-primary-400">{t('level.kicker', { game: gameName })}</p>
         <h1 className="mt-1 text-3xl font-extrabold tracking-tight sm:text-4xl">
-          Level {level.number}: {level.title}
+          {t('level.heading', values)}
         </h1>
         <div className="mt-4 flex flex-wrap items-center gap-x-4 gap-y-2">
           <DifficultyBadge difficulty={level.difficulty} />
           <span className="inline-flex items-center gap-1 text-sm text-gray-600 dark:text-gray-400">
-            Reference time <ReferenceTime seconds={level.referenceSeconds} />
+            {t('level.referenceTime')} <ReferenceTime seconds={level.referenceSeconds} />
           </span>
           {level.unlocksAt !== undefined && level.unlocksAt > 0 && (
             <span className="inline-flex items-center gap-1 text-sm text-gray-600 dark:text-gray-400">
-              <Icon name="lock" className="size-4" /> Unlocks after level {level.unlocksAt}
+              <Icon name="lock" className="size-4" /> {withNodes(t('level.unlocksAfter'), { level: level.unlocksAt })}
             </span>
+          )}
+          {level.video && (
+            // Straight to the video at the bottom of a long page; the router scrolls to the hash target.
+            <Link
+              to={`/levels/${level.number}#walkthrough`}
+              className="inline-flex items-center gap-1 text-sm font-medium text-primary-700 hover:underline dark:text-primary-400"
+            >
+              <Icon name="play" className="size-3" /> {t('level.jumpToVideo')}
+            </Link>
           )}
         </div>
         {level.introHtml && (
@@ -62,7 +81,7 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
       {level.tipsHtml.length > 0 && (
         <section aria-labelledby="tips-title" className="mt-8">
           <h2 id="tips-title" className="text-lg font-bold">
-            Tips
+            {t('level.tips')}
           </h2>
           <ul className="mt-3 space-y-2">
             {level.tipsHtml.map((html, i) => (
@@ -83,11 +102,11 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
         <summary className="flex cursor-pointer list-none items-center justify-between gap-4 p-5 text-lg font-bold sm:p-6 [&::-webkit-details-marker]:hidden">
           <h2 className="flex items-center gap-2">
             <Icon name="list" className="size-5 text-primary-600 dark:text-primary-400" />
-            Step-by-step solution
+            {t('level.solution')}
           </h2>
           <span className="flex items-center gap-1 text-sm font-medium text-gray-500 dark:text-gray-400">
-            <span className="group-open:hidden">Show {level.steps.length} steps</span>
-            <span className="hidden group-open:inline">Hide</span>
+            <span className="group-open:hidden">{t('level.showSteps', { count: level.steps.length })}</span>
+            <span className="hidden group-open:inline">{t('level.hideSteps')}</span>
             <Icon name="chevronDown" className="size-4 transition group-open:rotate-180" />
           </span>
         </summary>
@@ -105,7 +124,7 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
                     onClick={() => watchStep(step.atSeconds!)}
                     className="mt-1 inline-flex items-center gap-1 text-sm font-medium text-primary-700 hover:underline dark:text-primary-400"
                   >
-                    <Icon name="play" className="size-3" /> Watch at {formatDuration(step.atSeconds)}
+                    <Icon name="play" className="size-3" /> {t('level.watchAt', { time: formatDuration(step.atSeconds) })}
                   </button>
                 )}
               </div>
@@ -115,9 +134,9 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
       </details>
 
       {level.video && (
-        <section id="walkthrough" aria-labelledby="video-title" className="mt-8">
+        <section id="walkthrough" aria-labelledby="video-title" className="mt-8 scroll-mt-20">
           <h2 id="video-title" className="mb-3 text-lg font-bold">
-            Video walkthrough
+            {t('level.video')}
           </h2>
           <VideoFacade video={level.video} start={videoStart} onStart={setVideoStart} />
         </section>
@@ -127,7 +146,7 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
         <GuideFeedback level={level.number} />
       </div>
       <p className="mt-6 text-sm text-gray-500 dark:text-gray-400">
-        Checked on game version {level.gameVersion}, last verified {longDate(level.verifiedOn)}.
+        {t('level.checked', { version: level.gameVersion, date: longDate(level.verifiedOn, tag) })}
       </p>
       <PrevNext prev={prev} next={next} />
     </main>
@@ -136,36 +155,48 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
 
 function NotCoveredPage({ number, prev, next }: { number: number; prev?: LevelSummary; next?: LevelSummary }) {
   const { gameName } = useSiteConfig();
+  const t = useT();
+  const values = { level: number, game: gameName };
   return (
     <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
-      <Seo title={`Level ${number} - ${gameName} Walkthrough`} description={`The guide for ${gameName} level ${number} is not written yet.`} noindex />
-      <Breadcrumbs items={[{ label: 'Home', to: '/' }, { label: 'Levels', to: '/levels' }, { label: `Level ${number}` }]} />
+      <Seo
+        title={t('level.missingSeoTitle', values)}
+        description={t('level.missingSeoDescription', values)}
+        noindex
+      />
+      <Breadcrumbs items={levelCrumbs(number, t)} />
       <div className="mt-8 rounded-3xl border border-dashed border-gray-300 p-8 text-center sm:p-12 dark:border-gray-700">
-        <p className="text-sm font-semibold tracking-wide text-gray-500 uppercase dark:text-gray-400">Level {number}</p>
-        <h1 className="mt-2 text-2xl font-extrabold tracking-tight sm:text-3xl">This level is not covered yet</h1>
-        <p className="mx-auto mt-3 max-w-md text-gray-600 dark:text-gray-400">
-          No one has written the guide for level {number} yet. Ask for it and we will know which guides players need most.
-        </p>
+        <p className="text-sm font-semibold tracking-wide text-gray-500 uppercase dark:text-gray-400">{t('level.number', values)}</p>
+        <h1 className="mt-2 text-2xl font-extrabold tracking-tight sm:text-3xl">{t('level.missingTitle')}</h1>
+        <p className="mx-auto mt-3 max-w-md text-gray-600 dark:text-gray-400">{t('level.missingText', values)}</p>
         <div className="mt-6 flex justify-center">
           <RequestGuide level={number} />
         </div>
       </div>
-      {(prev || next) && <p className="mt-8 text-center text-sm font-semibold text-gray-700 dark:text-gray-300">Nearest levels with a guide</p>}
+      {(prev || next) && <p className="mt-8 text-center text-sm font-semibold text-gray-700 dark:text-gray-300">{t('level.nearest')}</p>}
       <PrevNext prev={prev} next={next} />
     </main>
   );
 }
 
+/** Home › Levels › Level N. */
+const levelCrumbs = (number: number, t: Translate) => [
+  { label: t('menu.home'), to: '/' },
+  { label: t('menu.levels'), to: '/levels' },
+  { label: t('level.number', { level: number }) },
+];
+
 function PrevNext({ prev, next }: { prev?: LevelSummary; next?: LevelSummary }) {
+  const t = useT();
   if (!prev && !next) return null;
   return (
-    <nav aria-label="Other levels" className="mt-6 grid grid-cols-2 gap-3">
+    <nav aria-label={t('level.otherLevels')} className="mt-6 grid grid-cols-2 gap-3">
       {prev ? (
         <Link to={`/levels/${prev.number}`} rel="prev" className="group rounded-2xl border border-gray-200 p-4 hover:border-primary-400 dark:border-gray-800">
           <span className="flex items-center gap-1 text-sm text-gray-500 dark:text-gray-400">
-            <Icon name="chevronLeft" className="size-4" /> Previous
+            <Icon name="chevronLeft" className="size-4" /> {t('level.previous')}
           </span>
-          <span className="mt-1 block font-semibold group-hover:text-primary-700 dark:group-hover:text-primary-400">Level {prev.number}</span>
+          <span className="mt-1 block font-semibold group-hover:text-primary-700 dark:group-hover:text-primary-400">{t('level.number', { level: prev.number })}</span>
         </Link>
       ) : (
         <span />
@@ -173,9 +204,9 @@ function PrevNext({ prev, next }: { prev?: LevelSummary; next?: LevelSummary }) 
       {next ? (
         <Link to={`/levels/${next.number}`} rel="next" className="group rounded-2xl border border-gray-200 p-4 text-right hover:border-primary-400 dark:border-gray-800">
           <span className="flex items-center justify-end gap-1 text-sm text-gray-500 dark:text-gray-400">
-            Next <Icon name="chevronRight" className="size-4" />
+            {t('level.next')} <Icon name="chevronRight" className="size-4" />
           </span>
-          <span className="mt-1 block font-semibold group-hover:text-primary-700 dark:group-hover:text-primary-400">Level {next.number}</span>
+          <span className="mt-1 block font-semibold group-hover:text-primary-700 dark:group-hover:text-primary-400">{t('level.number', { level: next.number })}</span>
         </Link>
       ) : (
         <span />
@@ -185,13 +216,13 @@ function PrevNext({ prev, next }: { prev?: LevelSummary; next?: LevelSummary }) 
 }
 
 /** BreadcrumbList always; VideoObject with Clip key moments when the guide has a real video. */
-function levelJsonLd(level: LevelDetail, url: string, siteUrl: string, gameName: string) {
+function levelJsonLd(level: LevelDetail, url: string, siteUrl: string, values: Record<string, string | number>, t: Translate) {
   const breadcrumbs = {
     '@type': 'BreadcrumbList',
     itemListElement: [
-      { '@type': 'ListItem', position: 1, name: 'Home', item: `${siteUrl}/` },
-      { '@type': 'ListItem', position: 2, name: 'Levels', item: `${siteUrl}/levels` },
-      { '@type': 'ListItem', position: 3, name: `Level ${level.number}`, item: url },
+      { '@type': 'ListItem', position: 1, name: t('menu.home'), item: `${siteUrl}/` },
+      { '@type': 'ListItem', position: 2, name: t('menu.levels'), item: `${siteUrl}/levels` },
+      { '@type': 'ListItem', position: 3, name: t('level.number', values), item: url },
     ],
   };
   const graph: unknown[] = [breadcrumbs];
@@ -201,14 +232,14 @@ function levelJsonLd(level: LevelDetail, url: string, siteUrl: string, gameName:
     graph.push({
       '@type': 'VideoObject',
       name: level.video.title,
-      description: `${gameName} level ${level.number} walkthrough: ${level.title}`,
+      description: t('level.videoDescription', values),
       thumbnailUrl: `${siteUrl}/og/levels/${level.number}.png`,
       uploadDate: level.verifiedOn,
       duration: `PT${level.video.durationSeconds}S`,
       embedUrl: `https://www.youtube-nocookie.com/embed/${level.video.youtubeId}`,
       hasPart: timed.map((step, i) => ({
         '@type': 'Clip',
-        name: `Step ${level.steps.indexOf(step) + 1}`,
+        name: t('level.step', { number: level.steps.indexOf(step) + 1 }),
         startOffset: step.atSeconds,
         endOffset: timed[i + 1]?.atSeconds ?? level.video!.durationSeconds,
         url: `${url}?t=${step.atSeconds}`,

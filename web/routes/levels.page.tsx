@@ -1,7 +1,10 @@
-import { DIFFICULTIES, DIFFICULTY_LABELS, type Difficulty, type LevelListData, type LevelListQuery } from 'src/contracts/levels';
+import { DIFFICULTIES, type Difficulty, type LevelListData, type LevelListQuery } from 'src/contracts/levels';
 import { Icon } from 'web/components/icons';
-import { Breadcrumbs, JsonLd, LevelCard } from 'web/components/level-bits';
+import { Breadcrumbs, difficultyLabel, JsonLd } from 'web/components/level-bits';
+import { LevelCard } from 'web/components/level-card';
+import { levelSearchMessage } from 'web/components/level-search-form';
 import { Seo } from 'web/components/seo';
+import { usePageI18n } from 'web/i18n/page-messages';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Link, usePageData } from 'web/lib/router/router';
 
@@ -24,37 +27,36 @@ function listHref(query: Partial<LevelListQuery>): string {
 export function LevelsPage() {
   const { list, message } = usePageData<LevelsPageData>();
   const { gameName, siteUrl, levels } = useSiteConfig();
+  const { t } = usePageI18n();
   const { query } = list;
   const filters: (Difficulty | undefined)[] = [undefined, ...DIFFICULTIES];
 
   return (
     <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-12">
       <Seo
-        title={`All ${gameName} Levels: Solutions and Hints`}
-        description={`Find the walkthrough of any ${gameName} level from 1 to ${levels.searchableMax}: search by number or by what you see in the room, or browse by difficulty.`}
+        title={t('levels.seoTitle', { game: gameName })}
+        description={t('levels.seoDescription', { game: gameName, max: levels.searchableMax })}
       />
       <JsonLd
         data={{
           '@context': 'https://schema.org',
           '@type': 'ItemList',
-          name: `${gameName} level guides`,
+          name: t('levels.listName', { game: gameName }),
           itemListElement: list.levels.map((level, i) => ({
             '@type': 'ListItem',
             position: (list.page - 1) * 24 + i + 1,
             url: `${siteUrl}/levels/${level.number}`,
-            name: `Level ${level.number}: ${level.title}`,
+            name: t('level.heading', { level: level.number, title: level.title }),
           })),
         }}
       />
-      <Breadcrumbs items={[{ label: 'Home', to: '/' }, { label: 'Levels' }]} />
-      <h1 className="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">All {gameName} levels</h1>
-      <p className="mt-2 max-w-2xl text-gray-600 dark:text-gray-400">
-        Solutions for levels 1 to {levels.searchableMax}. Type a level number to jump to it, or words to search the guides.
-      </p>
+      <Breadcrumbs items={[{ label: t('menu.home'), to: '/' }, { label: t('menu.levels') }]} />
+      <h1 className="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">{t('levels.title', { game: gameName })}</h1>
+      <p className="mt-2 max-w-2xl text-gray-600 dark:text-gray-400">{t('levels.intro', { max: levels.searchableMax })}</p>
 
       <form role="search" action="/levels" method="get" className="mt-6 flex max-w-xl gap-2">
         <label htmlFor="levels-query" className="sr-only">
-          Level number or words
+          {t('levels.searchLabel')}
         </label>
         <input
           id="levels-query"
@@ -62,22 +64,22 @@ export function LevelsPage() {
           type="search"
           maxLength={100}
           defaultValue={query.query ?? ''}
-          placeholder="Level number or words, e.g. telescope"
+          placeholder={t('levels.searchPlaceholder')}
           className="min-w-0 flex-1 rounded-full border border-gray-300 bg-white px-4 py-2.5 outline-none focus:border-primary-500 focus:ring-2 focus:ring-primary-500/30 dark:border-gray-700 dark:bg-gray-900"
         />
         {query.difficulty && <input type="hidden" name="difficulty" value={query.difficulty} />}
         <button type="submit" className="inline-flex items-center gap-2 rounded-full bg-primary-600 px-5 font-semibold text-white hover:bg-primary-700 dark:bg-primary-500 dark:text-gray-950">
           <Icon name="search" className="size-4" />
-          <span className="hidden sm:inline">Search</span>
+          <span className="hidden sm:inline">{t('search.submit')}</span>
         </button>
       </form>
       {message && (
         <p role="alert" className="mt-2 text-sm font-medium text-red-600 dark:text-red-400">
-          {message}
+          {levelSearchMessage(message, t)}
         </p>
       )}
 
-      <nav aria-label="Difficulty" className="mt-6 flex flex-wrap gap-2">
+      <nav aria-label={t('levels.difficulty')} className="mt-6 flex flex-wrap gap-2">
         {filters.map((difficulty) => {
           const active = query.difficulty === difficulty;
           return (
@@ -87,7 +89,7 @@ export function LevelsPage() {
               aria-current={active ? 'page' : undefined}
               className="rounded-full border border-gray-300 px-4 py-1.5 text-sm font-medium text-gray-700 hover:border-primary-500 aria-[current=page]:border-primary-600 aria-[current=page]:bg-primary-600 aria-[current=page]:text-white dark:border-gray-700 dark:text-gray-300 dark:aria-[current=page]:border-primary-500 dark:aria-[current=page]:bg-primary-500 dark:aria-[current=page]:text-gray-950"
             >
-              {difficulty ? DIFFICULTY_LABELS[difficulty] : 'All'}{' '}
+              {difficulty ? difficultyLabel(difficulty, t) : t('levels.allDifficulties')}{' '}
               <span className="opacity-70">({list.counts[difficulty ?? 'all']})</span>
             </Link>
           );
@@ -104,13 +106,13 @@ export function LevelsPage() {
         </ul>
       ) : (
         <div className="mt-10 rounded-2xl border border-dashed border-gray-300 p-10 text-center dark:border-gray-700">
-          <p className="font-semibold">No guides match{query.query ? ` "${query.query}"` : ''}.</p>
-          <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">Try other words, or type the level number.</p>
+          <p className="font-semibold">{query.query ? t('levels.noMatchFor', { query: query.query }) : t('levels.noMatch')}</p>
+          <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">{t('levels.noMatchHint')}</p>
         </div>
       )}
 
       {list.pageCount > 1 && (
-        <nav aria-label="Pages" className="mt-8 flex items-center justify-center gap-1">
+        <nav aria-label={t('pagination.label')} className="mt-8 flex items-center justify-center gap-1">
           {Array.from({ length: list.pageCount }, (_, i) => i + 1).map((page) => (
             <Link
               key={page}
@@ -124,7 +126,7 @@ export function LevelsPage() {
         </nav>
       )}
       <p className="mt-4 text-center text-sm text-gray-500 dark:text-gray-400">
-        {list.total} guide{list.total === 1 ? '' : 's'}
+        {t(list.total === 1 ? 'levels.countOne' : 'levels.count', { count: list.total })}
       </p>
     </main>
   );

@@ -9,7 +9,8 @@ import { useT } from 'web/i18n/i18n';
 import { reportError } from 'web/lib/error-reporter';
 import { useRootData } from 'web/lib/root-data';
 import { usePage } from 'web/lib/router/router';
-import { loadedPage, moduleOf } from 'web/route-table';
+import { ForcedColorModeContext, forcedColorMode, useColorMode } from 'web/lib/theme';
+import { colorModeOf, loadedPage, moduleOf } from 'web/route-table';
 
 /** The site layout: header, the current page, footer. */
 export function RootLayout() {
@@ -19,26 +20,31 @@ export function RootLayout() {
   const pageModule = moduleOf(page.routeId);
   // The page's own chunk downloads in parallel with the entry instead of after it.
   const preloads = [...assets.preloads, ...((pageModule && assets.pageChunks?.[pageModule]) || [])];
+  // A page may force a colour mode: rendered on <html> for the first paint, kept on navigation.
+  const forced = forcedColorMode(page.routeId, colorModeOf(page.routeId));
+  useColorMode(forced);
   return (
-    <Document assets={{ ...assets, preloads }} analyticsId={config.analyticsId}>
-      <div className="flex min-h-dvh flex-col">
-        <a
-          href="#main"
-          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-gray-900"
-        >
-          {t('layout.skipToContent')}
-        </a>
-        <Header />
-        <div id="main" className="flex-1">
-          <RenderErrorBoundary key={page.url}>
-            <CurrentPage />
-          </RenderErrorBoundary>
+    <ForcedColorModeContext value={forced}>
+      <Document assets={{ ...assets, preloads }} analyticsId={config.analyticsId} forcedColorMode={forced}>
+        <div className="flex min-h-dvh flex-col">
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-gray-900"
+          >
+            {t('layout.skipToContent')}
+          </a>
+          <Header />
+          <div id="main" className="flex-1">
+            <RenderErrorBoundary key={page.url}>
+              <CurrentPage />
+            </RenderErrorBoundary>
+          </div>
+          <Footer />
         </div>
-        <Footer />
-      </div>
-      <Toaster />
-      <LoadingBar />
-    </Document>
+        <Toaster />
+        <LoadingBar />
+      </Document>
+    </ForcedColorModeContext>
   );
 }
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { AuthModule } from 'src/modules/auth/auth.module';
 import { AppConfig } from 'src/config/app-config';
 import { MarkdownRenderer } from 'src/platform/content/content-file';
 import { MarkdownItRenderer } from 'src/platform/content/markdown-it.renderer';
@@ -20,7 +21,7 @@ import { GuideVoteRepository, LevelContentSource, LevelRepository } from './doma
 
 /** Level guides: content import, the read side for pages and the API, guide requests and feedback. */
 @Module({
-  imports: [MikroOrmModule.forFeature([LevelSchema, GuideRequestSchema, GuideFeedbackSchema, ContentImportSchema])],
+  imports: [MikroOrmModule.forFeature([LevelSchema, GuideRequestSchema, GuideFeedbackSchema, ContentImportSchema]), AuthModule],
   controllers: [LevelsApiController, PreviewImageController],
   providers: [
     LevelsService,

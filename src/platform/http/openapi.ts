@@ -10,7 +10,7 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig): vo
       .setTitle(`${config.public.siteName} API`)
       .setDescription('Level guides and the public endpoints of the site. Errors answer { "errors": [...], "code": "..." }.')
       .setVersion('1')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'OPS_TOKEN' }, 'ops-token')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The session token of POST /auth/sign_in (admin endpoints: an account in ADMIN_EMAILS)' }, 'session')
       .build(),
   );
   SwaggerModule.setup('api/docs', app, document, {

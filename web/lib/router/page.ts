@@ -26,6 +26,11 @@ export interface PageRoute {
   module?: string;
   /** The HTML depends only on content (not on the visitor), so the server may cache it. */
   cache?: boolean;
+  /**
+   * Shows the page in this colour mode whatever the visitor's preference (which stays stored), and
+   * hides the theme toggle. 'system' forces nothing: it only logs a warning naming the route.
+   */
+  colorMode?: 'light' | 'dark' | 'system';
 }
 
 /** A deliberate answer other than 200 (a 404 for a missing level, say), thrown by a loader. */

@@ -2,7 +2,7 @@ import { ApiBody, ApiNoContentResponse, ApiOperation, ApiSecurity, ApiTags } fro
 import { Body, Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { clientErrorReportSchema, type ClientErrorReport } from 'src/contracts/error-report';
-import { OpsTokenGuard } from 'src/platform/http/ops-token.guard';
+import { AdminGuard } from 'src/modules/auth/auth.module';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
 import { ErrorLogService } from '../../application/error-log.service';
@@ -26,9 +26,9 @@ export class ErrorLogController {
   }
 
   @Get('admin/client_errors')
-  @UseGuards(OpsTokenGuard)
-  @ApiSecurity('ops-token')
-  @ApiOperation({ summary: 'Error groups, most recently seen first (ops token)' })
+  @UseGuards(AdminGuard)
+  @ApiSecurity('session')
+  @ApiOperation({ summary: 'Error groups, most recently seen first (admin)' })
   async list(@Query(new ZodPipe(listQuery)) query: z.infer<typeof listQuery>) {
     const reports = await this.errorLog.latest(query.limit);
     return {

@@ -20,7 +20,7 @@ import { AppConfig } from 'src/config/app-config';
 import { parseLevelId, type GuideFeedback, type LevelListQuery } from 'src/contracts/levels';
 import { guideFeedbackSchema, levelListQuerySchema } from 'src/contracts/levels.schema';
 import { ConflictError, NotFoundError, ValidationError } from 'src/platform/errors/app-error';
-import { OpsTokenGuard } from 'src/platform/http/ops-token.guard';
+import { AdminGuard } from 'src/modules/auth/auth.module';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
 import { LevelsService } from '../../application/levels.service';
@@ -114,9 +114,9 @@ export class LevelsApiController {
 
   /** The most requested levels without a guide, for editors. */
   @Get('admin/guide_requests')
-  @UseGuards(OpsTokenGuard)
-  @ApiSecurity('ops-token')
-  @ApiOperation({ summary: 'The most requested levels without a guide (ops token)' })
+  @UseGuards(AdminGuard)
+  @ApiSecurity('session')
+  @ApiOperation({ summary: 'The most requested levels without a guide (admin)' })
   @ApiOkResponse({ description: '{ data: [{ level, requests, last_requested_at }] }' })
   async wanted(@Query(new ZodPipe(limitQuery)) query: z.infer<typeof limitQuery>) {
     const rows = await this.levels.mostRequested(query.limit);

@@ -1,0 +1,6 @@
+// `npm run worker`: build if needed, then run the worker process in this same process (signals reach it).
+import { createRequire } from 'node:module';
+import { ensureBuild } from './ensure-build.mjs';
+
+ensureBuild();
+createRequire(import.meta.url)('../dist/server/src/worker.js');

@@ -1,0 +1,134 @@
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AppConfig } from 'src/config/app-config';
+import {
+  emailOnlySchema,
+  linkTokenSchema,
+  passwordResetSchema,
+  signInSchema,
+  signUpSchema,
+  type PasswordResetInput,
+  type SignInInput,
+  type SignUpInput,
+} from 'src/contracts/auth.schema';
+import { ZodPipe } from 'src/platform/http/zod.pipe';
+import { RateLimit } from 'src/platform/rate-limit/rate-limit';
+import { AuthService } from '../../application/auth.service';
+import { LoginDisabledError } from '../../domain/auth.errors';
+import { toUserView, type UserView } from '../../domain/user';
+import { SignedInGuard } from './auth.guards';
+import { clearSessionCookie, setSessionCookie } from './session-cookie';
+
+const body = (schema: z.ZodType) => ApiBody({ schema: z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input' }) as Record<string, unknown> });
+const HOUR = 60 * 60_000;
+
+/**
+ * Email-and-password accounts. Answers that could tell whether an address has an account (sign-up,
+ * resend, forgot password) are the same either way. Every route is rate limited per client IP;
+ * the service adds per-address limits.
+ */
+@ApiTags('auth')
+@Controller()
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post('auth/sign_up')
+  @HttpCode(202)
+  @RateLimit(10, HOUR)
+  @ApiOperation({ summary: 'Create an account; a confirmation link is emailed' })
+  @body(signUpSchema)
+  async signUp(@Body(new ZodPipe(signUpSchema)) input: SignUpInput) {
+    this.requireEmailLogin();
+    await this.auth.signUp(input);
+    return { message: 'Check your inbox: we sent you a confirmation link.' };
+  }
+
+  @Post('auth/confirmation')
+  @HttpCode(202)
+  @RateLimit(10, HOUR)
+  @ApiOperation({ summary: 'Send the confirmation link again (same answer whatever the address)' })
+  @body(emailOnlySchema)
+  async resend(@Body(new ZodPipe(emailOnlySchema)) input: { email: string }) {
+    this.requireEmailLogin();
+    await this.auth.resendConfirmation(input.email);
+    return { message: 'If this address has an unconfirmed account, a new link is on its way.' };
+  }
+
+  @Post('auth/confirm')
+  @HttpCode(200)
+  @RateLimit(30, HOUR)
+  @ApiOperation({ summary: 'Confirm an email address with the token of its link' })
+  @body(linkTokenSchema)
+  async confirm(@Body(new ZodPipe(linkTokenSchema)) input: { token: string }) {
+    this.requireLogin();
+    await this.auth.confirmEmail(input.token);
+    return { message: 'Your email is confirmed. You can sign in now.' };
+  }
+
+  @Post('auth/sign_in')
+  @HttpCode(200)
+  @RateLimit(20, 15 * 60_000)
+  @ApiOperation({ summary: 'Sign in: the user in the body, the token in the Authorization header and the token cookie' })
+  @body(signInSchema)
+  async signIn(@Body(new ZodPipe(signInSchema)) input: SignInInput, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserView> {
+    this.requireEmailLogin();
+    const { user, token } = await this.auth.signIn(input);
+    setSessionCookie(reply, this.config, token);
+    void reply.header('authorization', `Bearer ${token}`).header('cache-control', 'no-store');
+    return toUserView(user, this.config.auth.adminEmails);
+  }
+
+  @Delete('auth/sign_out')
+  @HttpCode(200)
+  @UseGuards(SignedInGuard)
+  @ApiOperation({ summary: 'Sign out: the session stops working at once' })
+  async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.auth.signOut(request.auth!.token);
+    clearSessionCookie(reply, this.config);
+    return { message: 'Sign out success' };
+  }
+
+  @Post('auth/password')
+  @HttpCode(202)
+  @RateLimit(10, HOUR)
+  @ApiOperation({ summary: 'Email a password reset link (same answer whatever the address)' })
+  @body(emailOnlySchema)
+  async forgotPassword(@Body(new ZodPipe(emailOnlySchema)) input: { email: string }) {
+    this.requireEmailLogin();
+    await this.auth.requestPasswordReset(input.email);
+    return { message: 'If this address has an account, a reset link is on its way.' };
+  }
+
+  @Put('auth/password')
+  @HttpCode(200)
+  @RateLimit(20, HOUR)
+  @ApiOperation({ summary: 'Set a new password with a reset token; signs out every session' })
+  @body(passwordResetSchema)
+  async resetPassword(@Body(new ZodPipe(passwordResetSchema)) input: PasswordResetInput) {
+    this.requireEmailLogin();
+    await this.auth.resetPassword(input);
+    return { message: 'Your password is changed. Please sign in with it.' };
+  }
+
+  @Get('api/v1/user_info')
+  @UseGuards(SignedInGuard)
+  @ApiOperation({ summary: 'The signed-in user' })
+  userInfo(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): UserView {
+    void reply.header('cache-control', 'no-store');
+    return toUserView(request.auth!.user, this.config.auth.adminEmails);
+  }
+
+  private requireLogin(): void {
+    if (!this.config.public.settings.has_login) throw new LoginDisabledError();
+  }
+
+  private requireEmailLogin(): void {
+    const { has_login, email_login } = this.config.public.settings;
+    if (!has_login || !email_login) throw new LoginDisabledError();
+  }
+}

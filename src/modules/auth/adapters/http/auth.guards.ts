@@ -1,0 +1,75 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig } from 'src/config/app-config';
+import { AuthService } from '../../application/auth.service';
+import { AdminRequiredError, CrossSiteRequestError, LoginDisabledError, SignInRequiredError, TokenInUrlError } from '../../domain/auth.errors';
+import type { Session } from '../../domain/session';
+import type { User } from '../../domain/user';
+import { readToken } from './session-cookie';
+
+export interface AuthContext {
+  user: User;
+  session: Session;
+  token: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: AuthContext;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const TOKEN_PARAMS = ['token', 'access_token', 'auth_token'];
+
+/**
+ * Lets a request through only with a live session (Authorization header or `token` cookie) and
+ * puts it on `request.auth`. Refuses tokens in the query string (they end up in logs and
+ * histories) and, for state-changing requests carried by the cookie alone, any other origin (CSRF).
+ */
+@Injectable()
+export class SignedInGuard implements CanActivate {
+  constructor(
+    protected readonly auth: AuthService,
+    protected readonly config: AppConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (!this.config.public.settings.has_login) throw new LoginDisabledError();
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    if (TOKEN_PARAMS.some((name) => name in query)) throw new TokenInUrlError();
+    const found = readToken(request);
+    if (!found) throw new SignInRequiredError();
+    if (found.from === 'cookie' && !SAFE_METHODS.has(request.method) && !this.sameOrigin(request)) throw new CrossSiteRequestError();
+    const session = await this.auth.authenticate(found.token);
+    if (!session) throw new SignInRequiredError();
+    request.auth = { ...session, token: found.token };
+    // A client that only has the cookie (a new tab) learns its token from this header (spec: the
+    // browser keeps the token and replaces it whenever a response carries one).
+    if (found.from === 'cookie') void context.switchToHttp().getResponse<FastifyReply>().header('authorization', `Bearer ${found.token}`);
+    return true;
+  }
+
+  private sameOrigin(request: FastifyRequest): boolean {
+    const expected = new URL(this.config.http.publicUrl).origin;
+    const origin = request.headers.origin ?? request.headers.referer;
+    if (typeof origin !== 'string') return false;
+    try {
+      return new URL(origin).origin === expected;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** A signed-in user whose email is in ADMIN_EMAILS: guards the ops endpoints. */
+@Injectable()
+export class AdminGuard extends SignedInGuard {
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    await super.canActivate(context);
+    const { user } = context.switchToHttp().getRequest<FastifyRequest>().auth!;
+    if (!this.auth.isAdmin(user)) throw new AdminRequiredError();
+    return true;
+  }
+}

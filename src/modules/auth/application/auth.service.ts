@@ -1,0 +1,206 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from 'src/config/app-config';
+import type { PasswordResetInput, SignInInput, SignUpInput } from 'src/contracts/auth.schema';
+import { JobQueue } from 'src/platform/queue/job-queue';
+import { InvalidCredentialsError, InvalidLinkError, TooManyAttemptsError, UnconfirmedAccountError } from '../domain/auth.errors';
+import { TOKEN_LIFETIME_MS, type TokenPurpose } from '../domain/one-time-token';
+import { AttemptLimiter, OneTimeTokenRepository, PasswordHasher, SessionRepository, UserRepository } from '../domain/ports';
+import { hashSecret, looksLikeSecret, newSecret } from '../domain/secrets';
+import { isSessionLive, TOUCH_AFTER_MS, type Session } from '../domain/session';
+import { normalizeEmail, type User } from '../domain/user';
+import { accountExistsEmail, confirmationEmail, passwordResetEmail } from './emails';
+
+/** Per-address budgets, on top of the per-IP limits of the routes. Keyed by address whether or not it has an account. */
+const LIMITS = {
+  signIn: { max: 10, windowMs: 15 * 60_000 },
+  email: { max: 3, windowMs: 60 * 60_000 },
+} as const;
+
+export interface SignedIn {
+  user: User;
+  /** The bearer token: given to the client once, stored only hashed. */
+  token: string;
+  session: Session;
+}
+
+/** Sign-up, confirmation, sign-in and out, password reset, Google sign-in, and session checks. */
+@Injectable()
+export class AuthService {
+  private readonly logger = new Logger('Auth');
+
+  constructor(
+    private readonly users: UserRepository,
+    private readonly sessions: SessionRepository,
+    private readonly tokens: OneTimeTokenRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly limiter: AttemptLimiter,
+    private readonly jobs: JobQueue,
+    private readonly config: AppConfig,
+  ) {}
+
+  private clock(): Date {
+    return new Date();
+  }
+
+  /**
+   * Creates an unconfirmed account and mails its confirmation link. The answer is the same when the
+   * address already has an account (its owner gets an email saying so), so sign-up reveals nothing.
+   */
+  async signUp(input: SignUpInput): Promise<void> {
+    const email = normalizeEmail(input.email);
+    await this.limit(`email:${email}`, LIMITS.email);
+    const existing = await this.users.findByEmail(email);
+    if (existing) return this.remindExisting(existing);
+    const passwordHash = await this.hasher.hash(input.password);
+    const user = await this.users.create({ email, passwordHash, confirmedAt: null, googleSubject: null });
+    // A concurrent sign-up with the same address won the race: treat it as existing.
+    if (!user) {
+      const winner = await this.users.findByEmail(email);
+      return winner ? this.remindExisting(winner) : undefined;
+    }
+    await this.sendLink(user, 'account_confirm');
+  }
+
+  /** The Resend button: a new link for an unconfirmed account; silently nothing otherwise. */
+  async resendConfirmation(rawEmail: string): Promise<void> {
+    const email = normalizeEmail(rawEmail);
+    await this.limit(`email:${email}`, LIMITS.email);
+    const user = await this.users.findByEmail(email);
+    if (user && !user.confirmedAt) await this.sendLink(user, 'account_confirm');
+  }
+
+  /** Confirms the address behind a confirmation link: once, before it expires. */
+  async confirmEmail(token: string): Promise<void> {
+    const userId = await this.consume(token, 'account_confirm');
+    await this.users.update(userId, { confirmedAt: this.clock() });
+  }
+
+  async signIn(input: SignInInput): Promise<SignedIn> {
+    const email = normalizeEmail(input.email);
+    await this.limit(`sign-in:${email}`, LIMITS.signIn);
+    const user = await this.users.findByEmail(email);
+    // Unknown address and wrong password cost the same argon2 verify and give the same error.
+    if (!user?.passwordHash) {
+      await this.hasher.verifyDummy(input.password);
+      throw new InvalidCredentialsError();
+    }
+    if (!(await this.hasher.verify(user.passwordHash, input.password))) throw new InvalidCredentialsError();
+    if (!user.confirmedAt) throw new UnconfirmedAccountError(user.email);
+    return this.startSession(user);
+  }
+
+  /** Revokes the session of this token at once; false when there was no live session. */
+  async signOut(token: string): Promise<boolean> {
+    const found = await this.authenticate(token);
+    if (!found) return false;
+    await this.sessions.revoke(found.session.id, this.clock());
+    return true;
+  }
+
+  /** The user and session of a bearer token, or null when it is unknown, revoked or expired. */
+  async authenticate(token: string): Promise<{ user: User; session: Session } | null> {
+    if (!looksLikeSecret(token)) return null;
+    const session = await this.sessions.findByTokenHash(hashSecret(token));
+    const now = this.clock();
+    if (!session || !isSessionLive(session, now, this.config.auth.sessionIdleMs)) return null;
+    const user = await this.users.findById(session.userId);
+    if (!user) return null;
+    if (now.getTime() - session.lastUsedAt.getTime() > TOUCH_AFTER_MS) await this.sessions.touch(session.id, now);
+    return { user, session };
+  }
+
+  /** Mails a reset link when the address has an account; the same answer either way. */
+  async requestPasswordReset(rawEmail: string): Promise<void> {
+    const email = normalizeEmail(rawEmail);
+    await this.limit(`email:${email}`, LIMITS.email);
+    const user = await this.users.findByEmail(email);
+    if (user) await this.sendLink(user, 'password_reset');
+  }
+
+  /**
+   * Sets a new password with a reset link. Every session of the user ends (whoever had the old
+   * password is out), and the link does not sign anyone in. It also proves the address.
+   */
+  async resetPassword(input: PasswordResetInput): Promise<void> {
+    const userId = await this.consume(input.token, 'password_reset');
+    const user = await this.users.findById(userId);
+    if (!user) throw new InvalidLinkError();
+    const now = this.clock();
+    await this.users.update(userId, { passwordHash: await this.hasher.hash(input.password), confirmedAt: user.confirmedAt ?? now });
+    const revoked = await this.sessions.revokeAllOf(userId, now);
+    this.logger.log(`Password reset for user ${userId}; ${revoked} session(s) revoked`);
+  }
+
+  /**
+   * Signs in with a Google account: by its subject if linked, else by a verified email (linking
+   * the account), else a new confirmed account. An unverified Google email never takes over an account.
+   */
+  async signInWithGoogle(profile: { subject: string; email?: string; emailVerified: boolean }): Promise<SignedIn> {
+    const linked = await this.users.findByGoogleSubject(profile.subject);
+    if (linked) return this.startSession(linked);
+    if (!profile.email || !profile.emailVerified) throw new InvalidLinkError();
+    const email = normalizeEmail(profile.email);
+    const now = this.clock();
+    const existing = await this.users.findByEmail(email);
+    if (existing) {
+      await this.users.update(existing.id, { googleSubject: profile.subject, confirmedAt: existing.confirmedAt ?? now });
+      return this.startSession({ ...existing, googleSubject: profile.subject, confirmedAt: existing.confirmedAt ?? now });
+    }
+    const created =
+      (await this.users.create({ email, passwordHash: null, confirmedAt: now, googleSubject: profile.subject })) ??
+      (await this.users.findByEmail(email));
+    if (!created) throw new InvalidLinkError();
+    return this.startSession(created);
+  }
+
+  isAdmin(user: User): boolean {
+    return this.config.auth.adminEmails.has(user.email);
+  }
+
+  private async startSession(user: User): Promise<SignedIn> {
+    const token = newSecret();
+    const now = this.clock();
+    const session = await this.sessions.create(
+      { userId: user.id, tokenHash: hashSecret(token), expiresAt: new Date(now.getTime() + this.config.auth.sessionMaxMs) },
+      now,
+    );
+    return { user, token, session };
+  }
+
+  private async remindExisting(user: User): Promise<void> {
+    if (!user.confirmedAt) return this.sendLink(user, 'account_confirm');
+    const site = this.config.http.publicUrl;
+    await this.jobs.enqueue(
+      'mail.send',
+      accountExistsEmail({ siteName: this.config.public.siteName, to: user.email }, `${site}/`, `${site}/auth/forgot_password`),
+    );
+  }
+
+  private async sendLink(user: User, purpose: TokenPurpose): Promise<void> {
+    const token = newSecret();
+    const now = this.clock();
+    await this.tokens.create(
+      { userId: user.id, purpose, tokenHash: hashSecret(token), expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_MS[purpose]) },
+      now,
+    );
+    const site = this.config.http.publicUrl;
+    const ctx = { siteName: this.config.public.siteName, to: user.email };
+    const mail =
+      purpose === 'account_confirm'
+        ? confirmationEmail(ctx, `${site}/auth/confirm#token=${token}`)
+        : passwordResetEmail(ctx, `${site}/auth/password_reset#token=${token}`);
+    await this.jobs.enqueue('mail.send', mail);
+  }
+
+  private async consume(token: string, purpose: TokenPurpose): Promise<string> {
+    if (!looksLikeSecret(token)) throw new InvalidLinkError();
+    const userId = await this.tokens.consume(hashSecret(token), purpose, this.clock());
+    if (!userId) throw new InvalidLinkError();
+    return userId;
+  }
+
+  private async limit(key: string, { max, windowMs }: { max: number; windowMs: number }): Promise<void> {
+    const result = await this.limiter.hit(key, max, windowMs);
+    if (!result.allowed) throw new TooManyAttemptsError(result.retryAfterSeconds);
+  }
+}

@@ -1,0 +1,52 @@
+import type { MailMessage } from 'src/platform/mail/mail-message';
+
+/** The account emails, text and HTML. Links carry their token after '#', so it never reaches a server log. */
+interface EmailContext {
+  siteName: string;
+  to: string;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function message(ctx: EmailContext, subject: string, paragraphs: string[], action?: { label: string; url: string }): MailMessage {
+  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), `— ${ctx.siteName}`].join('\n\n');
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111827">${paragraphs
+    .map((p) => `<p>${escapeHtml(p)}</p>`)
+    .join('')}${
+    action
+      ? `<p><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#16a34a;color:#fff;padding:10px 18px;border-radius:999px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p><p style="font-size:13px;color:#6b7280">${escapeHtml(action.url)}</p>`
+      : ''
+  }<p style="color:#6b7280">— ${escapeHtml(ctx.siteName)}</p></body></html>`;
+  return { to: ctx.to, subject, text, html };
+}
+
+export const confirmationEmail = (ctx: EmailContext, url: string) =>
+  message(
+    ctx,
+    `Confirm your email for ${ctx.siteName}`,
+    [`Welcome to ${ctx.siteName}! Please confirm that ${ctx.to} is your email address.`, 'The link works once, within 24 hours.'],
+    { label: 'Confirm my email', url },
+  );
+
+export const passwordResetEmail = (ctx: EmailContext, url: string) =>
+  message(
+    ctx,
+    `Reset your ${ctx.siteName} password`,
+    [
+      'Someone (hopefully you) asked to reset the password of this account.',
+      'The link works once, within one hour. If you did not ask, ignore this email: your password stays as it is.',
+    ],
+    { label: 'Choose a new password', url },
+  );
+
+/** Sent instead of a second account: the form answers the same either way, so no one learns who has an account. */
+export const accountExistsEmail = (ctx: EmailContext, signInUrl: string, resetUrl: string) =>
+  message(
+    ctx,
+    `You already have a ${ctx.siteName} account`,
+    [
+      `Someone tried to sign up with ${ctx.to}, which already has an account.`,
+      `If it was you, sign in at ${signInUrl}, or reset your password at ${resetUrl}. If not, ignore this email.`,
+    ],
+  );

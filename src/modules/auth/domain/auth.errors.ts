@@ -1,0 +1,74 @@
+import { AppError } from 'src/platform/errors/app-error';
+
+export class InvalidCredentialsError extends AppError {
+  readonly code = 'AUTH.INVALID_CREDENTIALS';
+  readonly kind = 'unauthorized';
+  constructor() {
+    super('Invalid email or password');
+  }
+}
+
+/** 401 whose first error contains the address: the browser then opens the email verification page (spec section 8). */
+export class UnconfirmedAccountError extends AppError {
+  readonly code = 'AUTH.UNCONFIRMED';
+  readonly kind = 'unauthorized';
+  constructor(email: string) {
+    super(`Please confirm your email address ${email} first: we sent you a link.`);
+  }
+}
+
+export class InvalidLinkError extends AppError {
+  readonly code = 'AUTH.INVALID_LINK';
+  readonly kind = 'validation';
+  constructor() {
+    super('This link is invalid or has expired.');
+  }
+}
+
+export class SignInRequiredError extends AppError {
+  readonly code = 'AUTH.SIGN_IN_REQUIRED';
+  readonly kind = 'unauthorized';
+  constructor() {
+    super('Please sign in.');
+  }
+}
+
+export class TokenInUrlError extends AppError {
+  readonly code = 'AUTH.TOKEN_IN_URL';
+  readonly kind = 'validation';
+  constructor() {
+    super('Tokens are not accepted in the URL; send them in the Authorization header.');
+  }
+}
+
+export class CrossSiteRequestError extends AppError {
+  readonly code = 'AUTH.CROSS_SITE';
+  readonly kind = 'forbidden';
+  constructor() {
+    super('This request must come from this site.');
+  }
+}
+
+export class AdminRequiredError extends AppError {
+  readonly code = 'AUTH.ADMIN_REQUIRED';
+  readonly kind = 'forbidden';
+  constructor() {
+    super('This needs an administrator account.');
+  }
+}
+
+export class LoginDisabledError extends AppError {
+  readonly code = 'AUTH.DISABLED';
+  readonly kind = 'not_found';
+  constructor() {
+    super('Accounts are not enabled on this site.');
+  }
+}
+
+export class TooManyAttemptsError extends AppError {
+  readonly code = 'AUTH.TOO_MANY_ATTEMPTS';
+  readonly kind = 'rate_limited';
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many attempts, please try again later.');
+  }
+}

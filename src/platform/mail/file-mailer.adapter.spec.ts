@@ -1,0 +1,54 @@
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { loadConfig } from 'src/config/app-config';
+import { FileMailer, firstLink } from './file-mailer.adapter';
+
+describe('FileMailer', () => {
+  let dataDir: string;
+
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'guides-mail-'));
+  });
+
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('writes one .eml per message under DATA_DIR/mail and logs the recipient, subject, file and first link', async () => {
+    const lines: string[] = [];
+    jest.spyOn(Logger.prototype, 'log').mockImplementation((message: unknown) => void lines.push(String(message)));
+    const mailer = new FileMailer(loadConfig({}, { DATA_DIR: dataDir, SITE_NAME: 'Test Guide', PUBLIC_URL: 'https://guides.example' }));
+    const link = 'https://guides.example/auth/confirm#token=AbC_123-xyz';
+
+    await mailer.send({
+      to: 'player@example.com',
+      subject: 'Confirm your email',
+      text: `Welcome!\n\nConfirm my email: ${link}.\n\nOr visit http://other.example/`,
+      html: `<p>Welcome! <a href="${link}">Confirm</a></p>`,
+    });
+
+    const dir = join(dataDir, 'mail');
+    const files = await readdir(dir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/\.eml$/);
+    const file = join(dir, files[0]!);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const eml = await readFile(file, 'utf8');
+    expect(eml).toContain('To: player@example.com');
+    expect(eml).toContain('From: Test Guide <no-reply@guides.example>');
+    expect(eml).toContain('Subject: Confirm your email');
+    expect(eml).toContain('Content-Type: text/plain');
+    expect(eml).toContain('Content-Type: text/html');
+    expect(eml.replace(/=\r?\n/g, '').replace(/=3D/g, '=')).toContain(link);
+
+    expect(lines).toEqual([`Mail to player@example.com "Confirm your email" written to ${file}; link: ${link}`]);
+  });
+
+  it('finds the first http(s) link of a text', () => {
+    expect(firstLink('Open (https://a.example/x?y=1#t=2), then http://b.example')).toBe('https://a.example/x?y=1#t=2');
+    expect(firstLink('No link here')).toBeUndefined();
+  });
+});

@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Injectable, Logger } from '@nestjs/common';
+import { createTransport } from 'nodemailer';
+import { AppConfig } from 'src/config/app-config';
+import type { MailMessage } from './mail-message';
+import { Mailer } from './mailer';
+
+/** The first http(s) link of a text, without trailing punctuation. */
+export function firstLink(text: string): string | undefined {
+  return /https?:\/\/[^\s<>"')\]]+/.exec(text)?.[0].replace(/[.,;:!?]+$/, '');
+}
+
+/**
+ * The embedded stand-in when SMTP_URL is not set: each message becomes an .eml file under
+ * DATA_DIR/mail (open it in any mail client), and one log line names the recipient, the subject,
+ * the file and the message's first link, so a developer can click a confirmation link.
+ */
+@Injectable()
+export class FileMailer extends Mailer {
+  private readonly logger = new Logger('Mail');
+  // Nodemailer composes the MIME message exactly as it would send it, into a buffer.
+  private readonly composer = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  private readonly dir: string;
+  private readonly from: string;
+
+  constructor(config: AppConfig) {
+    super();
+    this.dir = config.mail.dir;
+    this.from = config.mail.from;
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    const composed = await this.composer.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+    const eml = composed.message as Buffer;
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const file = join(this.dir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
+    await writeFile(file, eml, { mode: 0o600 });
+    const link = firstLink(message.text);
+    this.logger.log(`Mail to ${message.to} "${message.subject}" written to ${file}${link ? `; link: ${link}` : ''}`);
+  }
+}

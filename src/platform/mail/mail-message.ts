@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/** One message to one recipient, with its plain-text and HTML bodies. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The caps every message is checked against before it is queued or sent. */
+export const mailMessageSchema = z.object({
+  to: z.email().max(256),
+  // A line break in a subject would start a new header: refused, not stripped.
+  subject: z.string().min(1).max(200).regex(/^[^\r\n]*$/, 'must be one line'),
+  text: z.string().min(1).max(100_000),
+  html: z.string().max(100_000),
+}) satisfies z.ZodType<MailMessage>;

@@ -1,0 +1,117 @@
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Queue, type JobsOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+import { AppConfig } from 'src/config/app-config';
+import { JobQueue, type EnqueueOptions } from './job-queue';
+import { JobRetryPolicy } from './job-retry-policy';
+import { JOBS, validateJob, type JobData, type JobName, type QueueName, type RetryPolicy } from './jobs';
+import { QueueUnavailableError } from './queue.errors';
+
+/** How long an enqueue waits for a connection that is being (re)established. */
+const READY_TIMEOUT_MS = 2_000;
+
+/** Every BullMQ key of this site starts with `${REDIS_KEY_PREFIX}bull:<queue>:`. */
+export const bullmqPrefix = (config: AppConfig): string => `${config.redis.keyPrefix}bull`;
+
+/** The options a job is stored with; the worker reads attempts and backoff from the job itself. */
+export function bullmqJobOptions(policy: RetryPolicy, jobId?: string): JobsOptions {
+  return {
+    jobId,
+    attempts: policy.attempts,
+    backoff: { type: policy.backoff.type, delay: policy.backoff.delayMs },
+    // Done jobs leave Redis at once (their data may be personal); failed ones stay a week to inspect.
+    removeOnComplete: true,
+    removeOnFail: { age: 7 * 24 * 60 * 60, count: 10_000 },
+  };
+}
+
+/**
+ * The producer side of BullMQ (REDIS_URL set): jobs go to Redis and `npm run worker` runs them.
+ * Its connection fails fast (no offline queue, one retry, short timeouts) so a Redis outage makes
+ * enqueue throw QueueUnavailableError within seconds instead of hanging a request.
+ */
+@Injectable()
+export class BullmqJobQueue extends JobQueue implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('Jobs');
+  private readonly client: Redis;
+  private readonly prefix: string;
+  private readonly queues = new Map<QueueName, Queue>();
+  private closed = false;
+
+  constructor(
+    config: AppConfig,
+    private readonly policy: JobRetryPolicy,
+  ) {
+    super();
+    if (!config.redis.url) throw new Error('BullmqJobQueue needs REDIS_URL');
+    this.prefix = bullmqPrefix(config);
+    this.client = new Redis(config.redis.url, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: READY_TIMEOUT_MS,
+      commandTimeout: 5_000,
+      // Only used to drop a connection that never came up; a live one is closed with QUIT.
+      disconnectTimeout: 500,
+    });
+    // Failures surface where a job is enqueued; the client keeps reconnecting in the background.
+    this.client.on('error', () => undefined);
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.client.connect().catch((error: Error) => this.logger.warn(`Redis is not reachable yet for the job queue: ${error.message}`));
+  }
+
+  async enqueue<N extends JobName>(name: N, data: JobData<N>, options: EnqueueOptions = {}): Promise<void> {
+    const parsed = validateJob(name, data, options.jobId);
+    await this.ready();
+    const queueName = JOBS[name].queue;
+    const queue = this.queue(queueName);
+    try {
+      await queue.add(name, parsed, bullmqJobOptions(this.policy.of(name), options.jobId));
+    } catch (error) {
+      // A queue whose first connection failed stays broken: the next enqueue builds a fresh one.
+      this.queues.delete(queueName);
+      void queue.close().catch(() => undefined);
+      throw new QueueUnavailableError({ cause: error });
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.queues.values()].map((queue) => queue.close().catch(() => undefined)));
+    this.queues.clear();
+    if (this.client.status === 'ready') await this.client.quit().catch(() => undefined);
+    else this.client.disconnect();
+  }
+
+  /** Resolves when the connection is up; throws at once while Redis is known to be down. */
+  private async ready(): Promise<void> {
+    const status = this.client.status;
+    if (status === 'ready') return;
+    if (this.closed || status === 'reconnecting' || status === 'end' || status === 'close') throw new QueueUnavailableError();
+    if (status === 'wait') void this.client.connect().catch(() => undefined);
+    await new Promise<void>((resolve, reject) => {
+      const done = (error?: Error) => {
+        clearTimeout(timer);
+        this.client.off('ready', onReady).off('error', onError);
+        if (error) reject(new QueueUnavailableError({ cause: error }));
+        else resolve();
+      };
+      const onReady = () => done();
+      const onError = (error: Error) => done(error);
+      const timer = setTimeout(() => done(new Error('timed out waiting for Redis')), READY_TIMEOUT_MS);
+      this.client.once('ready', onReady).once('error', onError);
+    });
+  }
+
+  private queue(name: QueueName): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.client, prefix: this.prefix, skipWaitingForReady: true });
+      queue.on('error', () => undefined);
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+}

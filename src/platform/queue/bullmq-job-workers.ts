@@ -1,0 +1,85 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { AppConfig } from 'src/config/app-config';
+import { bullmqPrefix } from './bullmq-job-queue.adapter';
+import { JobProcessors } from './job-processors';
+import { isJobName, QUEUE_NAMES, validateJob } from './jobs';
+import { describeFailure, PermanentJobError } from './queue.errors';
+
+/**
+ * The consumer side of BullMQ, in the worker process: one Worker per queue of the registry runs
+ * its jobs through the registered processors. Attempts and backoff travel with each job, so a
+ * job waiting for its retry survives a worker restart; one whose worker died mid-run is picked
+ * up again when its lock expires (stalled).
+ */
+@Injectable()
+export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Worker');
+  private readonly workers: Worker[] = [];
+  private connection?: Redis;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly processors: JobProcessors,
+  ) {}
+
+  /** After every module's onModuleInit, so all processors are registered. */
+  onApplicationBootstrap(): void {
+    this.processors.assertComplete();
+    if (!this.config.redis.url) throw new Error('The worker needs REDIS_URL');
+    // Workers must wait for Redis, not fail: no retry limit per command. BullMQ duplicates this
+    // client for each Worker's own connections; until Redis answers they keep reconnecting.
+    this.connection = new Redis(this.config.redis.url, { maxRetriesPerRequest: null });
+    this.connection.on('error', () => undefined);
+    for (const queue of QUEUE_NAMES) {
+      const worker = new Worker(queue, (job) => this.process(job), {
+        connection: this.connection,
+        prefix: bullmqPrefix(this.config),
+        concurrency: this.config.queue.concurrency,
+      });
+      worker.on('failed', (job, error) => this.logFailure(job, error));
+      worker.on('stalled', (id) => this.logger.warn(`Job ${id} of queue ${queue} stalled (its worker stopped): it runs again`));
+      worker.on('error', (error) => this.logger.error(`Queue ${queue}: ${describeFailure(error)} ${error.message}`));
+      this.workers.push(worker);
+    }
+    this.logger.log(`Running queue(s) ${QUEUE_NAMES.join(', ')} with concurrency ${this.config.queue.concurrency}`);
+  }
+
+  /** Stops fetching, waits for the running jobs, then disconnects (before the database closes). */
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.close()));
+    this.workers.length = 0;
+    this.connection?.disconnect();
+  }
+
+  private async process(job: Job): Promise<void> {
+    const name = job.name;
+    // Another version's job, or data that no longer parses, would fail every attempt alike.
+    if (!isJobName(name)) throw new UnrecoverableError(`Unknown job ${name}`);
+    const data = (() => {
+      try {
+        return validateJob(name, job.data);
+      } catch {
+        throw new UnrecoverableError(`Invalid data for job ${name}`);
+      }
+    })();
+    const context = { id: job.id ?? '', name, attempt: job.attemptsMade + 1, attempts: job.opts.attempts ?? 1 };
+    try {
+      await this.processors.handler(name)(data, context);
+    } catch (error) {
+      if (error instanceof PermanentJobError) throw new UnrecoverableError(`${error.name}: ${describeFailure(error.cause)}`);
+      throw error;
+    }
+  }
+
+  /** Name, id, attempt and error codes only: the data and the error message may hold addresses or tokens. */
+  private logFailure(job: Job | undefined, error: Error): void {
+    if (!job) return void this.logger.error(`A job failed (${describeFailure(error)})`);
+    const attempts = job.opts.attempts ?? 1;
+    const retried = !(error instanceof UnrecoverableError) && job.attemptsMade < attempts;
+    const line = `Job ${job.name} ${job.id} failed (attempt ${job.attemptsMade}/${attempts}, ${describeFailure(error)})`;
+    if (retried) this.logger.warn(`${line}: retrying`);
+    else this.logger.error(`${line}: giving up`);
+  }
+}

@@ -1,0 +1,124 @@
+import { Logger } from '@nestjs/common';
+import { InlineJobQueue } from './inline-job-queue.adapter';
+import { JobProcessors } from './job-processors';
+import { JobRetryPolicy } from './job-retry-policy';
+import type { JobData } from './jobs';
+import { PermanentJobError, QueueUnavailableError } from './queue.errors';
+
+const mail: JobData<'mail.send'> = { to: 'player@example.com', subject: 'Hello', text: 'Hi', html: '<p>Hi</p>' };
+
+describe('InlineJobQueue', () => {
+  let processors: JobProcessors;
+  let queue: InlineJobQueue;
+  let warnings: string[];
+
+  beforeEach(() => {
+    jest.useFakeTimers({ now: new Date('2026-11-22T10:00:00Z') });
+    warnings = [];
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation((message: unknown) => void warnings.push(String(message)));
+    jest.spyOn(Logger.prototype, 'error').mockImplementation((message: unknown) => void warnings.push(String(message)));
+    processors = new JobProcessors();
+    queue = new InlineJobQueue(processors, new JobRetryPolicy());
+  });
+
+  afterEach(async () => {
+    await queue.onModuleDestroy();
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+
+  it('retries a failing processor with the exponential backoff of the registry, then succeeds', async () => {
+    const attempts: { at: number; attempt: number }[] = [];
+    processors.register('mail.send', async (data, job) => {
+      attempts.push({ at: Date.now(), attempt: job.attempt });
+      expect(data).toEqual(mail);
+      if (job.attempt < 3) throw Object.assign(new Error('451 try again later for player@example.com'), { responseCode: 451 });
+    });
+
+    await queue.enqueue('mail.send', mail);
+    expect(attempts).toHaveLength(0); // queued, not run inside enqueue
+    await jest.advanceTimersByTimeAsync(0);
+    expect(attempts).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(4_999);
+    expect(attempts).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(attempts).toHaveLength(2);
+    await jest.advanceTimersByTimeAsync(10_000);
+
+    const start = attempts[0]!.at;
+    expect(attempts.map((a) => ({ after: a.at - start, attempt: a.attempt }))).toEqual([
+      { after: 0, attempt: 1 },
+      { after: 5_000, attempt: 2 },
+      { after: 15_000, attempt: 3 },
+    ]);
+    await jest.advanceTimersByTimeAsync(60 * 60_000);
+    expect(attempts).toHaveLength(3);
+    // Failures are logged by name, id and codes: never the error message (it may quote the address).
+    expect(warnings).toEqual([
+      'Job mail.send inline-1 failed (attempt 1/8, Error 451): retrying in 5000 ms',
+      'Job mail.send inline-1 failed (attempt 2/8, Error 451): retrying in 10000 ms',
+    ]);
+  });
+
+  it('gives up after the last attempt, and at once on a permanent failure', async () => {
+    const policy = { of: () => ({ attempts: 3, backoff: { type: 'fixed' as const, delayMs: 100 } }) };
+    queue = new InlineJobQueue(processors, policy);
+    const seen: string[] = [];
+    processors.register('mail.send', async (data, job) => {
+      seen.push(`${data.to} ${job.attempt}/${job.attempts}`);
+      if (data.to === 'gone@example.com') throw new PermanentJobError('rejected');
+      throw new Error('down');
+    });
+    await queue.enqueue('mail.send', mail);
+    await queue.enqueue('mail.send', { ...mail, to: 'gone@example.com' });
+    await jest.advanceTimersByTimeAsync(10_000);
+    expect(seen).toEqual([
+      'player@example.com 1/3',
+      'gone@example.com 1/3',
+      'player@example.com 2/3',
+      'player@example.com 3/3',
+    ]);
+    expect(warnings.filter((w) => w.endsWith('giving up'))).toEqual([
+      'Job mail.send inline-2 failed (attempt 1/3, PermanentJobError): giving up',
+      'Job mail.send inline-1 failed (attempt 3/3, Error): giving up',
+    ]);
+  });
+
+  it('runs a job id once while it is pending', async () => {
+    const handler = jest.fn(async () => undefined);
+    processors.register('mail.send', handler);
+    await queue.enqueue('mail.send', mail, { jobId: 'welcome-42' });
+    await queue.enqueue('mail.send', mail, { jobId: 'welcome-42' });
+    await jest.advanceTimersByTimeAsync(0);
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses a job nobody processes', async () => {
+    await expect(queue.enqueue('mail.send', mail)).rejects.toThrow('No processor is registered for job mail.send');
+  });
+
+  it('on shutdown waits for running jobs, abandons waiting retries and refuses new jobs', async () => {
+    let finish!: () => void;
+    let runs = 0;
+    processors.register('mail.send', (data) => {
+      runs++;
+      if (data.to === 'slow@example.com') return new Promise<void>((resolve) => (finish = resolve));
+      return Promise.reject(new Error('down'));
+    });
+    await queue.enqueue('mail.send', { ...mail, to: 'slow@example.com' });
+    await queue.enqueue('mail.send', mail);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(2); // one running, one waiting for its retry
+
+    let closed = false;
+    const closing = queue.onModuleDestroy().then(() => (closed = true));
+    await jest.advanceTimersByTimeAsync(0);
+    expect(closed).toBe(false);
+    await expect(queue.enqueue('mail.send', mail)).rejects.toBeInstanceOf(QueueUnavailableError);
+    finish();
+    await closing;
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(runs).toBe(2);
+    expect(warnings).toContain('Shutting down: 1 waiting job(s) abandoned: mail.send inline-2');
+  });
+});

@@ -1,0 +1,94 @@
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { JobProcessors } from './job-processors';
+import { JobQueue, type EnqueueOptions } from './job-queue';
+import { backoffDelay, JobRetryPolicy } from './job-retry-policy';
+import { validateJob, type JobData, type JobName } from './jobs';
+import { describeFailure, PermanentJobError, QueueUnavailableError } from './queue.errors';
+
+interface InlineJob {
+  id: string;
+  name: JobName;
+  data: unknown;
+  attemptsMade: number;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * The embedded stand-in when REDIS_URL is not set: jobs run in this process, through the same
+ * processors, with the same attempts and backoff. Nothing is persisted: a job still waiting
+ * when the process stops is abandoned (and logged), running ones are awaited.
+ */
+@Injectable()
+export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
+  private readonly logger = new Logger('Jobs');
+  /** Waiting and running jobs, by id (an id is taken again only once its job is done). */
+  private readonly jobs = new Map<string, InlineJob>();
+  private readonly running = new Set<Promise<void>>();
+  private closing = false;
+  private sequence = 0;
+
+  constructor(
+    private readonly processors: JobProcessors,
+    private readonly policy: JobRetryPolicy,
+  ) {
+    super();
+  }
+
+  async enqueue<N extends JobName>(name: N, data: JobData<N>, options: EnqueueOptions = {}): Promise<void> {
+    const parsed = validateJob(name, data, options.jobId);
+    if (this.closing) throw new QueueUnavailableError();
+    this.processors.handler(name); // no processor: the caller learns it now, not in a log later
+    const id = options.jobId ?? `inline-${++this.sequence}`;
+    if (this.jobs.has(id)) return;
+    const job: InlineJob = { id, name, data: parsed, attemptsMade: 0 };
+    this.jobs.set(id, job);
+    this.schedule(job, 0);
+  }
+
+  /** Stops taking jobs, drops the waiting ones and waits for those running (before the database closes). */
+  async onModuleDestroy(): Promise<void> {
+    this.closing = true;
+    const waiting = [...this.jobs.values()].filter((job) => job.timer);
+    for (const job of waiting) {
+      clearTimeout(job.timer);
+      this.jobs.delete(job.id);
+    }
+    if (waiting.length) {
+      this.logger.warn(`Shutting down: ${waiting.length} waiting job(s) abandoned: ${waiting.map((j) => `${j.name} ${j.id}`).join(', ')}`);
+    }
+    await Promise.all(this.running);
+  }
+
+  private schedule(job: InlineJob, delayMs: number): void {
+    // unref: a pending retry never keeps the process alive on its own.
+    job.timer = setTimeout(() => {
+      job.timer = undefined;
+      const run = this.attempt(job);
+      this.running.add(run);
+      void run.then(() => this.running.delete(run));
+    }, delayMs).unref();
+  }
+
+  private async attempt(job: InlineJob): Promise<void> {
+    const policy = this.policy.of(job.name);
+    const attempt = job.attemptsMade + 1;
+    try {
+      await this.processors.handler(job.name)(job.data as never, { id: job.id, name: job.name, attempt, attempts: policy.attempts });
+      this.jobs.delete(job.id);
+    } catch (error) {
+      job.attemptsMade = attempt;
+      const failure = `Job ${job.name} ${job.id} failed (attempt ${attempt}/${policy.attempts}, ${describeFailure(error)})`;
+      if (error instanceof PermanentJobError || attempt >= policy.attempts) {
+        this.jobs.delete(job.id);
+        this.logger.error(`${failure}: giving up`);
+      } else if (this.closing) {
+        this.jobs.delete(job.id);
+        this.logger.warn(`${failure}: abandoned, the process is shutting down`);
+      } else {
+        const delayMs = backoffDelay(policy, attempt);
+        this.logger.warn(`${failure}: retrying in ${delayMs} ms`);
+        this.schedule(job, delayMs);
+      }
+    }
+  }
+}

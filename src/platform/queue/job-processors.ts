@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { JOB_NAMES, type JobData, type JobName } from './jobs';
+
+/** What a processor knows of the job it runs (for logs and idempotency; never log the data). */
+export interface JobContext {
+  id: string;
+  name: JobName;
+  /** 1 for the first attempt. */
+  attempt: number;
+  attempts: number;
+}
+
+/** Runs one job. Throw to fail the attempt (it is retried), PermanentJobError to fail it for good. */
+export type JobHandler<N extends JobName> = (data: JobData<N>, job: JobContext) => Promise<void>;
+
+/**
+ * Who runs each job. A module registers its processors from onModuleInit:
+ *   constructor(processors: JobProcessors, ...) {}
+ *   onModuleInit() { this.processors.register('mail.send', (message) => this.mailer.send(message)); }
+ * Both the worker and the in-process queue find them here.
+ */
+@Injectable()
+export class JobProcessors {
+  private readonly handlers = new Map<JobName, JobHandler<JobName>>();
+
+  register<N extends JobName>(name: N, handler: JobHandler<N>): void {
+    if (this.handlers.has(name)) throw new Error(`A processor for job ${name} is already registered`);
+    this.handlers.set(name, handler as unknown as JobHandler<JobName>);
+  }
+
+  handler<N extends JobName>(name: N): JobHandler<N> {
+    const handler = this.handlers.get(name);
+    if (!handler) throw new Error(`No processor is registered for job ${name}`);
+    return handler as unknown as JobHandler<N>;
+  }
+
+  has(name: JobName): boolean {
+    return this.handlers.has(name);
+  }
+
+  /** Fails the start of the worker when a job of the registry has no processor. */
+  assertComplete(): void {
+    const missing = JOB_NAMES.filter((name) => !this.handlers.has(name));
+    if (missing.length) throw new Error(`No processor is registered for job(s) ${missing.join(', ')}: import the module that registers it`);
+  }
+}

@@ -1,0 +1,19 @@
+import type { JobData, JobName } from './jobs';
+
+export interface EnqueueOptions {
+  /**
+   * Makes the job idempotent: while a job with this id is known to the queue, enqueueing it again
+   * does nothing (e.g. the image job's row id). Letters, digits, '.', '_', '-'; not only digits.
+   */
+  jobId?: string;
+}
+
+/**
+ * Queues a background job from the registry (jobs.ts). The data is checked against the job's
+ * schema first (InvalidJobError); QueueUnavailableError when the queue cannot take it now.
+ * Adapters: BullmqJobQueue (REDIS_URL set: the worker process runs it) and InlineJobQueue
+ * (nothing configured: this process runs it, with the same retries).
+ */
+export abstract class JobQueue {
+  abstract enqueue<N extends JobName>(name: N, data: JobData<N>, options?: EnqueueOptions): Promise<void>;
+}

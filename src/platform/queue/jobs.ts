@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { mailMessageSchema } from 'src/platform/mail/mail-message';
+import { InvalidJobError } from './queue.errors';
+
+/** How often a failed job is tried again, and how long to wait: `delayMs`, or `delayMs * 2^(n-1)` before retry n. */
+export interface RetryPolicy {
+  /** Total attempts, the first one included. */
+  attempts: number;
+  backoff: { type: 'fixed' | 'exponential'; delayMs: number };
+}
+
+interface JobDefinition {
+  /** The queue (one BullMQ queue and Worker each), so a slow kind of job never holds up another. */
+  queue: string;
+  /** The job's data, checked before it is queued and again before it runs. Ids, not secrets. */
+  data: z.ZodType;
+  retry: RetryPolicy;
+}
+
+/**
+ * The one registry of background jobs. Adding a job is one entry here and one processor
+ * registered with JobProcessors (the worker refuses to start while a job has none); a new
+ * `queue` value is a new queue, consumed by the worker with no other change.
+ */
+export const JOBS = {
+  // 8 attempts, 5 s doubling: the last retry comes about 10 minutes after the first failure.
+  'mail.send': { queue: 'mail', data: mailMessageSchema, retry: { attempts: 8, backoff: { type: 'exponential', delayMs: 5_000 } } },
+} as const satisfies Record<string, JobDefinition>;
+
+export type JobName = keyof typeof JOBS;
+export type QueueName = (typeof JOBS)[JobName]['queue'];
+export type JobData<N extends JobName> = z.output<(typeof JOBS)[N]['data']>;
+
+export const JOB_NAMES = Object.keys(JOBS) as JobName[];
+export const QUEUE_NAMES: QueueName[] = [...new Set(JOB_NAMES.map((name) => JOBS[name].queue))];
+
+export const jobsOfQueue = (queue: QueueName): JobName[] => JOB_NAMES.filter((name) => JOBS[name].queue === queue);
+
+export const isJobName = (name: string): name is JobName => Object.hasOwn(JOBS, name);
+
+/** What callers may pass as a job id (BullMQ refuses ':' and ids made only of digits). */
+const JOB_ID = /^(?!\d+$)[A-Za-z0-9_.-]{1,128}$/;
+
+/** Checks a job against the registry; returns the parsed data. Throws InvalidJobError. */
+export function validateJob<N extends JobName>(name: N, data: unknown, jobId?: string): JobData<N> {
+  if (!isJobName(name)) throw new InvalidJobError(`Unknown job ${String(name)}`);
+  if (jobId !== undefined && !JOB_ID.test(jobId)) {
+    throw new InvalidJobError(`Job id of ${name} must be 1-128 letters, digits, '.', '_' or '-', not only digits`);
+  }
+  const parsed = JOBS[name].data.safeParse(data);
+  if (!parsed.success) {
+    // Paths and messages only: the values may be addresses or links.
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`);
+    throw new InvalidJobError(`Invalid data for job ${name}`, problems);
+  }
+  return parsed.data as JobData<N>;
+}

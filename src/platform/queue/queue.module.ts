@@ -1,0 +1,28 @@
+import { Global, Module } from '@nestjs/common';
+import { AppConfig } from 'src/config/app-config';
+import { BullmqJobQueue } from './bullmq-job-queue.adapter';
+import { InlineJobQueue } from './inline-job-queue.adapter';
+import { JobProcessors } from './job-processors';
+import { JobQueue } from './job-queue';
+import { JobRetryPolicy } from './job-retry-policy';
+
+/**
+ * Background jobs: JobQueue to enqueue, JobProcessors to register who runs each job. With
+ * REDIS_URL the queue is BullMQ and the worker process (src/worker.ts) runs the jobs; without,
+ * this process runs them (InlineJobQueue), so `npm start` stays one command.
+ */
+@Global()
+@Module({
+  providers: [
+    JobProcessors,
+    { provide: JobRetryPolicy, useValue: new JobRetryPolicy() },
+    {
+      provide: JobQueue,
+      inject: [AppConfig, JobProcessors, JobRetryPolicy],
+      useFactory: (config: AppConfig, processors: JobProcessors, policy: JobRetryPolicy) =>
+        config.redis.url ? new BullmqJobQueue(config, policy) : new InlineJobQueue(processors, policy),
+    },
+  ],
+  exports: [JobQueue, JobProcessors, JobRetryPolicy],
+})
+export class QueueModule {}

@@ -1,0 +1,53 @@
+import 'reflect-metadata';
+import { Logger as NestLogger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { applyNodeEnv, ConfigError, loadConfig } from './config/app-config';
+import { WorkerModule } from './worker.module';
+
+// Below the orchestrator's grace period (30 s in compose); a job cut short is run again later.
+const SHUTDOWN_TIMEOUT_MS = 25_000;
+
+/** The worker process (`npm run worker`): runs the background jobs queued in Redis; no HTTP listener. */
+async function main(): Promise<void> {
+  // The web process (or `npm run migrate`) owns migrations and the content import.
+  const config = loadConfig(undefined, { MIGRATE_ON_START: 'false', CONTENT_IMPORT_ON_START: 'false' });
+  applyNodeEnv(config);
+  if (!config.redis.url) {
+    console.log('REDIS_URL is not set: the web process (npm start) runs background jobs itself, so no worker is needed.');
+    return;
+  }
+  if (config.database.kind === 'embedded') {
+    console.error(
+      'The worker needs DATABASE_URL: the embedded database belongs to the web process. Set DATABASE_URL for both ' +
+        'processes, or unset REDIS_URL so the web process runs the jobs itself.',
+    );
+    process.exitCode = 1;
+    return;
+  }
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  const logger = new NestLogger('Main');
+  logger.log(`Worker ready (${config.database.kind} database)`);
+
+  // Graceful shutdown: stop fetching jobs, let the running ones finish, close Redis and the pool,
+  // then exit 0. A hung shutdown is cut short; its jobs are picked up again once their lock expires.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.log(`${signal} received: finishing running jobs, then stopping`);
+      setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref();
+      app.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'Shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,244 @@
+import { randomBytes } from 'node:crypto';
+import { startApp, startWorker, type RunningApp, type RunningWorker } from './support/app-process';
+import { linkToken, startMailSink, type MailSink } from './support/mail-sink';
+import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
+
+const PASSWORD = 'correct horse battery';
+const ADMIN = 'ops@example.com';
+
+describe('accounts on PostgreSQL, Redis, the worker and an SMTP server', () => {
+  let database: TestDatabase;
+  let mail: MailSink;
+  let app: RunningApp;
+  let second: RunningApp;
+  let worker: RunningWorker;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    mail = await startMailSink();
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      REDIS_KEY_PREFIX: `t${randomBytes(4).toString('hex')}:`,
+      SMTP_URL: mail.url,
+      HAS_LOGIN: 'true',
+      ADMIN_EMAILS: ADMIN,
+      NODE_ENV: 'production',
+      MIGRATE_ON_START: 'true',
+      // Each test player gets an address of its own through X-Forwarded-For, as behind a proxy.
+      TRUST_PROXY: 'true',
+    };
+    app = await startApp(env);
+    // A second web process on the same database and Redis: limits and sessions must be shared.
+    second = await startApp({ ...env, MIGRATE_ON_START: 'false' });
+    worker = await startWorker(env);
+  });
+
+  afterAll(async () => {
+    await worker?.stop();
+    await second?.stop();
+    await app?.stop();
+    await mail?.close();
+    await database?.drop();
+  });
+
+  /** One simulated client per test (its own IP): the per-IP limits apply to each as to a real visitor. */
+  let ip = '';
+  beforeEach(() => {
+    ip = `10.${[1, 2, 3].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;
+  });
+
+  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, base = app.url) =>
+    fetch(`${base}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: { 'x-forwarded-for': ip, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  /** A confirmed account, signed in: its token and cookie. */
+  async function confirmedUser(email: string) {
+    const before = mail.messages.length;
+    expect((await call('POST', '/auth/sign_up', { email, password: PASSWORD, password_confirmation: PASSWORD })).status).toBe(202);
+    const token = linkToken(await mail.waitFor(email, /Confirm your email/, before), '/auth/confirm');
+    expect((await call('POST', '/auth/confirm', { token })).status).toBe(200);
+    const signedIn = await call('POST', '/auth/sign_in', { email, password: PASSWORD });
+    expect(signedIn.status).toBe(200);
+    return { token: signedIn.headers.get('authorization')!.slice('Bearer '.length), cookie: signedIn.headers.get('set-cookie')! };
+  }
+
+  it('signs up, refuses sign-in until confirmed (401 naming the address), confirms once, then signs in', async () => {
+    const email = `player-${randomBytes(3).toString('hex')}@example.com`;
+    const signUp = await call('POST', '/auth/sign_up', { email: email.toUpperCase(), password: PASSWORD, password_confirmation: PASSWORD });
+    expect(signUp.status).toBe(202);
+    const confirmMail = await mail.waitFor(email, /Confirm your email/);
+    expect(confirmMail.raw).toContain('Content-Type: text/html');
+
+    const early = await call('POST', '/auth/sign_in', { email, password: PASSWORD });
+    expect(early.status).toBe(401);
+    expect(((await early.json()) as { errors: string[] }).errors[0]).toContain(email);
+
+    const token = linkToken(confirmMail, '/auth/confirm');
+    expect((await call('POST', '/auth/confirm', { token })).status).toBe(200);
+    // Single use: the same link again, a blank one and a made-up one confirm nothing.
+    for (const bad of [token, '', 'x'.repeat(43)]) {
+      const again = await call('POST', '/auth/confirm', { token: bad });
+      expect(again.status).toBe(400);
+      expect(((await again.json()) as { errors: string[] }).errors[0]).toBe('This link is invalid or has expired.');
+    }
+
+    const signIn = await call('POST', '/auth/sign_in', { email, password: PASSWORD });
+    expect(signIn.status).toBe(200);
+    expect(await signIn.json()).toMatchObject({ email, confirmed: true, admin: false });
+    const bearer = signIn.headers.get('authorization')!;
+    expect(bearer).toMatch(/^Bearer [A-Za-z0-9_-]{43}$/);
+    const cookie = signIn.headers.get('set-cookie')!;
+    expect(cookie).toContain(`token=${bearer.slice(7)}`);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\//);
+
+    const info = await call('GET', '/api/v1/user_info', undefined, { authorization: bearer }, second.url);
+    expect(info.status).toBe(200);
+    expect(await info.json()).toMatchObject({ email });
+    // With only the cookie (a new tab), the answer hands the token back in the Authorization header.
+    const byCookie = await call('GET', '/api/v1/user_info', undefined, { cookie: cookie.split(';')[0]! });
+    expect(byCookie.status).toBe(200);
+    expect(byCookie.headers.get('authorization')).toBe(bearer);
+  });
+
+  it('answers sign-up the same for a taken address, and mails its owner instead', async () => {
+    const email = `taken-${randomBytes(3).toString('hex')}@example.com`;
+    await confirmedUser(email);
+    const before = mail.messages.length;
+    const fresh = await call('POST', '/auth/sign_up', { email: `new-${email}`, password: PASSWORD, password_confirmation: PASSWORD });
+    const taken = await call('POST', '/auth/sign_up', { email, password: 'another password', password_confirmation: 'another password' });
+    expect(taken.status).toBe(fresh.status);
+    expect(await taken.json()).toEqual(await fresh.json());
+    await mail.waitFor(email, /already have/, before);
+  });
+
+  it('gives unknown addresses and wrong passwords the same error', async () => {
+    const email = `known-${randomBytes(3).toString('hex')}@example.com`;
+    await confirmedUser(email);
+    const wrong = await call('POST', '/auth/sign_in', { email, password: 'not the password' });
+    const unknown = await call('POST', '/auth/sign_in', { email: `nobody-${email}`, password: 'not the password' });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(await wrong.json()).toEqual(await unknown.json());
+  });
+
+  it('validates every field on the server with the form rules', async () => {
+    const cases: [unknown, string][] = [
+      [{ email: 'not-an-email', password: PASSWORD, password_confirmation: PASSWORD }, 'email: Please enter a valid email address'],
+      [{ email: `${'a'.repeat(250)}@example.com`, password: PASSWORD, password_confirmation: PASSWORD }, 'email: Email must be at most 256 characters'],
+      [{ email: 'a@example.com', password: 'short', password_confirmation: 'short' }, 'password: Password must be at least 8 characters'],
+      [{ email: 'a@example.com', password: PASSWORD, password_confirmation: 'different' }, 'password_confirmation: Passwords do not match'],
+      [{ email: 'a@example.com' }, 'password: Password is required'],
+    ];
+    for (const [body, message] of cases) {
+      const response = await call('POST', '/auth/sign_up', body);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { errors: string[] }).errors).toContain(message);
+    }
+  });
+
+  it('signs out: the token stops working at once, on every web process', async () => {
+    const { token } = await confirmedUser(`out-${randomBytes(3).toString('hex')}@example.com`);
+    const out = await call('DELETE', '/auth/sign_out', undefined, { authorization: `Bearer ${token}` });
+    expect(out.status).toBe(200);
+    expect(await out.json()).toEqual({ message: 'Sign out success' });
+    expect(out.headers.get('set-cookie')).toMatch(/token=;/);
+    for (const base of [app.url, second.url]) {
+      expect((await call('GET', '/api/v1/user_info', undefined, { authorization: `Bearer ${token}` }, base)).status).toBe(401);
+    }
+    expect((await call('DELETE', '/auth/sign_out', undefined, { authorization: `Bearer ${token}` })).status).toBe(401);
+  });
+
+  it('refuses a cookie-only state change from another origin (CSRF), and tokens in the query string', async () => {
+    const { token, cookie } = await confirmedUser(`csrf-${randomBytes(3).toString('hex')}@example.com`);
+    const jar = cookie.split(';')[0]!;
+    expect((await call('DELETE', '/auth/sign_out', undefined, { cookie: jar, origin: 'https://evil.example' })).status).toBe(403);
+    expect((await call('DELETE', '/auth/sign_out', undefined, { cookie: jar })).status).toBe(403);
+    expect((await call('GET', `/api/v1/user_info?token=${token}`)).status).toBe(400);
+    // From the site's own origin (PUBLIC_URL, by default http://localhost:PORT) the cookie is enough.
+    expect((await call('DELETE', '/auth/sign_out', undefined, { cookie: jar, origin: `http://localhost:${app.port}` })).status).toBe(200);
+  });
+
+  it('resets a password by email: same answer for unknown addresses, single use, every session signed out, no sign-in', async () => {
+    const email = `reset-${randomBytes(3).toString('hex')}@example.com`;
+    const { token: oldSession } = await confirmedUser(email);
+    const unknown = await call('POST', '/auth/password', { email: `nobody-${email}` });
+    const before = mail.messages.length;
+    const known = await call('POST', '/auth/password', { email });
+    expect(known.status).toBe(202);
+    expect(await known.json()).toEqual(await unknown.json());
+    const token = linkToken(await mail.waitFor(email, /Reset your/, before), '/auth/password_reset');
+
+    const newPassword = 'a brand new password';
+    const reset = await call('PUT', '/auth/password', { token, password: newPassword, password_confirmation: newPassword });
+    expect(reset.status).toBe(200);
+    expect(reset.headers.get('set-cookie')).toBeNull();
+    expect(reset.headers.get('authorization')).toBeNull();
+    expect((await call('PUT', '/auth/password', { token, password: 'yet another one', password_confirmation: 'yet another one' })).status).toBe(400);
+    expect((await call('GET', '/api/v1/user_info', undefined, { authorization: `Bearer ${oldSession}` })).status).toBe(401);
+    expect((await call('POST', '/auth/sign_in', { email, password: PASSWORD })).status).toBe(401);
+    expect((await call('POST', '/auth/sign_in', { email, password: newPassword })).status).toBe(200);
+  });
+
+  it('limits sign-in attempts per account across web processes, with Retry-After', async () => {
+    const email = `limited-${randomBytes(3).toString('hex')}@example.com`;
+    let limited: Response | undefined;
+    for (let i = 0; i < 12 && !limited; i++) {
+      const response = await call('POST', '/auth/sign_in', { email, password: 'wrong password' }, {}, i % 2 ? second.url : app.url);
+      if (response.status === 429) limited = response;
+      else expect(response.status).toBe(401);
+    }
+    expect(limited).toBeDefined();
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('lets only admins read the ops endpoints', async () => {
+    const player = await confirmedUser(`plain-${randomBytes(3).toString('hex')}@example.com`);
+    expect((await call('GET', '/api/v1/admin/client_errors')).status).toBe(401);
+    expect((await call('GET', '/api/v1/admin/client_errors', undefined, { authorization: `Bearer ${player.token}` })).status).toBe(403);
+    const admin = await confirmedUser(ADMIN);
+    const listed = await call('GET', '/api/v1/admin/client_errors', undefined, { authorization: `Bearer ${admin.token}` });
+    expect(listed.status).toBe(200);
+    expect((await call('GET', '/api/v1/user_info', undefined, { authorization: `Bearer ${admin.token}` })).json()).resolves.toMatchObject({ email: ADMIN, admin: true });
+  });
+
+  it('never writes a password, token or cookie value to the logs', () => {
+    const logs = app.output() + second.output() + worker.output();
+    expect(logs).not.toContain(PASSWORD);
+    expect(logs).not.toMatch(/Bearer [A-Za-z0-9_-]{43}/);
+    expect(logs).not.toMatch(/token=[A-Za-z0-9_-]{43}/);
+  });
+});
+
+describe('accounts switched off (has_login false)', () => {
+  let app: RunningApp;
+
+  beforeAll(async () => {
+    app = await startApp({ DATA_DIR: `/tmp/auth-off-${randomBytes(4).toString('hex')}` });
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('sends every /auth page home and answers the account API with 404', async () => {
+    for (const path of ['/auth/signup', '/auth/forgot_password', '/auth/email_verifications?email=a@b.c&type=account_confirm']) {
+      const page = await fetch(`${app.url}${path}`, { redirect: 'manual' });
+      expect(page.status).toBe(302);
+      expect(page.headers.get('location')).toBe('/');
+    }
+    const signIn = await fetch(`${app.url}/auth/sign_in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'a@example.com', password: PASSWORD }),
+    });
+    expect(signIn.status).toBe(404);
+    expect((await fetch(`${app.url}/api/v1/user_info`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { Logger } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { SMTPServer } from 'smtp-server';
+import { loadConfig, type AppConfig } from 'src/config/app-config';
+import { ConfigModule } from 'src/config/config.module';
+import { MailModule } from 'src/platform/mail/mail.module';
+import { bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
+import { BullmqJobWorkers } from 'src/platform/queue/bullmq-job-workers';
+import { JobQueue } from 'src/platform/queue/job-queue';
+import { JobRetryPolicy } from 'src/platform/queue/job-retry-policy';
+import type { RetryPolicy } from 'src/platform/queue/jobs';
+import { QueueModule } from 'src/platform/queue/queue.module';
+import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
+import { freePort } from './support/app-process';
+import { REDIS_URL } from './support/services';
+
+/** A real SMTP server that can refuse messages: 451 (try later) for the next N, 550 for some addresses. */
+async function startSink() {
+  const delivered: { to: string[]; raw: string }[] = [];
+  const state = { attempts: 0, rejectNext: 0, unknownUsers: new Set<string>() };
+  const smtpError = (message: string, responseCode: number) => Object.assign(new Error(message), { responseCode });
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      callback(state.unknownUsers.has(address.address) ? smtpError('No such user here', 550) : null);
+    },
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+      stream.on('end', () => {
+        state.attempts++;
+        if (state.rejectNext > 0) {
+          state.rejectNext--;
+          return callback(smtpError('Greylisted, try again later', 451));
+        }
+        delivered.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=') });
+        callback();
+      });
+    },
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server.server, 'listening');
+  const { port } = server.server.address() as { port: number };
+  return { url: `smtp://127.0.0.1:${port}`, delivered, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const message = (to: string, subject: string, link: string) => ({
+  to,
+  subject,
+  text: `Confirm your email: ${link}`,
+  html: `<p><a href="${link}">Confirm your email</a></p>`,
+});
+
+describe('background jobs on Redis with an SMTP server', () => {
+  const keyPrefix = `t${randomBytes(4).toString('hex')}:`;
+  // Small backoff for the test only (the registry's policy is 8 attempts from 5 s).
+  const retry: RetryPolicy = { attempts: 5, backoff: { type: 'exponential', delayMs: 200 } };
+  let sink: Awaited<ReturnType<typeof startSink>>;
+  let config: AppConfig;
+  let web: TestingModule;
+  let worker: TestingModule | undefined;
+  let inspector: Queue;
+  let inspectorClient: Redis;
+  const logs: string[] = [];
+
+  const build = async (withWorkers: boolean, appConfig = config) => {
+    const app = await Test.createTestingModule({
+      imports: [ConfigModule.forRoot(appConfig), QueueModule, MailModule],
+      providers: withWorkers ? [BullmqJobWorkers] : [],
+    })
+      .overrideProvider(JobRetryPolicy)
+      .useValue({ of: () => retry })
+      .compile();
+    await app.init();
+    return app;
+  };
+
+  beforeAll(async () => {
+    for (const level of ['log', 'warn', 'error'] as const) {
+      jest.spyOn(Logger.prototype, level).mockImplementation((...args: unknown[]) => void logs.push(String(args[0])));
+    }
+    sink = await startSink();
+    config = loadConfig({}, { REDIS_URL, REDIS_KEY_PREFIX: keyPrefix, SMTP_URL: sink.url, SITE_NAME: 'Jobs Test' });
+    inspectorClient = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    inspector = new Queue('mail', { connection: inspectorClient, prefix: bullmqPrefix(config) });
+    web = await build(false);
+    worker = await build(true);
+  });
+
+  afterAll(async () => {
+    await worker?.close();
+    await web?.close();
+    // Leave nothing of this run in Redis.
+    await inspector?.obliterate({ force: true }).catch(() => undefined);
+    await inspector?.close();
+    if (inspectorClient) {
+      for (let cursor = '0'; ; ) {
+        const [next, keys] = await inspectorClient.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 500);
+        if (keys.length) await inspectorClient.del(...keys);
+        if ((cursor = next) === '0') break;
+      }
+      inspectorClient.disconnect();
+    }
+    await sink?.close();
+    jest.restoreAllMocks();
+  });
+
+  it('keeps its keys under the run prefix', async () => {
+    await web.get(JobQueue).enqueue('mail.send', message('prefix@example.com', 'Prefix check', 'https://guides.example/p'));
+    await until('the delivery', () => sink.delivered.find((m) => m.to.includes('prefix@example.com')));
+    expect(await inspectorClient.keys(`${keyPrefix}bull:mail:*`)).toContain(`${keyPrefix}bull:mail:meta`);
+  });
+
+  it('delivers a queued mail to the SMTP server through the worker', async () => {
+    const link = 'https://guides.example/auth/confirm#token=deliver_0123456789';
+    await web.get(JobQueue).enqueue('mail.send', message('first@example.com', 'Confirm your email', link));
+    const mail = await until('the delivery', () => sink.delivered.find((m) => m.to.includes('first@example.com')));
+    expect(mail.to).toEqual(['first@example.com']);
+    expect(mail.raw).toContain('Subject: Confirm your email');
+    expect(mail.raw).toContain('From: Jobs Test <no-reply@localhost>');
+    expect(mail.raw).toContain(link);
+  });
+
+  it('retries a send the server refuses (451) with backoff until it is delivered', async () => {
+    const before = sink.state.attempts;
+    sink.state.rejectNext = 2;
+    await web.get(JobQueue).enqueue('mail.send', message('retry@example.com', 'Retried', 'https://guides.example/r'), { jobId: 'retry-1' });
+    const mail = await until('the delivery', () => sink.delivered.find((m) => m.to.includes('retry@example.com')));
+    expect(mail.raw).toContain('https://guides.example/r');
+    expect(sink.state.attempts - before).toBe(3);
+    // Logged by job name, id, attempt and SMTP codes: never the address or the link.
+    expect(logs.filter((l) => l.includes('retry-1'))).toEqual([
+      'Job mail.send retry-1 failed (attempt 1/5, Error EMESSAGE 451): retrying',
+      'Job mail.send retry-1 failed (attempt 2/5, Error EMESSAGE 451): retrying',
+    ]);
+    expect(logs.join('\n')).not.toContain('retry@example.com');
+    // Done jobs leave Redis (their data holds an address and a link).
+    expect(await inspector.getJob('retry-1')).toBeUndefined();
+  });
+
+  it('does not retry a message the server rejects for good (550)', async () => {
+    sink.state.unknownUsers.add('nobody@example.com');
+    const before = sink.state.attempts;
+    await web.get(JobQueue).enqueue('mail.send', message('nobody@example.com', 'Lost', 'https://guides.example/l'), { jobId: 'rejected-1' });
+    await until('the failure', async () => (await inspector.getJobState('rejected-1')) === 'failed');
+    expect((await inspector.getJob('rejected-1'))?.attemptsMade).toBe(1);
+    expect(sink.state.attempts).toBe(before); // refused at RCPT TO: no DATA
+    expect(logs).toContain('Job mail.send rejected-1 failed (attempt 1/5, UnrecoverableError): giving up');
+  });
+
+  it('keeps a job waiting for its retry when the worker stops, and a new worker delivers it', async () => {
+    retry.backoff.delayMs = 2_000; // long enough to stop the worker during the backoff
+    sink.state.rejectNext = 1;
+    try {
+      await web.get(JobQueue).enqueue('mail.send', message('restart@example.com', 'After restart', 'https://guides.example/s'), { jobId: 'restart-1' });
+      await until('the retry to be scheduled', async () => (await inspector.getJobState('restart-1')) === 'delayed');
+      await worker!.close();
+      worker = undefined;
+      expect(await inspector.getJobState('restart-1')).toBe('delayed');
+      expect(sink.delivered.find((m) => m.to.includes('restart@example.com'))).toBeUndefined();
+
+      worker = await build(true);
+      const mail = await until('the delivery', () => sink.delivered.find((m) => m.to.includes('restart@example.com')));
+      expect(mail.raw).toContain('https://guides.example/s');
+    } finally {
+      retry.backoff.delayMs = 200;
+    }
+  });
+
+  it('refuses a job quickly when Redis is unreachable, instead of hanging', async () => {
+    const down = loadConfig({}, { REDIS_URL: `redis://127.0.0.1:${await freePort()}`, REDIS_KEY_PREFIX: keyPrefix, SMTP_URL: sink.url });
+    const producer = await build(false, down);
+    try {
+      const queue = producer.get(JobQueue);
+      await expect(queue.enqueue('mail.send', message('down@example.com', 'Down', 'https://guides.example/d'))).rejects.toBeInstanceOf(
+        QueueUnavailableError,
+      );
+      await expect(queue.enqueue('mail.send', message('down@example.com', 'Down', 'https://guides.example/d'))).rejects.toBeInstanceOf(
+        QueueUnavailableError,
+      );
+    } finally {
+      await producer.close();
+    }
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * The session store (spec: "main"): the bearer token and the signed-in user's info. Page HTML is
+ * the same for everyone; this fills in the browser. The token cookie is HttpOnly, so at start the
+ * token comes back in the Authorization header of the user_info answer; any response carrying a
+ * new Authorization header replaces it ('Bearer ' removed).
+ */
+export interface UserInfo {
+  email: string;
+  confirmed: boolean;
+  admin: boolean;
+}
+
+export interface SessionState {
+  token: string | null;
+  userInfo: UserInfo | null;
+  /** False until the first user_info answer (or when login is off): the header shows nothing yet. */
+  loaded: boolean;
+}
+
+const SIGNED_OUT: SessionState = { token: null, userInfo: null, loaded: false };
+let state: SessionState = SIGNED_OUT;
+const listeners = new Set<() => void>();
+
+function set(next: Partial<SessionState>): void {
+  state = { ...state, ...next };
+  listeners.forEach((listener) => listener());
+}
+
+export const sessionStore = {
+  subscribe(listener: () => void) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  get: () => state,
+  serverGet: () => SIGNED_OUT,
+};
+
+/** Takes the token of a response's Authorization header, if any. */
+export function takeToken(headers: Headers): void {
+  const header = headers.get('authorization');
+  if (header?.startsWith('Bearer ')) {
+    const token = header.slice('Bearer '.length).trim();
+    if (token && token !== state.token) set({ token });
+  }
+}
+
+export const signedIn = (user: UserInfo) => set({ userInfo: user, loaded: true });
+/** Signed out: the stored user info is cleared (spec). */
+export const signedOut = () => set({ token: null, userInfo: null, loaded: true });
+
+let loginOn = false;
+/** Called once at start with the public setting has_login. */
+export const configureSession = (hasLogin: boolean) => {
+  loginOn = hasLogin;
+};
+
+/** The Authorization header to send: only when login is on (spec) and a token is known. */
+export const authorizationHeader = (): Record<string, string> =>
+  loginOn && state.token ? { authorization: `Bearer ${state.token}` } : {};
+
+/** Loads the signed-in user once at start (the cookie authenticates it); a 401 just means signed out. */
+export async function loadUserInfo(): Promise<void> {
+  try {
+    const response = await fetch('/api/v1/user_info', { headers: { accept: 'application/json', ...authorizationHeader() }, credentials: 'same-origin' });
+    takeToken(response.headers);
+    if (response.ok) signedIn((await response.json()) as UserInfo);
+    else signedOut();
+  } catch {
+    set({ loaded: true });
+  }
+}
