@@ -243,6 +243,8 @@ describe('the site in a real browser', () => {
       await page.clock.install();
       await page.goto(`${app.url}/levels/27`);
       await hydrated(page);
+      // From here the page's time only moves with runFor: a slow machine cannot fire the 200 ms timer early.
+      await page.clock.pauseAt(Date.now() + 1_000);
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       await page.route('**/levels/30/_payload.json', async (route) => {

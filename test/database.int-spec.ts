@@ -10,12 +10,14 @@ import { ErrorLogModule } from 'src/modules/error-log/error-log.module';
 import { MikroOrmErrorReportRepository } from 'src/modules/error-log/adapters/persistence/mikro-orm-error-report.repository';
 import { ErrorReportRepository } from 'src/modules/error-log/domain/error-report.repository';
 import { DatabaseModule } from 'src/platform/database/database.module';
+import { QueueModule } from 'src/platform/queue/queue.module';
+import { RedisModule } from 'src/platform/redis/redis.module';
 import { createTestDatabase, type TestDatabase } from './support/services';
 
 /** Boots just the database platform and the error-log module, as the web process does. */
 async function boot(config: AppConfig) {
   const moduleRef = await Test.createTestingModule({
-    imports: [ConfigModule.forRoot(config), DatabaseModule, ErrorLogModule],
+    imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, QueueModule, ErrorLogModule],
   }).compile();
   return moduleRef.init();
 }
