@@ -299,7 +299,7 @@ describe('the site in a real browser', () => {
     }
   });
 
-  it("reloads once for a page chunk that fails to load, and not again within 10 s", async () => {
+  it('reloads once for a page chunk that fails to load, and not again within 10 s', async () => {
     // The content pages' chunk (FAQ, legal pages) is gone, as after a deploy.
     const manifest = JSON.parse(await readFile(join(ROOT, 'dist/client/.vite/manifest.json'), 'utf8')) as Record<string, { file: string }>;
     const chunk = manifest['web/routes/content.page.tsx']!.file;
@@ -346,7 +346,9 @@ describe('the site in a real browser', () => {
       await page.clock.setFixedTime(start + 6_000);
       await mark();
       const failedAgain = page.waitForResponse((response) => response.url().endsWith(chunk));
+      hold();
       await faq.click();
+      release();
       expect((await failedAgain).status()).toBe(404);
       await page.locator('footer a[href="/levels/27"]').click();
       await page.getByRole('heading', { name: /^Level 27/ }).waitFor();
