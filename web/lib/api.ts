@@ -39,7 +39,8 @@ export async function apiRequest<T>(t: Translate, method: Method, path: string, 
     try {
       response = await fetch(path, {
         method,
-        headers: { accept: 'application/json', 'content-type': 'application/json', ...authorizationHeader() },
+        // A JSON content-type with no body is refused by the server (Fastify): only send it with one.
+        headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...authorizationHeader() },
         body: body !== undefined ? JSON.stringify(body) : undefined,
         credentials: 'same-origin',
       });

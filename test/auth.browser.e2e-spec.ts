@@ -1,0 +1,133 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { freePort, startApp, type RunningApp } from './support/app-process';
+import { launchBrowser } from './support/browser';
+import { linkToken, startMailSink, type MailSink } from './support/mail-sink';
+
+const PASSWORD = 'correct horse battery';
+
+describe('accounts in a real browser', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let mail: MailSink;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'guides-auth-browser-'));
+    mail = await startMailSink();
+    const port = await freePort();
+    // Without REDIS_URL the web process sends the mail itself, here to a real SMTP server.
+    app = await startApp({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, HAS_LOGIN: 'true', SMTP_URL: mail.url });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await mail?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const hydrated = (page: Page) =>
+    page.waitForFunction(() => {
+      const input = document.querySelector('header form input');
+      return !!input && Object.keys(input).some((key) => key.startsWith('__reactFiber'));
+    });
+
+  it('signs up, confirms from the email, signs in, shows the account menu, and signs out', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    const email = `browser-${Date.now().toString(36)}@example.com`;
+    try {
+      await page.goto(`${app.url}/auth/signup`);
+      await hydrated(page);
+      await page.getByLabel('Email').fill('not-an-email');
+      // Field messages appear once typing pauses (300 ms debounce).
+      await page.getByText('Please enter a valid email address').waitFor();
+      await page.getByLabel('Email').fill(email);
+      await page.getByText('Please enter a valid email address').waitFor({ state: 'detached' });
+      await page.getByLabel('Password (at least 8 characters)').fill(PASSWORD);
+      await page.getByLabel('Confirm password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await page.waitForURL(/\/auth\/email_verifications\?email=.+&type=account_confirm$/);
+      await page.getByText(`We sent a confirmation link to ${email}`).waitFor();
+
+      const token = linkToken(await mail.waitFor(email, /Confirm your email/), '/auth/confirm');
+      await page.goto(`${app.url}/auth/confirm#token=${token}`);
+      await page.getByText('Your email is confirmed. You can sign in now.').waitFor();
+
+      await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
+      await page.waitForURL(`${app.url}/auth/login`);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('status').getByText('login success').waitFor();
+      await page.waitForURL(`${app.url}/`);
+
+      const account = page.getByLabel('Account');
+      await account.click();
+      await expect(page.getByTestId('account-email').textContent()).resolves.toBe(email);
+
+      // A new page load knows the user again: the cookie authenticates user_info.
+      await page.reload();
+      await page.getByLabel('Account').waitFor();
+      // And a signed-in user is kept out of the /auth pages.
+      await page.goto(`${app.url}/auth/signup`);
+      await page.waitForURL(`${app.url}/`);
+
+      await page.getByLabel('Account').click();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('status').getByText('Sign out success').waitFor();
+      await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).waitFor();
+      await page.reload();
+      await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('opens the login modal from the header and closes it with its close button', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${app.url}/levels/27`);
+      await hydrated(page);
+      await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Sign in' });
+      await dialog.getByText('To prevent spam, some actions require being signed in.').waitFor();
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('sends an unconfirmed account from the sign-in form to the email verification page', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const email = `unconfirmed-${Date.now().toString(36)}@example.com`;
+    try {
+      const signUp = await fetch(`${app.url}/auth/sign_up`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: PASSWORD, password_confirmation: PASSWORD }),
+      });
+      expect(signUp.status).toBe(202);
+      await page.goto(`${app.url}/auth/login`);
+      await hydrated(page);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${app.url}/auth/email_verifications?email=${encodeURIComponent(email)}&type=account_confirm`);
+      await page.getByRole('button', { name: 'Resend' }).click();
+      await page.getByRole('status').getByText('If this address has an unconfirmed account, a new link is on its way.').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});
