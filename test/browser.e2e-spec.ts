@@ -328,8 +328,16 @@ describe('the site in a real browser', () => {
       const marked = () => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument);
       const mark = () => page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
 
-      // The first failure reloads the page the visitor is on.
+      // A failed prefetch (the link hovered, not clicked) reloads nothing: the visitor may be reading.
       await mark();
+      const prefetchFailed = page.waitForResponse((response) => response.url().endsWith(chunk));
+      await faq.hover();
+      expect((await prefetchFailed).status()).toBe(404);
+      await page.getByRole('heading', { name: /^All Mystery Doors levels/ }).waitFor();
+      expect(loads).toBe(0);
+      await expect(marked()).resolves.toBe(true);
+
+      // The first failure of a navigation reloads the page the visitor is on.
       const reloaded = page.waitForEvent('load');
       hold();
       await faq.click();

@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { HelmetProvider } from 'react-helmet-async';
 import type { HydrationData } from 'web/entry-server';
-import { installChunkErrorReload, isStaleBuild, reloadForChunkError, startBuildCheck } from 'web/lib/build-check';
+import { isStaleBuild, reloadForChunkError, startBuildCheck } from 'web/lib/build-check';
 import { I18nProvider, loadMessages } from 'web/i18n/i18n';
 import { readCookie, LOCALE_COOKIE, rememberLocale } from 'web/i18n/locale';
 import { configureErrorReporter, installGlobalErrorReporting } from 'web/lib/error-reporter';
@@ -23,7 +23,6 @@ const { root, page } = window.__PAGE__;
 
 configureErrorReporter({ buildId: root.buildId });
 installGlobalErrorReporting();
-installChunkErrorReload();
 startBuildCheck(root.buildId);
 
 // A first visit remembers the language it arrived in (route, or the server's redirect).

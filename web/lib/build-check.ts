@@ -1,7 +1,9 @@
 /**
  * Spots a new deploy: every 60 minutes the app fetches builds/latest.json (with a cache-busting
  * timestamp); when the id differs from the running build, the next navigation is a full page load.
- * A chunk that fails to load (an old file gone after a deploy) reloads the page, at most once per 10 s.
+ * A chunk that fails to load (an old file gone after a deploy) reloads the page, at most once per 10 s:
+ * the router calls reloadForChunkError when a navigation's chunk fails, the entry when the first
+ * page's does. A failed prefetch reloads nothing (the visitor may be reading); the click retries.
  */
 export const BUILD_CHECK_INTERVAL_MS = 60 * 60 * 1000;
 export const RELOAD_GUARD_MS = 10_000;
@@ -40,11 +42,4 @@ export function reloadForChunkError(): boolean {
   }
   window.location.reload();
   return true;
-}
-
-export function installChunkErrorReload(): void {
-  // Vite's event when a chunk (or a stylesheet it needs) fails to load. Not prevented: the import
-  // still fails, so the router stays on the current page and the entry does not hydrate a page
-  // without its component (a prevented event makes the import resolve to undefined).
-  window.addEventListener('vite:preloadError', () => void reloadForChunkError());
 }

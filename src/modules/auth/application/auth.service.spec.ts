@@ -550,7 +550,7 @@ describe('AuthService', () => {
       expect(users.rows.size).toBe(1);
       expect(result.user).toMatchObject({ id: user.id, googleSubject: 'google-sub-2' });
       expect(result.user.confirmedAt).toBeInstanceOf(Date);
-      expect(users.row('player@example.com')).toMatchObject({ googleSubject: 'google-sub-2', passwordHash: user.passwordHash });
+      expect(users.row('player@example.com')).toMatchObject({ googleSubject: 'google-sub-2' });
       expect(users.row('player@example.com').confirmedAt).toBeInstanceOf(Date);
       await expect(service.authenticate(result.token)).resolves.toMatchObject({ user: { id: user.id } });
     });
