@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fork, type ChildProcess } from 'node:child_process';
@@ -21,6 +21,21 @@ describe('Google sign-in', () => {
   let issuer: string;
   let app: RunningApp;
   let dataDir: string;
+
+  /** The confirmation token mailed to `email` (no SMTP here: mail is written under DATA_DIR/mail). */
+  async function confirmationToken(email: string): Promise<string> {
+    const dir = join(dataDir, 'mail');
+    for (let i = 0; i < 100; i++) {
+      for (const file of await readdir(dir).catch(() => [] as string[])) {
+        const text = (await readFile(join(dir, file), 'utf8')).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+        if (!text.includes(email)) continue;
+        const token = /\/auth\/confirm#token=([A-Za-z0-9_-]{43})/.exec(text)?.[1];
+        if (token) return token;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`No confirmation mail for ${email}`);
+  }
 
   /** The provider's next userinfo answer. */
   async function setProfile(profile: Profile) {
@@ -102,17 +117,33 @@ describe('Google sign-in', () => {
     expect(await second.json()).toMatchObject({ email });
   });
 
-  it('links an existing email account instead of creating a second one', async () => {
+  it('links an existing confirmed account instead of creating a second one', async () => {
     const email = `linked-${randomBytes(3).toString('hex')}@example.com`;
     const password = 'a password long enough';
     const json = { 'content-type': 'application/json' };
     await fetch(`${app.url}/auth/sign_up`, { method: 'POST', headers: json, body: JSON.stringify({ email, password, password_confirmation: password }) });
+    const confirmation = await confirmationToken(email);
+    expect((await fetch(`${app.url}/auth/confirm`, { method: 'POST', headers: json, body: JSON.stringify({ token: confirmation }) })).status).toBe(200);
     await setProfile({ sub: `google-${randomBytes(4).toString('hex')}`, email: email.toUpperCase(), email_verified: true });
     const { token } = await roundTrip('/');
     expect(await (await fetch(`${app.url}/api/v1/user_info`, { headers: { cookie: token! } })).json()).toMatchObject({ email });
-    // Google proved the address, so the password works too now.
+    // The owner's own password keeps working.
     const signIn = await fetch(`${app.url}/auth/sign_in`, { method: 'POST', headers: json, body: JSON.stringify({ email, password }) });
     expect(signIn.status).toBe(200);
+  });
+
+  it('takes an unconfirmed account back from whoever signed up with the address first', async () => {
+    // Someone registers the victim's address with a password of their own and never confirms it.
+    const email = `victim-${randomBytes(3).toString('hex')}@example.com`;
+    const squatter = 'the squatter password';
+    const json = { 'content-type': 'application/json' };
+    await fetch(`${app.url}/auth/sign_up`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: squatter, password_confirmation: squatter }) });
+    // The real owner signs in with Google: the account is theirs, and the squatter's password is gone.
+    await setProfile({ sub: `google-${randomBytes(4).toString('hex')}`, email, email_verified: true });
+    const { token } = await roundTrip('/');
+    expect(await (await fetch(`${app.url}/api/v1/user_info`, { headers: { cookie: token! } })).json()).toMatchObject({ email, confirmed: true });
+    const attempt = await fetch(`${app.url}/auth/sign_in`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: squatter }) });
+    expect(attempt.status).toBe(401);
   });
 
   it('never returns to another site, whatever origin it is given', async () => {

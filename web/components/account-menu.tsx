@@ -5,6 +5,7 @@ import { useSiteConfig } from 'web/lib/root-data';
 import { useLocation, useNavigate } from 'web/lib/router/router';
 import { configureSession, loadUserInfo, sessionStore, signedOut } from 'web/lib/session';
 import { notify } from 'web/lib/toasts';
+import { Icon } from './icons';
 
 let started = false;
 
@@ -74,8 +75,14 @@ export function AccountMenu() {
   };
   return (
     <>
-      <button type="button" onClick={open} className="shrink-0 rounded-full px-3 py-1.5 text-sm font-semibold text-primary-700 hover:bg-primary-50 dark:text-primary-400 dark:hover:bg-gray-800">
-        {t('account.signIn')}
+      {/* An icon on phones, where the header is full; the words from the sm breakpoint. */}
+      <button
+        type="button"
+        onClick={open}
+        className="inline-flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-semibold text-primary-700 hover:bg-primary-50 sm:w-auto sm:px-3 dark:text-primary-400 dark:hover:bg-gray-800"
+      >
+        <Icon name="user" className="size-5 sm:hidden" />
+        <span className="sr-only sm:not-sr-only">{t('account.signIn')}</span>
       </button>
       <dialog
         ref={dialog}

@@ -60,7 +60,7 @@ export function Header() {
             ))}
           </ul>
         </nav>
-        <div className="ml-auto w-full max-w-52 sm:max-w-64">
+        <div className="ml-auto w-full min-w-0 max-w-52 sm:max-w-64">
           <LevelSearchForm />
         </div>
         <LanguagePicker />

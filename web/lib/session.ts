@@ -64,7 +64,11 @@ export async function loadUserInfo(): Promise<void> {
     const response = await fetch('/api/v1/user_info', { headers: { accept: 'application/json', ...authorizationHeader() }, credentials: 'same-origin' });
     takeToken(response.headers);
     if (response.ok) signedIn((await response.json()) as UserInfo);
-    else signedOut();
+    else {
+      // Not signed in: the body is not needed, but is drained so the connection is released.
+      await response.body?.cancel();
+      signedOut();
+    }
   } catch {
     set({ loaded: true });
   }

@@ -552,6 +552,8 @@ describe('AuthService', () => {
       expect(result.user.confirmedAt).toBeInstanceOf(Date);
       expect(users.row('player@example.com')).toMatchObject({ googleSubject: 'google-sub-2' });
       expect(users.row('player@example.com').confirmedAt).toBeInstanceOf(Date);
+      // Whoever chose the password of an unconfirmed account was never proven to own the address.
+      expect(users.row('player@example.com').passwordHash).toBeNull();
       await expect(service.authenticate(result.token)).resolves.toMatchObject({ user: { id: user.id } });
     });
 

@@ -143,8 +143,14 @@ export class AuthService {
     const now = this.clock();
     const existing = await this.users.findByEmail(email);
     if (existing) {
-      await this.users.update(existing.id, { googleSubject: profile.subject, confirmedAt: existing.confirmedAt ?? now });
-      return this.startSession({ ...existing, googleSubject: profile.subject, confirmedAt: existing.confirmedAt ?? now });
+      // An unconfirmed account's password was never proven to belong to the address's owner:
+      // someone may have signed up with it first. Google proves the owner, so that password goes
+      // (the owner can set one through a reset).
+      const changes = existing.confirmedAt
+        ? { googleSubject: profile.subject }
+        : { googleSubject: profile.subject, confirmedAt: now, passwordHash: null };
+      await this.users.update(existing.id, changes);
+      return this.startSession({ ...existing, ...changes });
     }
     const created =
       (await this.users.create({ email, passwordHash: null, confirmedAt: now, googleSubject: profile.subject })) ??

@@ -24,7 +24,7 @@ export function safeReturnPath(origin: unknown): string {
   const control = [...origin].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
   if (!origin.startsWith('/') || origin.startsWith('//') || origin.includes('\\') || control) return '/';
   // Signing in again from an /auth page would bounce back to it: go home instead.
-  return origin.startsWith('/auth') ? '/' : origin;
+  return origin === '/auth' || origin.startsWith('/auth/') || origin.startsWith('/auth?') ? '/' : origin;
 }
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
