@@ -1,4 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
 import { startApp, startWorker, type RunningApp, type RunningWorker } from './support/app-process';
 import { linkToken, startMailSink, type MailSink } from './support/mail-sink';
 import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
@@ -198,6 +202,44 @@ describe('accounts on PostgreSQL, Redis, the worker and an SMTP server', () => {
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it('limits resends per address with the same answer whether or not the address has an account', async () => {
+    const known = `resend-${randomBytes(3).toString('hex')}@example.com`;
+    await call('POST', '/auth/sign_up', { email: known, password: PASSWORD, password_confirmation: PASSWORD });
+    const unknown = `nobody-${known}`;
+    const statuses = async (email: string) => {
+      const seen: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        ip = `10.9.${i}.${email.length}`; // a new client each time: only the per-address limit applies
+        seen.push((await call('POST', '/auth/confirmation', { email })).status);
+      }
+      return seen;
+    };
+    // The sign-up's own mail counted as the first of three per hour for the known address.
+    const knownStatuses = await statuses(known);
+    const unknownStatuses = await statuses(unknown);
+    expect(knownStatuses).toEqual([202, 202, 429, 429]);
+    expect(unknownStatuses).toEqual([202, 202, 202, 429]);
+  });
+
+  it('stores only a hash of each session token, never the token', async () => {
+    const email = `hashed-${randomBytes(3).toString('hex')}@example.com`;
+    const { token } = await confirmedUser(email);
+    const db = new Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ token_hash: string; password_hash: string }>(
+        `select s.token_hash, u.password_hash from sessions s join users u on u.id = s.user_id where u.email = $1`,
+        [email],
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.token_hash).toBe(createHash('sha256').update(token).digest('hex'));
+      expect(JSON.stringify(rows)).not.toContain(token);
+      expect(rows[0]!.password_hash).toMatch(/^\$argon2id\$/);
+    } finally {
+      await db.end();
+    }
+  });
+
   it('lets only admins read the ops endpoints', async () => {
     const player = await confirmedUser(`plain-${randomBytes(3).toString('hex')}@example.com`);
     expect((await call('GET', '/api/v1/admin/client_errors')).status).toBe(401);
@@ -216,23 +258,32 @@ describe('accounts on PostgreSQL, Redis, the worker and an SMTP server', () => {
   });
 });
 
-describe('accounts switched off (has_login false)', () => {
-  let app: RunningApp;
-
-  beforeAll(async () => {
-    app = await startApp({ DATA_DIR: `/tmp/auth-off-${randomBytes(4).toString('hex')}` });
-  });
+describe('account settings', () => {
+  const apps: RunningApp[] = [];
+  const dirs: string[] = [];
 
   afterAll(async () => {
-    await app?.stop();
+    await Promise.all(apps.map((a) => a.stop()));
+    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
   });
 
-  it('sends every /auth page home and answers the account API with 404', async () => {
-    for (const path of ['/auth/signup', '/auth/forgot_password', '/auth/email_verifications?email=a@b.c&type=account_confirm']) {
+  async function appWith(env: Record<string, string>) {
+    const dir = await mkdtemp(join(tmpdir(), 'guides-auth-settings-'));
+    dirs.push(dir);
+    const app = await startApp({ DATA_DIR: dir, ...env });
+    apps.push(app);
+    return app;
+  }
+
+  it('with has_login off, sends every /auth page home and answers the account API with 404', async () => {
+    const app = await appWith({});
+    for (const path of ['/auth/login', '/auth/signup', '/auth/forgot_password', '/auth/email_verifications?email=a@b.c&type=account_confirm']) {
       const page = await fetch(`${app.url}${path}`, { redirect: 'manual' });
       expect(page.status).toBe(302);
       expect(page.headers.get('location')).toBe('/');
     }
+    // The same for client-side navigation: the payload says where to go.
+    expect(await (await fetch(`${app.url}/auth/signup/_payload.json`)).json()).toMatchObject({ redirect: '/' });
     const signIn = await fetch(`${app.url}/auth/sign_in`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -240,5 +291,33 @@ describe('accounts switched off (has_login false)', () => {
     });
     expect(signIn.status).toBe(404);
     expect((await fetch(`${app.url}/api/v1/user_info`)).status).toBe(404);
+    expect((await fetch(`${app.url}/auth/google_oauth2?origin=/`, { redirect: 'manual' })).headers.get('location')).toBe('/');
+  });
+
+  it('with only Google sign-in, shows no email form and refuses the email API', async () => {
+    const app = await appWith({
+      HAS_LOGIN: 'true',
+      EMAIL_LOGIN: 'false',
+      GOOGLE_OAUTH_LOGIN: 'true',
+      GOOGLE_CLIENT_ID: 'client',
+      GOOGLE_CLIENT_SECRET: 'secret',
+      AUTH_SECRET: randomBytes(32).toString('base64url'),
+    });
+    const html = await (await fetch(`${app.url}/auth/login`)).text();
+    expect(html).toContain('Sign in with Google');
+    expect(html).toContain('To prevent spam, some actions require being signed in.');
+    expect(html).not.toContain('type="password"');
+    expect(html).not.toContain('sign in with email');
+    const json = { 'content-type': 'application/json' };
+    expect((await fetch(`${app.url}/auth/sign_up`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'a@example.com', password: PASSWORD, password_confirmation: PASSWORD }) })).status).toBe(404);
+    expect((await fetch(`${app.url}/auth/sign_in`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'a@example.com', password: PASSWORD }) })).status).toBe(404);
+  });
+
+  it('with only email sign-in, shows no Google button', async () => {
+    const app = await appWith({ HAS_LOGIN: 'true' });
+    const html = await (await fetch(`${app.url}/auth/login`)).text();
+    expect(html).toContain('type="password"');
+    expect(html).not.toContain('Sign in with Google');
+    expect(html).not.toContain('sign in with email');
   });
 });

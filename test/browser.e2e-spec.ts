@@ -53,6 +53,18 @@ describe('the site in a real browser', () => {
     }
   });
 
+  it('shows no login UI while accounts are off, and sends /auth pages home', async () => {
+    const { page, close } = await open('/auth/signup');
+    try {
+      expect(new URL(page.url()).pathname).toBe('/');
+      await hydrated(page);
+      await expect(page.getByRole('banner').getByRole('button', { name: 'Sign in' }).count()).resolves.toBe(0);
+      await expect(page.getByLabel('Account').count()).resolves.toBe(0);
+    } finally {
+      await close();
+    }
+  });
+
   it('validates the header search in place and navigates without a full reload', async () => {
     const { page, problems, close } = await open('/');
     try {
