@@ -10,7 +10,7 @@ import { isSessionLive, TOUCH_AFTER_MS, type Session } from '../domain/session';
 import { normalizeEmail, type User } from '../domain/user';
 import { accountExistsEmail, confirmationEmail, passwordResetEmail } from './emails';
 
-/** Per-address budgets, on top of the per-IP limits of the routes. Keyed by address whether or not it has an account. */
+/** Per-address budgets, on top of the per-IP limits of the routes. Keyed by action and address whether or not it has an account, so the answers never differ between the two. */
 const LIMITS = {
   signIn: { max: 10, windowMs: 15 * 60_000 },
   email: { max: 3, windowMs: 60 * 60_000 },
@@ -48,7 +48,7 @@ export class AuthService {
    */
   async signUp(input: SignUpInput): Promise<void> {
     const email = normalizeEmail(input.email);
-    await this.limit(`email:${email}`, LIMITS.email);
+    await this.limit(`sign-up:${email}`, LIMITS.email);
     const existing = await this.users.findByEmail(email);
     if (existing) return this.remindExisting(existing);
     const passwordHash = await this.hasher.hash(input.password);
@@ -64,7 +64,7 @@ export class AuthService {
   /** The Resend button: a new link for an unconfirmed account; silently nothing otherwise. */
   async resendConfirmation(rawEmail: string): Promise<void> {
     const email = normalizeEmail(rawEmail);
-    await this.limit(`email:${email}`, LIMITS.email);
+    await this.limit(`resend:${email}`, LIMITS.email);
     const user = await this.users.findByEmail(email);
     if (user && !user.confirmedAt) await this.sendLink(user, 'account_confirm');
   }
@@ -112,7 +112,7 @@ export class AuthService {
   /** Mails a reset link when the address has an account; the same answer either way. */
   async requestPasswordReset(rawEmail: string): Promise<void> {
     const email = normalizeEmail(rawEmail);
-    await this.limit(`email:${email}`, LIMITS.email);
+    await this.limit(`reset:${email}`, LIMITS.email);
     const user = await this.users.findByEmail(email);
     if (user) await this.sendLink(user, 'password_reset');
   }
