@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { startApp, startWorker, type RunningApp, type RunningWorker } from './support/app-process';
 import { linkToken, startMailSink, type MailSink } from './support/mail-sink';
-import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
+import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
 
 const PASSWORD = 'correct horse battery';
 const ADMIN = 'ops@example.com';
 
 describe('accounts on PostgreSQL, Redis, the worker and an SMTP server', () => {
   let database: TestDatabase;
+  const redisKeys = testRedisPrefix();
   let mail: MailSink;
   let app: RunningApp;
   let second: RunningApp;
@@ -23,7 +24,7 @@ describe('accounts on PostgreSQL, Redis, the worker and an SMTP server', () => {
     const env = {
       DATABASE_URL: database.url,
       REDIS_URL,
-      REDIS_KEY_PREFIX: `t${randomBytes(4).toString('hex')}:`,
+      REDIS_KEY_PREFIX: redisKeys.prefix,
       SMTP_URL: mail.url,
       HAS_LOGIN: 'true',
       ADMIN_EMAILS: ADMIN,
@@ -44,6 +45,7 @@ describe('accounts on PostgreSQL, Redis, the worker and an SMTP server', () => {
     await app?.stop();
     await mail?.close();
     await database?.drop();
+    await redisKeys.drop();
   });
 
   /** One simulated client per test (its own IP): the per-IP limits apply to each as to a real visitor. */

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { insertSignedInUser } from './support/accounts';
 import { startApp, runUntilExit, type RunningApp } from './support/app-process';
-import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
+import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
 
 const ADMIN = 'ops@example.com';
 let adminToken: string;
@@ -12,6 +11,7 @@ const report = (message: string) => ({
 
 describe('the built web app on PostgreSQL and Redis', () => {
   let database: TestDatabase;
+  const redisKeys = testRedisPrefix();
   let app: RunningApp;
 
   beforeAll(async () => {
@@ -19,7 +19,7 @@ describe('the built web app on PostgreSQL and Redis', () => {
     app = await startApp({
       DATABASE_URL: database.url,
       REDIS_URL,
-      REDIS_KEY_PREFIX: `t${randomBytes(4).toString('hex')}:`,
+      REDIS_KEY_PREFIX: redisKeys.prefix,
       HAS_LOGIN: 'true',
       ADMIN_EMAILS: ADMIN,
       NODE_ENV: 'production',
@@ -31,6 +31,7 @@ describe('the built web app on PostgreSQL and Redis', () => {
   afterAll(async () => {
     await app?.stop();
     await database?.drop();
+    await redisKeys.drop();
   });
 
   it('streams the home page with security headers and a nonce on every inline script', async () => {

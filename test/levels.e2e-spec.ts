@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { insertSignedInUser } from './support/accounts';
 import { startApp, type RunningApp } from './support/app-process';
-import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
+import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
 
 const CONTENT_DIR = join(__dirname, 'fixtures/content');
 const ADMIN = 'editor@example.com';
@@ -10,6 +9,7 @@ let adminToken: string;
 
 describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
   let database: TestDatabase;
+  const redisKeys = testRedisPrefix();
   let app: RunningApp;
   const get = (path: string, init?: RequestInit) => fetch(`${app.url}${path}`, { redirect: 'manual', ...init });
 
@@ -19,7 +19,7 @@ describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
       DATABASE_URL: database.url,
       MIGRATE_ON_START: 'true',
       REDIS_URL,
-      REDIS_KEY_PREFIX: `t${randomBytes(4).toString('hex')}:`,
+      REDIS_KEY_PREFIX: redisKeys.prefix,
       CONTENT_DIR,
       HAS_LOGIN: 'true',
       ADMIN_EMAILS: ADMIN,
@@ -30,6 +30,7 @@ describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
   afterAll(async () => {
     await app?.stop();
     await database?.drop();
+    await redisKeys.drop();
   });
 
   describe('pages', () => {

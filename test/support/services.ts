@@ -46,3 +46,25 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** A Redis key prefix of its own for one test file; `drop` deletes every key under it afterwards. */
+export function testRedisPrefix() {
+  const prefix = `t${randomBytes(4).toString('hex')}:`;
+  return {
+    prefix,
+    async drop() {
+      const { Redis } = await import('ioredis');
+      const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      try {
+        await client.connect();
+        for (let cursor = '0'; ; ) {
+          const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+          if (keys.length) await client.del(...keys);
+          if ((cursor = next) === '0') break;
+        }
+      } finally {
+        client.disconnect();
+      }
+    },
+  };
+}
