@@ -20,7 +20,8 @@ async function main(command: string | undefined): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const config = loadConfig();
+  // Only the schema is this command's business: no content import (its tables may not exist yet).
+  const config = loadConfig(process.env, { CONTENT_IMPORT_ON_START: 'false', MIGRATE_ON_START: 'false' });
   applyNodeEnv(config);
 
   // The feature modules' services need the platform's Redis and queue providers to be built.
