@@ -53,6 +53,16 @@ describe('the site in a real browser', () => {
     }
   });
 
+  it('shows the API documentation (Swagger UI) with no CSP violation', async () => {
+    const { page, problems, close } = await open('/api/docs');
+    try {
+      await page.getByText('/api/v1/levels/{number}').first().waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('shows no login UI while accounts are off, and sends /auth pages home', async () => {
     const { page, close } = await open('/auth/signup');
     try {

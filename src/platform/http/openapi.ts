@@ -8,11 +8,24 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig): vo
     app,
     new DocumentBuilder()
       .setTitle(`${config.public.siteName} API`)
-      .setDescription('Level guides and the public endpoints of the site. Errors answer { "errors": [...], "code": "..." }.')
+      .setDescription('Level guides, accounts and the public endpoints of the site. Errors answer { "errors": [...], "code": "..." }.')
       .setVersion('1')
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The session token of POST /auth/sign_in (admin endpoints: an account in ADMIN_EMAILS)' }, 'session')
       .build(),
   );
+  // Swagger UI sets inline styles of its own. On its pages only, styles may be inline (a nonce in
+  // the directive would make browsers ignore 'unsafe-inline', so the directive is replaced); styles
+  // cannot run code, and scripts keep their nonce.
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onSend', async (request, reply, payload) => {
+      const csp = reply.getHeader('content-security-policy');
+      if (typeof csp === 'string' && request.url.startsWith('/api/docs')) {
+        void reply.header('content-security-policy', csp.replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'"));
+      }
+      return payload;
+    });
   SwaggerModule.setup('api/docs', app, document, {
     jsonDocumentUrl: 'api/docs/openapi.json',
     customSiteTitle: `${config.public.siteName} API`,

@@ -1,4 +1,4 @@
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -86,6 +86,7 @@ export class AuthController {
   @Delete('auth/sign_out')
   @HttpCode(200)
   @UseGuards(SignedInGuard)
+  @ApiSecurity('session')
   @ApiOperation({ summary: 'Sign out: the session stops working at once' })
   async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     await this.auth.signOut(request.auth!.token);
@@ -117,6 +118,7 @@ export class AuthController {
 
   @Get('api/v1/user_info')
   @UseGuards(SignedInGuard)
+  @ApiSecurity('session')
   @ApiOperation({ summary: 'The signed-in user' })
   userInfo(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): UserView {
     void reply.header('cache-control', 'no-store');
