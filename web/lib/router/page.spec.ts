@@ -1,5 +1,5 @@
 import { fakePageData } from 'test/support/fake-page-data';
-import { createResolver, PageError } from './page';
+import { createResolver, PageError, PageRedirect } from './page';
 
 const data = fakePageData();
 const resolve = createResolver(
@@ -57,6 +57,12 @@ describe('resolvePage', () => {
         state: { routeId: 'level', locale: 'fr', params: { id: '27' }, url: '/fr/levels/27' },
       });
       await expect(multilingual(new URL('http://x/levels/27'), data)).resolves.toMatchObject({ state: { routeId: 'level', locale: 'en' } });
+    });
+
+    it("keeps a loader's redirect in the page's language", async () => {
+      const moving = createResolver([{ id: 'old', path: '/old' }], { old: () => { throw new PageRedirect('/levels?x=1'); } }, ['en', 'fr']);
+      await expect(moving(new URL('http://x/fr/old'), data)).resolves.toMatchObject({ state: { status: 302, redirect: '/fr/levels?x=1' } });
+      await expect(moving(new URL('http://x/old'), data)).resolves.toMatchObject({ state: { status: 302, redirect: '/levels?x=1' } });
     });
 
     it('sends the default language prefix to the unprefixed path, keeping the query', async () => {

@@ -1,6 +1,6 @@
 import type { PageData } from 'src/contracts/page-data';
 import type { ComponentType } from 'react';
-import { DEFAULT_LOCALE, splitLocale } from 'web/i18n/locale';
+import { DEFAULT_LOCALE, localizePath, splitLocale } from 'web/i18n/locale';
 import { compilePattern, type Params } from './match';
 
 /** What a page loader receives on the server: route params, the URL, and the in-process data client. */
@@ -98,7 +98,8 @@ export function createResolver(
         return { state };
       } catch (error) {
         if (error instanceof PageRedirect) {
-          return { state: { ...state, status: error.status, redirect: error.location } };
+          // Loaders name route paths; the visitor stays in their language ('/' → '/fr').
+          return { state: { ...state, status: error.status, redirect: localizePath(error.location, locale) } };
         }
         if (error instanceof PageError) {
           return { state: { ...state, status: error.status, error: { status: error.status, message: error.publicMessage } } };
