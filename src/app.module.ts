@@ -10,7 +10,7 @@ import { DatabaseModule } from './platform/database/database.module';
 import { AppErrorFilter } from './platform/errors/app-error.filter';
 import { HealthModule } from './platform/health/health.module';
 import { LoggingModule } from './platform/logging/logging.module';
-import { MailModule } from './platform/mail/mail.module';
+import { MailModule, MailOutboxSweeper } from './platform/mail/mail.module';
 import { QueueModule } from './platform/queue/queue.module';
 import { RedisModule } from './platform/redis/redis.module';
 import type { ServerEntrySource } from './ssr/server-entry.source';
@@ -36,7 +36,11 @@ export class AppModule {
         ...FEATURE_MODULES,
         SsrModule.forRoot(pages),
       ],
-      providers: [{ provide: APP_FILTER, useClass: AppErrorFilter }],
+      providers: [
+        { provide: APP_FILTER, useClass: AppErrorFilter },
+        // Without Redis this process runs the jobs, so it also queues the mail still waiting.
+        ...(config.redis.url ? [] : [MailOutboxSweeper]),
+      ],
     };
   }
 }

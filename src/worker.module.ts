@@ -4,7 +4,7 @@ import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './platform/database/database.module';
 import { LoggingModule } from './platform/logging/logging.module';
-import { MailModule } from './platform/mail/mail.module';
+import { MailModule, MailOutboxSweeper } from './platform/mail/mail.module';
 import { BullmqJobWorkers } from './platform/queue/bullmq-job-workers';
 import { QueueModule } from './platform/queue/queue.module';
 import { RedisModule } from './platform/redis/redis.module';
@@ -19,7 +19,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [ConfigModule.forRoot(config), LoggingModule, DatabaseModule, RedisModule, QueueModule, MailModule, ...FEATURE_MODULES],
-      providers: [BullmqJobWorkers],
+      providers: [BullmqJobWorkers, MailOutboxSweeper],
     };
   }
 }

@@ -10,6 +10,7 @@ import { ErrorLogModule } from 'src/modules/error-log/error-log.module';
 import { MikroOrmErrorReportRepository } from 'src/modules/error-log/adapters/persistence/mikro-orm-error-report.repository';
 import { ErrorReportRepository } from 'src/modules/error-log/domain/error-report.repository';
 import { DatabaseModule } from 'src/platform/database/database.module';
+import { MailModule } from 'src/platform/mail/mail.module';
 import { QueueModule } from 'src/platform/queue/queue.module';
 import { RedisModule } from 'src/platform/redis/redis.module';
 import { createTestDatabase, type TestDatabase } from './support/services';
@@ -17,7 +18,7 @@ import { createTestDatabase, type TestDatabase } from './support/services';
 /** Boots just the database platform and the error-log module, as the web process does. */
 async function boot(config: AppConfig) {
   const moduleRef = await Test.createTestingModule({
-    imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, QueueModule, ErrorLogModule],
+    imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, QueueModule, MailModule, ErrorLogModule],
   }).compile();
   return moduleRef.init();
 }

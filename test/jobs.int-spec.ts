@@ -7,6 +7,10 @@ import { Redis } from 'ioredis';
 import { SMTPServer } from 'smtp-server';
 import { loadConfig, type AppConfig } from 'src/config/app-config';
 import { ConfigModule } from 'src/config/config.module';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { DatabaseModule } from 'src/platform/database/database.module';
+import { MailOutbox, MailOutboxSweeper } from 'src/platform/mail/mail-outbox';
+import { OutboxMailSchema } from 'src/platform/mail/mail-outbox.entity';
 import { MailModule } from 'src/platform/mail/mail.module';
 import { bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
 import { BullmqJobWorkers } from 'src/platform/queue/bullmq-job-workers';
@@ -16,7 +20,7 @@ import type { RetryPolicy } from 'src/platform/queue/jobs';
 import { QueueModule } from 'src/platform/queue/queue.module';
 import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
 import { freePort } from './support/app-process';
-import { REDIS_URL } from './support/services';
+import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
 
 /** A real SMTP server that can refuse messages: 451 (try later) for the next N, 550 for some addresses. */
 async function startSink() {
@@ -67,11 +71,12 @@ const message = (to: string, subject: string, link: string) => ({
   html: `<p><a href="${link}">Confirm your email</a></p>`,
 });
 
-describe('background jobs on Redis with an SMTP server', () => {
+describe('background jobs on Redis with an SMTP server (mail waits in the PostgreSQL outbox)', () => {
   const keyPrefix = `t${randomBytes(4).toString('hex')}:`;
   // Small backoff for the test only (the registry's policy is 8 attempts from 5 s).
   const retry: RetryPolicy = { attempts: 5, backoff: { type: 'exponential', delayMs: 200 } };
   let sink: Awaited<ReturnType<typeof startSink>>;
+  let database: TestDatabase;
   let config: AppConfig;
   let web: TestingModule;
   let worker: TestingModule | undefined;
@@ -81,7 +86,7 @@ describe('background jobs on Redis with an SMTP server', () => {
 
   const build = async (withWorkers: boolean, appConfig = config) => {
     const app = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(appConfig), QueueModule, MailModule],
+      imports: [ConfigModule.forRoot(appConfig), DatabaseModule, QueueModule, MailModule],
       providers: withWorkers ? [BullmqJobWorkers] : [],
     })
       .overrideProvider(JobRetryPolicy)
@@ -96,7 +101,11 @@ describe('background jobs on Redis with an SMTP server', () => {
       jest.spyOn(Logger.prototype, level).mockImplementation((...args: unknown[]) => void logs.push(String(args[0])));
     }
     sink = await startSink();
-    config = loadConfig({}, { REDIS_URL, REDIS_KEY_PREFIX: keyPrefix, SMTP_URL: sink.url, SITE_NAME: 'Jobs Test' });
+    database = await createTestDatabase();
+    config = loadConfig(
+      {},
+      { DATABASE_URL: database.url, MIGRATE_ON_START: 'true', REDIS_URL, REDIS_KEY_PREFIX: keyPrefix, SMTP_URL: sink.url, SITE_NAME: 'Jobs Test' },
+    );
     inspectorClient = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
     inspector = new Queue('mail', { connection: inspectorClient, prefix: bullmqPrefix(config) });
     web = await build(false);
@@ -118,19 +127,33 @@ describe('background jobs on Redis with an SMTP server', () => {
       inspectorClient.disconnect();
     }
     await sink?.close();
+    await database?.drop();
     jest.restoreAllMocks();
   });
 
+  /** A message in the outbox, queued under a job id the test chooses (MailOutbox.send picks its own). */
+  async function queueMail(mail: ReturnType<typeof message>, jobId?: string): Promise<string> {
+    const em = web.get(EntityManager).fork();
+    const row = em.create(OutboxMailSchema, { ...mail, createdAt: new Date() });
+    await em.flush();
+    await web.get(JobQueue).enqueue('mail.send', { outboxId: row.id }, { jobId });
+    return row.id;
+  }
+
+  const outboxHas = async (id: string) => (await web.get(EntityManager).fork().count(OutboxMailSchema, { id })) > 0;
+
   it('keeps its keys under the run prefix', async () => {
-    await web.get(JobQueue).enqueue('mail.send', message('prefix@example.com', 'Prefix check', 'https://guides.example/p'));
+    await web.get(MailOutbox).send(message('prefix@example.com', 'Prefix check', 'https://guides.example/p'));
     await until('the delivery', () => sink.delivered.find((m) => m.to.includes('prefix@example.com')));
     expect(await inspectorClient.keys(`${keyPrefix}bull:mail:*`)).toContain(`${keyPrefix}bull:mail:meta`);
   });
 
   it('delivers a queued mail to the SMTP server through the worker', async () => {
     const link = 'https://guides.example/auth/confirm#token=deliver_0123456789';
-    await web.get(JobQueue).enqueue('mail.send', message('first@example.com', 'Confirm your email', link));
+    await web.get(MailOutbox).send(message('first@example.com', 'Confirm your email', link));
     const mail = await until('the delivery', () => sink.delivered.find((m) => m.to.includes('first@example.com')));
+    // Redis only ever held the row's id; the row is gone once sent.
+    await until('the outbox to empty', async () => ((await web.get(EntityManager).fork().count(OutboxMailSchema, { to: 'first@example.com' })) === 0 ? true : undefined));
     expect(mail.to).toEqual(['first@example.com']);
     expect(mail.raw).toContain('Subject: Confirm your email');
     expect(mail.raw).toContain('From: Jobs Test <no-reply@localhost>');
@@ -140,7 +163,7 @@ describe('background jobs on Redis with an SMTP server', () => {
   it('retries a send the server refuses (451) with backoff until it is delivered', async () => {
     const before = sink.state.attempts;
     sink.state.rejectNext = 2;
-    await web.get(JobQueue).enqueue('mail.send', message('retry@example.com', 'Retried', 'https://guides.example/r'), { jobId: 'retry-1' });
+    await queueMail(message('retry@example.com', 'Retried', 'https://guides.example/r'), 'retry-1');
     const mail = await until('the delivery', () => sink.delivered.find((m) => m.to.includes('retry@example.com')));
     expect(mail.raw).toContain('https://guides.example/r');
     expect(sink.state.attempts - before).toBe(3);
@@ -157,18 +180,19 @@ describe('background jobs on Redis with an SMTP server', () => {
   it('does not retry a message the server rejects for good (550)', async () => {
     sink.state.unknownUsers.add('nobody@example.com');
     const before = sink.state.attempts;
-    await web.get(JobQueue).enqueue('mail.send', message('nobody@example.com', 'Lost', 'https://guides.example/l'), { jobId: 'rejected-1' });
+    const rejected = await queueMail(message('nobody@example.com', 'Lost', 'https://guides.example/l'), 'rejected-1');
     await until('the failure', async () => (await inspector.getJobState('rejected-1')) === 'failed');
     expect((await inspector.getJob('rejected-1'))?.attemptsMade).toBe(1);
     expect(sink.state.attempts).toBe(before); // refused at RCPT TO: no DATA
     expect(logs).toContain('Job mail.send rejected-1 failed (attempt 1/5, UnrecoverableError): giving up');
+    expect(await outboxHas(rejected)).toBe(false);
   });
 
   it('keeps a job waiting for its retry when the worker stops, and a new worker delivers it', async () => {
     retry.backoff.delayMs = 2_000; // long enough to stop the worker during the backoff
     sink.state.rejectNext = 1;
     try {
-      await web.get(JobQueue).enqueue('mail.send', message('restart@example.com', 'After restart', 'https://guides.example/s'), { jobId: 'restart-1' });
+      await queueMail(message('restart@example.com', 'After restart', 'https://guides.example/s'), 'restart-1');
       await until('the retry to be scheduled', async () => (await inspector.getJobState('restart-1')) === 'delayed');
       await worker!.close();
       worker = undefined;
@@ -183,19 +207,39 @@ describe('background jobs on Redis with an SMTP server', () => {
     }
   });
 
-  it('refuses a job quickly when Redis is unreachable, instead of hanging', async () => {
-    const down = loadConfig({}, { REDIS_URL: `redis://127.0.0.1:${await freePort()}`, REDIS_KEY_PREFIX: keyPrefix, SMTP_URL: sink.url });
+  it('refuses a job quickly when Redis is unreachable, keeps the message, and the sweeper sends it later', async () => {
+    const down = loadConfig({}, { DATABASE_URL: database.url, REDIS_URL: `redis://127.0.0.1:${await freePort()}`, REDIS_KEY_PREFIX: keyPrefix, SMTP_URL: sink.url });
     const producer = await build(false, down);
     try {
       const queue = producer.get(JobQueue);
-      await expect(queue.enqueue('mail.send', message('down@example.com', 'Down', 'https://guides.example/d'))).rejects.toBeInstanceOf(
-        QueueUnavailableError,
-      );
-      await expect(queue.enqueue('mail.send', message('down@example.com', 'Down', 'https://guides.example/d'))).rejects.toBeInstanceOf(
+      await expect(queue.enqueue('mail.send', { outboxId: '00000000-0000-4000-8000-000000000000' })).rejects.toBeInstanceOf(QueueUnavailableError);
+      // Through the outbox: the caller learns of the outage, and the message is kept.
+      await expect(producer.get(MailOutbox).send(message('down@example.com', 'Down', 'https://guides.example/d'))).rejects.toBeInstanceOf(
         QueueUnavailableError,
       );
     } finally {
       await producer.close();
     }
+    expect(await web.get(EntityManager).fork().count(OutboxMailSchema, { to: 'down@example.com' })).toBe(1);
+    expect(sink.delivered.find((m) => m.to.includes('down@example.com'))).toBeUndefined();
+
+    // Where the jobs run, the sweeper queues what waited longer than five minutes.
+    const sweeper = new MailOutboxSweeper(web.get(EntityManager), web.get(JobQueue));
+    expect(await sweeper.sweep(new Date(Date.now() + 6 * 60_000))).toBeGreaterThanOrEqual(1);
+    const mail = await until('the delivery', () => sink.delivered.find((m) => m.to.includes('down@example.com')));
+    expect(mail.raw).toContain('https://guides.example/d');
+    // Queued twice (another sweep while it is pending or after it is sent): still sent once.
+    await sweeper.sweep(new Date(Date.now() + 6 * 60_000));
+    await until('the outbox to empty', async () => ((await web.get(EntityManager).fork().count(OutboxMailSchema, { to: 'down@example.com' })) === 0 ? true : undefined));
+    expect(sink.delivered.filter((m) => m.to.includes('down@example.com'))).toHaveLength(1);
+  });
+
+  it('drops messages older than a day from the outbox (their links have expired)', async () => {
+    const em = web.get(EntityManager).fork();
+    em.create(OutboxMailSchema, { ...message('old@example.com', 'Old', 'https://guides.example/o'), createdAt: new Date(Date.now() - 25 * 60 * 60_000) });
+    await em.flush();
+    const sweeper = new MailOutboxSweeper(web.get(EntityManager), web.get(JobQueue));
+    await sweeper.sweep(new Date());
+    expect(await web.get(EntityManager).fork().count(OutboxMailSchema, { to: 'old@example.com' })).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { Client } from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { loadConfig } from 'src/config/app-config';
 import { BullmqJobQueue, bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
@@ -87,6 +88,13 @@ describe('the built worker process', () => {
   beforeAll(async () => {
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     database = await createTestDatabase();
+    // The worker never migrates (the web process or `npm run migrate` does): migrate as a deploy would.
+    const migrate = spawn(process.execPath, [resolve(ROOT, 'dist/server/src/cli/db.js'), 'migrate'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: database.url },
+      stdio: 'ignore',
+    });
+    expect((await once(migrate, 'exit'))[0]).toBe(0);
     sink = await startSink();
     // The web side, as the web process has it: the BullMQ adapter with the same Redis and prefix.
     const config = loadConfig({}, { REDIS_URL, REDIS_KEY_PREFIX: keyPrefix });
@@ -112,6 +120,21 @@ describe('the built worker process', () => {
     jest.restoreAllMocks();
   });
 
+  /** Puts a message in the outbox (as MailOutbox.send does) and returns its id for the job. */
+  async function outboxRow(message: ReturnType<typeof mail>): Promise<{ outboxId: string }> {
+    const db = new Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ id: string }>(
+        `insert into mail_outbox ("to", subject, text, html, created_at) values ($1, $2, $3, $4, now()) returning id`,
+        [message.to, message.subject, message.text, message.html],
+      );
+      return { outboxId: rows[0]!.id };
+    } finally {
+      await db.end();
+    }
+  }
+
   it('sends queued mail, and on SIGTERM finishes the job in hand before exiting 0', async () => {
     worker = await startWorker({
       DATABASE_URL: database.url,
@@ -121,14 +144,14 @@ describe('the built worker process', () => {
       MAIL_FROM: 'Guides <mail@guides.example>',
     });
     const link = 'https://guides.example/auth/confirm#token=worker_e2e_0123456789';
-    await producer.enqueue('mail.send', mail('player@example.com', 'Confirm your email', link));
+    await producer.enqueue('mail.send', await outboxRow(mail('player@example.com', 'Confirm your email', link)));
     const sent = await until('the mail', () => sink.delivered.find((m) => m.to.includes('player@example.com')));
     expect(sent.raw).toContain('Subject: Confirm your email');
     expect(sent.raw).toContain('From: Guides <mail@guides.example>');
     expect(sent.raw).toContain(link);
 
     // A job still running when SIGTERM arrives is finished, not dropped.
-    await producer.enqueue('mail.send', mail('slow@example.com', 'Slow', 'https://guides.example/slow'), { jobId: 'slow-1' });
+    await producer.enqueue('mail.send', await outboxRow(mail('slow@example.com', 'Slow', 'https://guides.example/slow')), { jobId: 'slow-1' });
     await until('the slow mail to reach the server', () => sink.receiving());
     const running = worker;
     worker = undefined;

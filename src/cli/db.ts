@@ -6,6 +6,7 @@ import { FEATURE_MODULES } from 'src/app.module';
 import { applyNodeEnv, ConfigError, loadConfig } from 'src/config/app-config';
 import { ConfigModule } from 'src/config/config.module';
 import { DatabaseModule } from 'src/platform/database/database.module';
+import { MailModule } from 'src/platform/mail/mail.module';
 import { QueueModule } from 'src/platform/queue/queue.module';
 import { RedisModule } from 'src/platform/redis/redis.module';
 
@@ -21,11 +22,11 @@ async function main(command: string | undefined): Promise<void> {
     return;
   }
   // Only the schema is this command's business: no content import (its tables may not exist yet).
-  const config = loadConfig(process.env, { CONTENT_IMPORT_ON_START: 'false', MIGRATE_ON_START: 'false' });
+  const config = loadConfig(undefined, { CONTENT_IMPORT_ON_START: 'false', MIGRATE_ON_START: 'false' });
   applyNodeEnv(config);
 
-  // The feature modules' services need the platform's Redis and queue providers to be built.
-  @Module({ imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, QueueModule, ...FEATURE_MODULES] })
+  // The feature modules' services need the platform's Redis, queue and mail providers to be built.
+  @Module({ imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, QueueModule, MailModule, ...FEATURE_MODULES] })
   class DatabaseCliModule {}
 
   const app = await NestFactory.createApplicationContext(DatabaseCliModule, { logger: ['error', 'warn'] });

@@ -1,16 +1,21 @@
 import { Global, Logger, Module } from '@nestjs/common';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { AppConfig } from 'src/config/app-config';
 import { FileMailer } from './file-mailer.adapter';
+import { MailOutbox, MailOutboxSweeper, MikroOrmMailOutbox } from './mail-outbox';
+import { OutboxMailSchema } from './mail-outbox.entity';
 import { MailSendProcessor } from './mail-send.processor';
 import { Mailer } from './mailer';
 import { SmtpMailer } from './smtp-mailer.adapter';
 
 /**
- * Mail: the Mailer port (SMTP at SMTP_URL, else .eml files under DATA_DIR/mail) and the
- * 'mail.send' job that calls it. Needs QueueModule (global) for JobProcessors.
+ * Mail: MailOutbox to send (stored, then a 'mail.send' job with the row id), the Mailer port
+ * (SMTP at SMTP_URL, else .eml files under DATA_DIR/mail) and the job that calls it. Needs
+ * QueueModule (global). MailOutboxSweeper is added where jobs run (see AppModule, WorkerModule).
  */
 @Global()
 @Module({
+  imports: [MikroOrmModule.forFeature([OutboxMailSchema])],
   providers: [
     {
       provide: Mailer,
@@ -24,7 +29,10 @@ import { SmtpMailer } from './smtp-mailer.adapter';
       },
     },
     MailSendProcessor,
+    { provide: MailOutbox, useClass: MikroOrmMailOutbox },
   ],
-  exports: [Mailer],
+  exports: [Mailer, MailOutbox],
 })
 export class MailModule {}
+
+export { MailOutboxSweeper };

@@ -5,7 +5,11 @@ import { JobRetryPolicy } from './job-retry-policy';
 import type { JobData } from './jobs';
 import { PermanentJobError, QueueUnavailableError } from './queue.errors';
 
-const mail: JobData<'mail.send'> = { to: 'player@example.com', subject: 'Hello', text: 'Hi', html: '<p>Hi</p>' };
+// Jobs carry ids; these name what each test job stands for.
+const PLAYER = '00000000-0000-4000-8000-000000000001';
+const GONE = '00000000-0000-4000-8000-000000000002';
+const SLOW = '00000000-0000-4000-8000-000000000003';
+const mail: JobData<'mail.send'> = { outboxId: PLAYER };
 
 describe('InlineJobQueue', () => {
   let processors: JobProcessors;
@@ -65,18 +69,18 @@ describe('InlineJobQueue', () => {
     queue = new InlineJobQueue(processors, policy);
     const seen: string[] = [];
     processors.register('mail.send', async (data, job) => {
-      seen.push(`${data.to} ${job.attempt}/${job.attempts}`);
-      if (data.to === 'gone@example.com') throw new PermanentJobError('rejected');
+      seen.push(`${data.outboxId === GONE ? 'gone' : 'player'} ${job.attempt}/${job.attempts}`);
+      if (data.outboxId === GONE) throw new PermanentJobError('rejected');
       throw new Error('down');
     });
     await queue.enqueue('mail.send', mail);
-    await queue.enqueue('mail.send', { ...mail, to: 'gone@example.com' });
+    await queue.enqueue('mail.send', { outboxId: GONE });
     await jest.advanceTimersByTimeAsync(10_000);
     expect(seen).toEqual([
-      'player@example.com 1/3',
-      'gone@example.com 1/3',
-      'player@example.com 2/3',
-      'player@example.com 3/3',
+      'player 1/3',
+      'gone 1/3',
+      'player 2/3',
+      'player 3/3',
     ]);
     expect(warnings.filter((w) => w.endsWith('giving up'))).toEqual([
       'Job mail.send inline-2 failed (attempt 1/3, PermanentJobError): giving up',
@@ -102,10 +106,10 @@ describe('InlineJobQueue', () => {
     let runs = 0;
     processors.register('mail.send', (data) => {
       runs++;
-      if (data.to === 'slow@example.com') return new Promise<void>((resolve) => (finish = resolve));
+      if (data.outboxId === SLOW) return new Promise<void>((resolve) => (finish = resolve));
       return Promise.reject(new Error('down'));
     });
-    await queue.enqueue('mail.send', { ...mail, to: 'slow@example.com' });
+    await queue.enqueue('mail.send', { outboxId: SLOW });
     await queue.enqueue('mail.send', mail);
     await jest.advanceTimersByTimeAsync(0);
     expect(runs).toBe(2); // one running, one waiting for its retry

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { mailMessageSchema } from 'src/platform/mail/mail-message';
 import { InvalidJobError } from './queue.errors';
 
 /** How often a failed job is tried again, and how long to wait: `delayMs`, or `delayMs * 2^(n-1)` before retry n. */
@@ -24,7 +23,8 @@ interface JobDefinition {
  */
 export const JOBS = {
   // 8 attempts, 5 s doubling: the last retry comes about 10 minutes after the first failure.
-  'mail.send': { queue: 'mail', data: mailMessageSchema, retry: { attempts: 8, backoff: { type: 'exponential', delayMs: 5_000 } } },
+  // The message itself waits in the mail outbox (PostgreSQL): its links carry tokens.
+  'mail.send': { queue: 'mail', data: z.object({ outboxId: z.uuid() }).strict(), retry: { attempts: 8, backoff: { type: 'exponential', delayMs: 5_000 } } },
 } as const satisfies Record<string, JobDefinition>;
 
 export type JobName = keyof typeof JOBS;

@@ -3,9 +3,8 @@ import { Logger } from '@nestjs/common';
 import * as argon2 from 'argon2';
 import { loadConfig, type AppConfig } from 'src/config/app-config';
 import { RedisConnection } from 'src/platform/redis/redis.module';
-import type { EnqueueOptions } from 'src/platform/queue/job-queue';
-import { JobQueue } from 'src/platform/queue/job-queue';
-import { validateJob, type JobData, type JobName } from 'src/platform/queue/jobs';
+import { mailMessageSchema, type MailMessage } from 'src/platform/mail/mail-message';
+import { MailOutbox } from 'src/platform/mail/mail-outbox';
 import { Argon2PasswordHasher } from '../adapters/security/argon2.password-hasher';
 import { RedisOrMemoryAttemptLimiter } from '../adapters/security/attempt-limiter';
 import { InvalidCredentialsError, InvalidLinkError, TooManyAttemptsError, UnconfirmedAccountError } from '../domain/auth.errors';
@@ -140,15 +139,16 @@ class InMemoryOneTimeTokenRepository extends OneTimeTokenRepository {
 }
 
 /** Records jobs after checking them against the registry, as the real queues do. */
-class RecordingJobQueue extends JobQueue {
-  readonly jobs: { name: JobName; data: JobData<JobName> }[] = [];
+/** The outbox port, keeping what would be sent (checked against the same caps as the real one). */
+class RecordingMailOutbox extends MailOutbox {
+  readonly sent: MailMessage[] = [];
 
-  async enqueue<N extends JobName>(name: N, data: JobData<N>, options?: EnqueueOptions): Promise<void> {
-    this.jobs.push({ name, data: validateJob(name, data, options?.jobId) });
+  async send(message: MailMessage): Promise<void> {
+    this.sent.push(mailMessageSchema.parse(message));
   }
 
-  mails(): JobData<'mail.send'>[] {
-    return this.jobs.filter((j) => j.name === 'mail.send').map((j) => j.data);
+  mails(): MailMessage[] {
+    return this.sent;
   }
 }
 
@@ -191,7 +191,7 @@ describe('AuthService', () => {
   let tokens: InMemoryOneTimeTokenRepository;
   let hasher: CountingArgon2Hasher;
   let limiter: RedisOrMemoryAttemptLimiter;
-  let jobs: RecordingJobQueue;
+  let jobs: RecordingMailOutbox;
   let service: AuthService;
 
   beforeEach(() => {
@@ -204,7 +204,7 @@ describe('AuthService', () => {
     const redis = new RedisConnection(config);
     expect(redis.client).toBeUndefined();
     limiter = new RedisOrMemoryAttemptLimiter(redis, config);
-    jobs = new RecordingJobQueue();
+    jobs = new RecordingMailOutbox();
     service = new AuthService(users, sessions, tokens, hasher, limiter, jobs, config);
     jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
   });
@@ -216,7 +216,7 @@ describe('AuthService', () => {
     await service.signUp({ email, password: PASSWORD, password_confirmation: PASSWORD });
     const mail = jobs.mails().at(-1)!;
     await service.confirmEmail(tokenFrom(mail.text, '/auth/confirm'));
-    jobs.jobs.length = 0;
+    jobs.sent.length = 0;
     return users.row(email);
   }
 
@@ -234,8 +234,7 @@ describe('AuthService', () => {
       await expect(argon2.verify(user.passwordHash!, PASSWORD)).resolves.toBe(true);
       expect(hasher.calls.hash).toBe(1);
 
-      expect(jobs.jobs).toHaveLength(1);
-      expect(jobs.jobs[0]!.name).toBe('mail.send');
+      expect(jobs.sent).toHaveLength(1);
       const mail = jobs.mails()[0]!;
       expect(mail.to).toBe('player@example.com');
       expect(mail.text).toContain(`${config.http.publicUrl}/auth/confirm#token=`);
@@ -257,7 +256,7 @@ describe('AuthService', () => {
       expect(tokens.rows).toHaveLength(before.tokens);
       expect(hasher.calls.hash).toBe(before.hashes);
       expect(users.row('player@example.com')).toEqual(existing); // password unchanged
-      expect(jobs.jobs).toHaveLength(1);
+      expect(jobs.sent).toHaveLength(1);
       const mail = jobs.mails()[0]!;
       expect(mail.to).toBe('player@example.com');
       expect(mail.subject).toMatch(/already have an? .*account/);
@@ -447,7 +446,7 @@ describe('AuthService', () => {
 
     it('mails nothing for an unknown address and refuses a bad or expired link', async () => {
       await service.requestPasswordReset('nobody@example.com');
-      expect(jobs.jobs).toHaveLength(0);
+      expect(jobs.sent).toHaveLength(0);
 
       await expect(service.resetPassword({ token: '', password: 'a new password', password_confirmation: 'a new password' })).rejects.toThrow(
         InvalidLinkError,
@@ -591,7 +590,7 @@ describe('AuthService', () => {
       expect(user.confirmedAt).toBeInstanceOf(Date);
       expect(result.session.userId).toBe(user.id);
       expect(hasher.calls.hash).toBe(0);
-      expect(jobs.jobs).toHaveLength(0);
+      expect(jobs.sent).toHaveLength(0);
 
       // Next time the subject finds it.
       const again = await service.signInWithGoogle({ subject: 'google-sub-4', email: 'fresh@example.com', emailVerified: true });

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import type { PasswordResetInput, SignInInput, SignUpInput } from 'src/contracts/auth.schema';
-import { JobQueue } from 'src/platform/queue/job-queue';
+import { MailOutbox } from 'src/platform/mail/mail-outbox';
 import { InvalidCredentialsError, InvalidLinkError, TooManyAttemptsError, UnconfirmedAccountError } from '../domain/auth.errors';
 import { TOKEN_LIFETIME_MS, type TokenPurpose } from '../domain/one-time-token';
 import { AttemptLimiter, OneTimeTokenRepository, PasswordHasher, SessionRepository, UserRepository } from '../domain/ports';
@@ -34,7 +34,7 @@ export class AuthService {
     private readonly tokens: OneTimeTokenRepository,
     private readonly hasher: PasswordHasher,
     private readonly limiter: AttemptLimiter,
-    private readonly jobs: JobQueue,
+    private readonly mail: MailOutbox,
     private readonly config: AppConfig,
   ) {}
 
@@ -176,8 +176,7 @@ export class AuthService {
   private async remindExisting(user: User): Promise<void> {
     if (!user.confirmedAt) return this.sendLink(user, 'account_confirm');
     const site = this.config.http.publicUrl;
-    await this.jobs.enqueue(
-      'mail.send',
+    await this.mail.send(
       accountExistsEmail({ siteName: this.config.public.siteName, to: user.email }, `${site}/`, `${site}/auth/forgot_password`),
     );
   }
@@ -195,7 +194,7 @@ export class AuthService {
       purpose === 'account_confirm'
         ? confirmationEmail(ctx, `${site}/auth/confirm#token=${token}`)
         : passwordResetEmail(ctx, `${site}/auth/password_reset#token=${token}`);
-    await this.jobs.enqueue('mail.send', mail);
+    await this.mail.send(mail);
   }
 
   private async consume(token: string, purpose: TokenPurpose): Promise<string> {

@@ -1,0 +1,79 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { JobQueue } from 'src/platform/queue/job-queue';
+import { mailMessageSchema, type MailMessage } from './mail-message';
+import { OutboxMailSchema } from './mail-outbox.entity';
+
+/** The job id of an outbox row: adding the same row twice while its job exists is a no-op. */
+export const outboxJobId = (outboxId: string) => `mail-${outboxId}`;
+
+/**
+ * How modules send mail: the message is stored (PostgreSQL), then a 'mail.send' job carrying only
+ * its id is queued. If queueing fails (Redis down), the message is not lost: the sweeper queues it.
+ */
+export abstract class MailOutbox {
+  abstract send(message: MailMessage): Promise<void>;
+}
+
+@Injectable()
+export class MikroOrmMailOutbox extends MailOutbox {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly jobs: JobQueue,
+  ) {
+    super();
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    const valid = mailMessageSchema.parse(message);
+    const em = this.em.fork();
+    const row = em.create(OutboxMailSchema, { ...valid, createdAt: new Date() });
+    await em.flush();
+    await this.jobs.enqueue('mail.send', { outboxId: row.id }, { jobId: outboxJobId(row.id) });
+  }
+}
+
+/** Unsent messages are queued again after this long (their job was never queued, or gave up). */
+const RESEND_AFTER_MS = 5 * 60_000;
+/** Older messages are dropped: their links have expired (confirmation links last 24 hours). */
+const KEEP_MS = 24 * 60 * 60_000;
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Runs where the jobs run (the worker, or the web process without Redis): at start and every
+ * minute, queues the messages still waiting in the outbox, and deletes the expired ones.
+ */
+@Injectable()
+export class MailOutboxSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Mail');
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const run = () => void this.sweep(new Date()).catch((error: unknown) => this.logger.warn({ err: error }, 'Outbox sweep failed'));
+    run();
+    this.timer = setInterval(run, SWEEP_EVERY_MS).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Returns how many messages were queued again. */
+  async sweep(now: Date): Promise<number> {
+    const em = this.em.fork();
+    const expired = await em.nativeDelete(OutboxMailSchema, { createdAt: { $lt: new Date(now.getTime() - KEEP_MS) } });
+    if (expired) this.logger.warn(`${expired} unsent message(s) older than a day dropped from the outbox`);
+    const waiting = await em.find(
+      OutboxMailSchema,
+      { createdAt: { $lt: new Date(now.getTime() - RESEND_AFTER_MS) } },
+      { fields: ['id'], orderBy: { createdAt: 'asc' }, limit: 500 },
+    );
+    for (const { id } of waiting) await this.jobs.enqueue('mail.send', { outboxId: id }, { jobId: outboxJobId(id) });
+    return waiting.length;
+  }
+}
