@@ -91,6 +91,41 @@ describe('accounts in a real browser', () => {
     }
   });
 
+  it('shows the server errors of a failed sign-in and of a failed sign-out in red toasts', async () => {
+    const context = await browser.newContext();
+    const email = `toasts-${Date.now().toString(36)}@example.com`;
+    try {
+      const page = await context.newPage();
+      await page.goto(`${app.url}/auth/login`);
+      await hydrated(page);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password', { exact: true }).fill('wrong password');
+      await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('status').getByText('Invalid email or password').waitFor();
+
+      // An account signed in on two tabs: the first signs out, the second's sign-out then fails.
+      const json = { 'content-type': 'application/json' };
+      await fetch(`${app.url}/auth/sign_up`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: PASSWORD, password_confirmation: PASSWORD }) });
+      const token = linkToken(await mail.waitFor(email, /Confirm your email/), '/auth/confirm');
+      await fetch(`${app.url}/auth/confirm`, { method: 'POST', headers: json, body: JSON.stringify({ token }) });
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${app.url}/`);
+      const second = await context.newPage();
+      await second.goto(`${app.url}/levels`);
+      await second.getByLabel('Account').waitFor();
+      await page.getByLabel('Account').click();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('status').getByText('Sign out success').waitFor();
+      await second.getByLabel('Account').click();
+      await second.getByRole('button', { name: 'Sign out' }).click();
+      await second.getByRole('status').getByText('Sign out failed: Please sign in.').waitFor();
+      await second.getByRole('banner').getByRole('button', { name: 'Sign in' }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
   it('opens the login modal from the header and closes it with its close button', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
     const page = await context.newPage();

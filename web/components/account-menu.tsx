@@ -43,7 +43,10 @@ export function AccountMenu() {
         signedOut();
         notify(t('account.signOutSuccess'));
       } catch (error) {
-        if (error instanceof ApiError) notify(t('account.signOutFailed', { errors: error.errors.join(', ') || error.message }), 'error');
+        if (!(error instanceof ApiError)) return;
+        notify(t('account.signOutFailed', { errors: error.errors.join(', ') || error.message }), 'error');
+        // The session had already ended (signed out elsewhere, expired): show it as signed out.
+        if (error.status === 401) signedOut();
       }
     };
     return (
