@@ -85,6 +85,7 @@ export class AuthController {
 
   @Delete('auth/sign_out')
   @HttpCode(200)
+  @RateLimit(30, 60_000)
   @UseGuards(SignedInGuard)
   @ApiSecurity('session')
   @ApiOperation({ summary: 'Sign out: the session stops working at once' })
@@ -117,6 +118,7 @@ export class AuthController {
   }
 
   @Get('api/v1/user_info')
+  @RateLimit(120, 60_000)
   @UseGuards(SignedInGuard)
   @ApiSecurity('session')
   @ApiOperation({ summary: 'The signed-in user' })
