@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { applyNodeEnv, ConfigError, loadConfig } from './config/app-config';
 import { createWebApp } from './app.factory';
+import { closeOnSignals } from './platform/lifecycle/graceful-shutdown';
 
 const SHUTDOWN_TIMEOUT_MS = 20_000;
 
@@ -14,21 +15,8 @@ async function main(): Promise<void> {
   const logger = new Logger('Main');
   logger.log(`Site ready at ${config.http.publicUrl} (${config.database.kind} database)`);
 
-  // Graceful shutdown: stop accepting, finish in-flight requests, close the pool and the embedded
-  // database, then exit 0. A hung shutdown is cut short so the orchestrator is never kept waiting.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      logger.log(`${signal} received: shutting down`);
-      setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref();
-      app.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error({ err: error }, 'Shutdown failed');
-          process.exit(1);
-        },
-      );
-    });
-  }
+  // Stop accepting, finish in-flight requests, close the pool and the embedded database.
+  closeOnSignals(app, { timeoutMs: SHUTDOWN_TIMEOUT_MS, doing: 'shutting down' });
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@ import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { applyNodeEnv, ConfigError, loadConfig } from './config/app-config';
+import { closeOnSignals } from './platform/lifecycle/graceful-shutdown';
 import { WorkerModule } from './worker.module';
 
 // Below the orchestrator's grace period (30 s in compose); a job cut short is run again later.
@@ -30,21 +31,9 @@ async function main(): Promise<void> {
   const logger = new NestLogger('Main');
   logger.log(`Worker ready (${config.database.kind} database)`);
 
-  // Graceful shutdown: stop fetching jobs, let the running ones finish, close Redis and the pool,
-  // then exit 0. A hung shutdown is cut short; its jobs are picked up again once their lock expires.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      logger.log(`${signal} received: finishing running jobs, then stopping`);
-      setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref();
-      app.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error({ err: error }, 'Shutdown failed');
-          process.exit(1);
-        },
-      );
-    });
-  }
+  // Stop fetching jobs and let the running ones finish; a job cut short by the timeout is picked
+  // up again once its lock expires.
+  closeOnSignals(app, { timeoutMs: SHUTDOWN_TIMEOUT_MS, doing: 'finishing running jobs, then stopping' });
 }
 
 main().catch((error: unknown) => {

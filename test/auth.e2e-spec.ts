@@ -64,7 +64,7 @@ describe('accounts on PostgreSQL, Redis, the worker and an SMTP server', () => {
 
   /** A confirmed account, signed in: its token and cookie. */
   async function confirmedUser(email: string) {
-    const before = mail.messages.length;
+    const before = mail.delivered.length;
     expect((await call('POST', '/auth/sign_up', { email, password: PASSWORD, password_confirmation: PASSWORD })).status).toBe(202);
     const token = linkToken(await mail.waitFor(email, /Confirm your email/, before), '/auth/confirm');
     expect((await call('POST', '/auth/confirm', { token })).status).toBe(200);
@@ -116,7 +116,7 @@ describe('accounts on PostgreSQL, Redis, the worker and an SMTP server', () => {
   it('answers sign-up the same for a taken address, and mails its owner instead', async () => {
     const email = `taken-${randomBytes(3).toString('hex')}@example.com`;
     await confirmedUser(email);
-    const before = mail.messages.length;
+    const before = mail.delivered.length;
     const fresh = await call('POST', '/auth/sign_up', { email: `new-${email}`, password: PASSWORD, password_confirmation: PASSWORD });
     const taken = await call('POST', '/auth/sign_up', { email, password: 'another password', password_confirmation: 'another password' });
     expect(taken.status).toBe(fresh.status);
@@ -175,7 +175,7 @@ describe('accounts on PostgreSQL, Redis, the worker and an SMTP server', () => {
     const email = `reset-${randomBytes(3).toString('hex')}@example.com`;
     const { token: oldSession } = await confirmedUser(email);
     const unknown = await call('POST', '/auth/password', { email: `nobody-${email}` });
-    const before = mail.messages.length;
+    const before = mail.delivered.length;
     const known = await call('POST', '/auth/password', { email });
     expect(known.status).toBe(202);
     expect(await known.json()).toEqual(await unknown.json());

@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { Logger } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { SMTPServer } from 'smtp-server';
 import { loadConfig, type AppConfig } from 'src/config/app-config';
 import { ConfigModule } from 'src/config/config.module';
 import { EntityManager } from '@mikro-orm/postgresql';
@@ -20,49 +18,9 @@ import type { RetryPolicy } from 'src/platform/queue/jobs';
 import { QueueModule } from 'src/platform/queue/queue.module';
 import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
 import { freePort } from './support/app-process';
+import { startMailSink, type MailSink } from './support/mail-sink';
 import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
-
-/** A real SMTP server that can refuse messages: 451 (try later) for the next N, 550 for some addresses. */
-async function startSink() {
-  const delivered: { to: string[]; raw: string }[] = [];
-  const state = { attempts: 0, rejectNext: 0, unknownUsers: new Set<string>() };
-  const smtpError = (message: string, responseCode: number) => Object.assign(new Error(message), { responseCode });
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      callback(state.unknownUsers.has(address.address) ? smtpError('No such user here', 550) : null);
-    },
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-      stream.on('end', () => {
-        state.attempts++;
-        if (state.rejectNext > 0) {
-          state.rejectNext--;
-          return callback(smtpError('Greylisted, try again later', 451));
-        }
-        delivered.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=') });
-        callback();
-      });
-    },
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server.server, 'listening');
-  const { port } = server.server.address() as { port: number };
-  return { url: `smtp://127.0.0.1:${port}`, delivered, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { until } from './support/until';
 
 const message = (to: string, subject: string, link: string) => ({
   to,
@@ -75,7 +33,7 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
   const keyPrefix = `t${randomBytes(4).toString('hex')}:`;
   // Small backoff for the test only (the registry's policy is 8 attempts from 5 s).
   const retry: RetryPolicy = { attempts: 5, backoff: { type: 'exponential', delayMs: 200 } };
-  let sink: Awaited<ReturnType<typeof startSink>>;
+  let sink: MailSink;
   let database: TestDatabase;
   let config: AppConfig;
   let web: TestingModule;
@@ -100,7 +58,7 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
     for (const level of ['log', 'warn', 'error'] as const) {
       jest.spyOn(Logger.prototype, level).mockImplementation((...args: unknown[]) => void logs.push(String(args[0])));
     }
-    sink = await startSink();
+    sink = await startMailSink();
     database = await createTestDatabase();
     config = loadConfig(
       {},

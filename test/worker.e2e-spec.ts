@@ -1,86 +1,22 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { resolve } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
-import { SMTPServer } from 'smtp-server';
 import { loadConfig } from 'src/config/app-config';
 import { BullmqJobQueue, bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
 import { JobRetryPolicy } from 'src/platform/queue/job-retry-policy';
-import { ROOT, startWorker, type RunningWorker } from './support/app-process';
+import { DB_CLI, runUntilExit, startWorker, WORKER, type RunningWorker } from './support/app-process';
+import { startMailSink, type MailSink } from './support/mail-sink';
 import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
-
-/** An SMTP server that keeps every message; mail to slow@ is answered only when `release()` is called. */
-async function startSink() {
-  const delivered: { to: string[]; raw: string }[] = [];
-  let receiving = false;
-  let release = () => undefined as void;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-      stream.on('end', () => {
-        const to = session.envelope.rcptTo.map((r) => r.address);
-        const accept = () => {
-          delivered.push({ to, raw: raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=') });
-          callback();
-        };
-        if (!to.includes('slow@example.com')) return accept();
-        receiving = true;
-        release = accept;
-      });
-    },
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server.server, 'listening');
-  const { port } = server.server.address() as { port: number };
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    delivered,
-    receiving: () => receiving,
-    release: () => release(),
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Runs the built worker expecting it to exit on its own; resolves with its exit code and output. */
-async function runWorkerUntilExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [resolve(ROOT, 'dist/server/src/worker.js')], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  const [code] = await once(child, 'exit');
-  clearTimeout(timer);
-  return { code: code as number | null, output };
-}
+import { until } from './support/until';
 
 const mail = (to: string, subject: string, link: string) => ({ to, subject, text: `Open ${link}`, html: `<a href="${link}">Open</a>` });
 
 describe('the built worker process', () => {
   const keyPrefix = `t${randomBytes(4).toString('hex')}:`;
   let database: TestDatabase;
-  let sink: Awaited<ReturnType<typeof startSink>>;
+  let sink: MailSink;
   let worker: RunningWorker | undefined;
   let producer: BullmqJobQueue;
   let redis: Redis;
@@ -89,13 +25,9 @@ describe('the built worker process', () => {
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     database = await createTestDatabase();
     // The worker never migrates (the web process or `npm run migrate` does): migrate as a deploy would.
-    const migrate = spawn(process.execPath, [resolve(ROOT, 'dist/server/src/cli/db.js'), 'migrate'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: database.url },
-      stdio: 'ignore',
-    });
-    expect((await once(migrate, 'exit'))[0]).toBe(0);
-    sink = await startSink();
+    expect((await runUntilExit({ DATABASE_URL: database.url }, { script: DB_CLI, args: ['migrate'] })).code).toBe(0);
+    sink = await startMailSink();
+    sink.state.hold.add('slow@example.com');
     // The web side, as the web process has it: the BullMQ adapter with the same Redis and prefix.
     const config = loadConfig({}, { REDIS_URL, REDIS_KEY_PREFIX: keyPrefix });
     producer = new BullmqJobQueue(config, new JobRetryPolicy());
@@ -175,13 +107,13 @@ describe('the built worker process', () => {
   });
 
   it('without REDIS_URL, says the web process runs the jobs and exits 0', async () => {
-    const { code, output } = await runWorkerUntilExit({ DATABASE_URL: database.url });
+    const { code, output } = await runUntilExit({ DATABASE_URL: database.url }, { script: WORKER });
     expect(output).toContain('REDIS_URL is not set: the web process (npm start) runs background jobs itself');
     expect(code).toBe(0);
   });
 
   it('with REDIS_URL but the embedded database, refuses with a clear message', async () => {
-    const { code, output } = await runWorkerUntilExit({ REDIS_URL, REDIS_KEY_PREFIX: keyPrefix });
+    const { code, output } = await runUntilExit({ REDIS_URL, REDIS_KEY_PREFIX: keyPrefix }, { script: WORKER });
     expect(output).toContain('The worker needs DATABASE_URL');
     expect(code).toBe(1);
   });

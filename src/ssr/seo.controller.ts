@@ -3,8 +3,8 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import { SiteContentService } from 'src/modules/content/application/site-content.service';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
+import { escapeMarkup } from 'src/platform/markup/escape-markup';
 
-const xml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 
 /** robots.txt and sitemap.xml, served as files rather than pages. */
 @ApiExcludeController()
@@ -84,15 +84,15 @@ export class SeoController {
       `<url><loc>${base}/</loc></url>`,
       `<url><loc>${base}/levels</loc></url>`,
       `<url><loc>${base}/blog</loc></url>`,
-      ...posts.map((post) => `<url><loc>${base}/blog/${xml(post.slug)}</loc><lastmod>${post.publishedAt}</lastmod></url>`),
-      ...pages.map((page) => `<url><loc>${base}/${xml(page.slug)}</loc><lastmod>${page.updatedOn}</lastmod></url>`),
+      ...posts.map((post) => `<url><loc>${base}/blog/${escapeMarkup(post.slug)}</loc><lastmod>${post.publishedAt}</lastmod></url>`),
+      ...pages.map((page) => `<url><loc>${base}/${escapeMarkup(page.slug)}</loc><lastmod>${page.updatedOn}</lastmod></url>`),
       ...guides.map((level) => {
         const video =
           level.video && !level.video.sample
             ? `<video:video><video:thumbnail_loc>${base}/og/levels/${level.number}.png</video:thumbnail_loc>` +
-              `<video:title>${xml(level.video.title)}</video:title>` +
-              `<video:description>${xml(`${gameName} level ${level.number} walkthrough: ${level.title}`)}</video:description>` +
-              `<video:player_loc>https://www.youtube-nocookie.com/embed/${xml(level.video.youtubeId)}</video:player_loc>` +
+              `<video:title>${escapeMarkup(level.video.title)}</video:title>` +
+              `<video:description>${escapeMarkup(`${gameName} level ${level.number} walkthrough: ${level.title}`)}</video:description>` +
+              `<video:player_loc>https://www.youtube-nocookie.com/embed/${escapeMarkup(level.video.youtubeId)}</video:player_loc>` +
               `<video:duration>${level.video.durationSeconds}</video:duration></video:video>`
             : '';
         return `<url><loc>${base}/levels/${level.number}</loc><lastmod>${level.updatedAt.toISOString()}</lastmod>${video}</url>`;
@@ -120,13 +120,13 @@ interface FeedEntry {
 function atomFeed(feed: { id: string; title: string; self: string; alternate: string; updated: string; entries: FeedEntry[] }): string {
   const entries = feed.entries.map(
     (e) =>
-      `<entry><id>${xml(e.id)}</id><title>${xml(e.title)}</title><link href="${xml(e.link)}"/><updated>${e.updated}</updated>` +
-      `<summary>${xml(e.summary)}</summary>${e.html ? `<content type="html">${xml(e.html)}</content>` : ''}</entry>`,
+      `<entry><id>${escapeMarkup(e.id)}</id><title>${escapeMarkup(e.title)}</title><link href="${escapeMarkup(e.link)}"/><updated>${e.updated}</updated>` +
+      `<summary>${escapeMarkup(e.summary)}</summary>${e.html ? `<content type="html">${escapeMarkup(e.html)}</content>` : ''}</entry>`,
   );
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">' +
-    `<id>${xml(feed.id)}</id><title>${xml(feed.title)}</title><updated>${feed.updated}</updated>` +
-    `<link rel="self" href="${xml(feed.self)}"/><link rel="alternate" href="${xml(feed.alternate)}"/>` +
+    `<id>${escapeMarkup(feed.id)}</id><title>${escapeMarkup(feed.title)}</title><updated>${feed.updated}</updated>` +
+    `<link rel="self" href="${escapeMarkup(feed.self)}"/><link rel="alternate" href="${escapeMarkup(feed.alternate)}"/>` +
     entries.join('') +
     '</feed>\n'
   );

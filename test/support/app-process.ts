@@ -5,6 +5,8 @@ import { resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '../..');
 const MAIN = resolve(ROOT, 'dist/server/src/main.js');
+export const WORKER = resolve(ROOT, 'dist/server/src/worker.js');
+export const DB_CLI = resolve(ROOT, 'dist/server/src/cli/db.js');
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -15,87 +17,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export interface RunningApp {
-  url: string;
-  port: number;
-  process: ChildProcess;
-  /** Everything the process wrote, stdout and stderr. */
-  output(): string;
-  /** What it wrote to stdout: the JSON log. */
-  stdout(): string;
-  /** Sends SIGTERM and resolves with the exit code. */
-  stop(): Promise<number | null>;
-}
-
-/**
- * Runs the production build (`node dist/server/src/main.js`) as a real process with only the
- * given environment (plus PATH and HOME), and waits until it answers /healthz.
- */
-export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
-  const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, [MAIN], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let stdout = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    stdout += chunk.toString();
-  });
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  const url = `http://127.0.0.1:${port}`;
-
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The app exited with ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`The app did not answer /healthz within 60 s:\n${output}`);
-    }
-    const alive = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-    if (alive) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-
-  return {
-    url,
-    port,
-    process: child,
-    output: () => output,
-    stdout: () => stdout,
-    /** SIGTERM, and SIGKILL if it has not exited after 30 s (then the code is null). */
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
-  };
-}
-
-/** Runs the app expecting it to refuse to start; resolves with its exit code and output. */
-export async function runUntilExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [MAIN], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  const [code] = await once(child, 'exit');
-  clearTimeout(timer);
-  return { code: code as number | null, output };
-}
-
-const WORKER = resolve(ROOT, 'dist/server/src/worker.js');
-
-export interface RunningWorker {
+export interface RunningProcess {
   process: ChildProcess;
   /** Everything the process wrote, stdout and stderr. */
   output(): string;
@@ -105,12 +27,16 @@ export interface RunningWorker {
   stop(): Promise<number | null>;
 }
 
-/**
- * Runs the built worker (`node dist/server/src/worker.js`) with only the given environment (plus
- * PATH and HOME), and waits until it logs that it is ready.
- */
-export async function startWorker(env: Record<string, string>): Promise<RunningWorker> {
-  const child = spawn(process.execPath, [WORKER], {
+export interface RunningApp extends RunningProcess {
+  url: string;
+  port: number;
+}
+
+export type RunningWorker = RunningProcess;
+
+/** Runs a built script as a real process with only the given environment (plus PATH and HOME). */
+function spawnBuilt(script: string, args: string[], env: Record<string, string>): RunningProcess & { exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [script, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -123,19 +49,9 @@ export async function startWorker(env: Record<string, string>): Promise<RunningW
   });
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = once(child, 'exit').then(([code]) => code as number | null);
-
-  const deadline = Date.now() + 60_000;
-  while (!stdout.includes('Worker ready')) {
-    if (child.exitCode !== null) throw new Error(`The worker exited with ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`The worker was not ready within 60 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-
   return {
     process: child,
+    exited,
     output: () => output,
     stdout: () => stdout,
     async stop() {
@@ -146,4 +62,51 @@ export async function startWorker(env: Record<string, string>): Promise<RunningW
       return code;
     },
   };
+}
+
+/** Waits until `ready()` holds, failing (and killing the process) if it exits or 60 s pass. */
+async function waitUntilReady(running: RunningProcess, what: string, ready: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await ready())) {
+    if (running.process.exitCode !== null) throw new Error(`The ${what} exited with ${running.process.exitCode}:\n${running.output()}`);
+    if (Date.now() > deadline) {
+      running.process.kill('SIGKILL');
+      throw new Error(`The ${what} was not ready within 60 s:\n${running.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Runs the production build (`node dist/server/src/main.js`) as a real process with only the
+ * given environment (plus PATH and HOME), and waits until it answers /healthz.
+ */
+export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const running = spawnBuilt(MAIN, [], { HOST: '127.0.0.1', PORT: String(port), ...env });
+  await waitUntilReady(running, 'app', () => fetch(`${url}/healthz`).then((r) => r.ok, () => false));
+  return { ...running, url, port };
+}
+
+/** Runs the built worker (`node dist/server/src/worker.js`) and waits until it logs that it is ready. */
+export async function startWorker(env: Record<string, string>): Promise<RunningWorker> {
+  const running = spawnBuilt(WORKER, [], env);
+  await waitUntilReady(running, 'worker', () => running.stdout().includes('Worker ready'));
+  return running;
+}
+
+/**
+ * Runs a built script expecting it to exit on its own (the app refusing to start, by default);
+ * resolves with its exit code and output. Killed after 30 s.
+ */
+export async function runUntilExit(
+  env: Record<string, string>,
+  { script = MAIN, args = [] }: { script?: string; args?: string[] } = {},
+): Promise<{ code: number | null; output: string }> {
+  const running = spawnBuilt(script, args, env);
+  const timer = setTimeout(() => running.process.kill('SIGKILL'), 30_000);
+  const code = await running.exited;
+  clearTimeout(timer);
+  return { code, output: running.output() };
 }

@@ -3,35 +3,55 @@ import { SMTPServer } from 'smtp-server';
 
 export interface CapturedMail {
   to: string[];
-  raw: string;
   subject: string;
-  /** The text with quoted-printable soft breaks and escapes undone. */
-  body: string;
+  /** The whole message with quoted-printable soft breaks and escapes undone, so links read whole. */
+  raw: string;
 }
 
 function decodeQuotedPrintable(s: string): string {
   return s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
+const smtpError = (message: string, responseCode: number) => Object.assign(new Error(message), { responseCode });
+
 /**
  * A real SMTP server on an ephemeral port that keeps every message: the app sends to it through
- * SMTP_URL exactly as it would to a mail provider.
+ * SMTP_URL exactly as it would to a mail provider. `state` makes it misbehave like real servers:
+ * 451 (try later) for the next `rejectNext` messages, 550 at RCPT TO for `unknownUsers`, and mail to
+ * an address in `hold` is answered only when `release()` is called.
  */
 export async function startMailSink() {
-  const messages: CapturedMail[] = [];
+  const delivered: CapturedMail[] = [];
+  const state = { attempts: 0, rejectNext: 0, unknownUsers: new Set<string>(), hold: new Set<string>() };
+  let receiving = false;
+  let release = () => undefined as void;
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      callback(state.unknownUsers.has(address.address) ? smtpError('No such user here', 550) : null);
+    },
     onData(stream, session, callback) {
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
       stream.on('end', () => {
-        const subject = /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '';
-        messages.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, subject, body: decodeQuotedPrintable(raw) });
-        waiters.splice(0).forEach((wake) => wake());
-        callback();
+        state.attempts++;
+        if (state.rejectNext > 0) {
+          state.rejectNext--;
+          return callback(smtpError('Greylisted, try again later', 451));
+        }
+        const to = session.envelope.rcptTo.map((r) => r.address);
+        const accept = () => {
+          const subject = /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '';
+          delivered.push({ to, subject, raw: decodeQuotedPrintable(raw) });
+          waiters.splice(0).forEach((wake) => wake());
+          callback();
+        };
+        if (!to.some((address) => state.hold.has(address))) return accept();
+        receiving = true;
+        release = accept;
       });
     },
   });
@@ -40,14 +60,18 @@ export async function startMailSink() {
   const { port } = server.server.address() as { port: number };
   return {
     url: `smtp://127.0.0.1:${port}`,
-    messages,
-    /** Waits for the next message to `to` matching `subject`, up to 20 s. */
+    delivered,
+    state,
+    /** True once a held message has reached the server. */
+    receiving: () => receiving,
+    release: () => release(),
+    /** Waits for a message to `to` whose subject matches, among those delivered after index `after`, up to 20 s. */
     async waitFor(to: string, subject: RegExp, after = 0): Promise<CapturedMail> {
       const deadline = Date.now() + 20_000;
       for (;;) {
-        const found = messages.slice(after).find((m) => m.to.includes(to) && subject.test(m.subject));
+        const found = delivered.slice(after).find((m) => m.to.includes(to) && subject.test(m.subject));
         if (found) return found;
-        if (Date.now() > deadline) throw new Error(`No mail to ${to} matching ${subject} (got: ${messages.map((m) => `${m.to} ${m.subject}`).join('; ')})`);
+        if (Date.now() > deadline) throw new Error(`No mail to ${to} matching ${subject} (got: ${delivered.map((m) => `${m.to} ${m.subject}`).join('; ')})`);
         await new Promise<void>((wake) => {
           waiters.push(wake);
           setTimeout(wake, 500).unref();
@@ -62,7 +86,7 @@ export type MailSink = Awaited<ReturnType<typeof startMailSink>>;
 
 /** The token of the first link to `path#token=...` in a mail. */
 export function linkToken(mail: CapturedMail, path: string): string {
-  const match = new RegExp(`${path.replace(/[/]/g, '\\/')}#token=([A-Za-z0-9_-]{43})`).exec(mail.body);
-  if (!match) throw new Error(`No ${path} link in:\n${mail.body}`);
+  const match = new RegExp(`${path.replace(/[/]/g, '\\/')}#token=([A-Za-z0-9_-]{43})`).exec(mail.raw);
+  if (!match) throw new Error(`No ${path} link in:\n${mail.raw}`);
   return match[1]!;
 }

@@ -22,6 +22,7 @@ function useValidatedForm(schema: z.ZodType, initial: Fields) {
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<Fields>({});
   const [touched, setTouched] = useState<Record<string, boolean>>({});
+  const [busy, setBusy] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   const check = (next: Fields, only?: Record<string, boolean>) => {
@@ -58,10 +59,25 @@ function useValidatedForm(schema: z.ZodType, initial: Fields) {
         },
       };
     },
-    /** Validates everything now; true when the form may be sent. */
-    validate: () => {
-      clearTimeout(timer.current);
-      return check(values);
+    busy,
+    /**
+     * The form's submit handler: validates everything, then runs `send` (the button stays disabled
+     * meanwhile). The server's errors show in a red toast unless `onError` handled them.
+     */
+    onSubmit(send: () => Promise<void>, onError?: (error: ApiError) => boolean) {
+      return async (event: FormEvent) => {
+        event.preventDefault();
+        clearTimeout(timer.current);
+        if (!check(values)) return;
+        setBusy(true);
+        try {
+          await send();
+        } catch (error) {
+          if (error instanceof ApiError && !onError?.(error)) notify(error.message, 'error');
+        } finally {
+          setBusy(false);
+        }
+      };
     },
   };
 }
@@ -113,33 +129,25 @@ export function LoginForm({ onDone }: { onDone?: () => void }) {
   const { settings } = useSiteConfig();
   const { pathname, search } = useLocation();
   const form = useValidatedForm(signInSchema, { email: '', password: '' });
-  const [busy, setBusy] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!form.validate()) return;
-    setBusy(true);
-    try {
+  const submit = form.onSubmit(
+    async () => {
       const response = await apiRequest<UserInfo>(t, 'POST', '/auth/sign_in', form.values);
       takeToken(response.headers);
       signedIn(response.data);
       notify(t('auth.loginSuccess'));
       onDone?.();
       void navigate('/');
-    } catch (error) {
-      if (!(error instanceof ApiError)) return;
+    },
+    (error) => {
       // An unconfirmed account: its first error names the address (spec section 8).
       const email = error.status === 401 ? EMAIL_IN_TEXT.exec(error.errors[0] ?? '')?.[0] : undefined;
-      if (email) {
-        onDone?.();
-        void navigate(`/auth/email_verifications?${new URLSearchParams({ email, type: 'account_confirm' })}`);
-        return;
-      }
-      notify(error.message, 'error');
-    } finally {
-      setBusy(false);
-    }
-  };
+      if (!email) return false;
+      onDone?.();
+      void navigate(`/auth/email_verifications?${new URLSearchParams({ email, type: 'account_confirm' })}`);
+      return true;
+    },
+  );
 
   const origin = pathname.startsWith('/auth') ? '/' : pathname + search;
   return (
@@ -162,7 +170,7 @@ export function LoginForm({ onDone }: { onDone?: () => void }) {
           <Field id="password" label={t('auth.password')} error={form.errors.password}>
             <input id="password" type="password" required autoComplete="current-password" className={inputClass} {...form.field('password')} />
           </Field>
-          <button type="submit" disabled={busy} className={buttonClass}>
+          <button type="submit" disabled={form.busy} className={buttonClass}>
             {t('auth.signIn')}
           </button>
           <p className="flex justify-between text-sm">
@@ -196,21 +204,10 @@ export function SignUpPage() {
   const { t } = usePageI18n();
   const navigate = useNavigate();
   const form = useValidatedForm(signUpSchema, { email: '', password: '', password_confirmation: '' });
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!form.validate()) return;
-    setBusy(true);
-    try {
-      await apiRequest(t, 'POST', '/auth/sign_up', form.values);
-      void navigate(`/auth/email_verifications?${new URLSearchParams({ email: form.values.email!.trim(), type: 'account_confirm' })}`);
-    } catch (error) {
-      if (error instanceof ApiError) notify(error.message, 'error');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = form.onSubmit(async () => {
+    await apiRequest(t, 'POST', '/auth/sign_up', form.values);
+    void navigate(`/auth/email_verifications?${new URLSearchParams({ email: form.values.email!.trim(), type: 'account_confirm' })}`);
+  });
 
   return (
     <AuthCard title={t('auth.signUpTitle')}>
@@ -224,7 +221,7 @@ export function SignUpPage() {
         <Field id="password_confirmation" label={t('auth.passwordConfirm')} error={form.errors.password_confirmation}>
           <input id="password_confirmation" type="password" required autoComplete="new-password" className={inputClass} {...form.field('password_confirmation')} />
         </Field>
-        <button type="submit" disabled={busy} className={buttonClass}>
+        <button type="submit" disabled={form.busy} className={buttonClass}>
           {t('auth.signUp')}
         </button>
         <p className="text-sm">
@@ -303,16 +300,10 @@ export function ForgotPasswordPage() {
   const { t } = usePageI18n();
   const form = useValidatedForm(emailOnlySchema, { email: '' });
   const [sent, setSent] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!form.validate()) return;
-    try {
-      await apiRequest(t, 'POST', '/auth/password', form.values);
-      setSent(true);
-    } catch (error) {
-      if (error instanceof ApiError) notify(error.message, 'error');
-    }
-  };
+  const submit = form.onSubmit(async () => {
+    await apiRequest(t, 'POST', '/auth/password', form.values);
+    setSent(true);
+  });
   return (
     <AuthCard title={t('auth.forgotTitle')}>
       {sent ? (
@@ -322,7 +313,7 @@ export function ForgotPasswordPage() {
           <Field id="email" label={t('auth.email')} error={form.errors.email}>
             <input id="email" type="email" required maxLength={256} autoComplete="email" className={inputClass} {...form.field('email')} />
           </Field>
-          <button type="submit" className={buttonClass}>
+          <button type="submit" disabled={form.busy} className={buttonClass}>
             {t('auth.sendReset')}
           </button>
         </form>
@@ -335,17 +326,11 @@ export function PasswordResetPage() {
   const { t } = usePageI18n();
   const navigate = useNavigate();
   const form = useValidatedForm(newPasswordSchema, { password: '', password_confirmation: '' });
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!form.validate()) return;
-    try {
-      await apiRequest(t, 'PUT', '/auth/password', { ...form.values, token: tokenFromHash() });
-      notify(t('auth.passwordChanged'));
-      void navigate('/auth/login');
-    } catch (error) {
-      if (error instanceof ApiError) notify(error.message, 'error');
-    }
-  };
+  const submit = form.onSubmit(async () => {
+    await apiRequest(t, 'PUT', '/auth/password', { ...form.values, token: tokenFromHash() });
+    notify(t('auth.passwordChanged'));
+    void navigate('/auth/login');
+  });
   return (
     <AuthCard title={t('auth.resetTitle')}>
       <form noValidate onSubmit={submit} className="space-y-4">
@@ -355,7 +340,7 @@ export function PasswordResetPage() {
         <Field id="password_confirmation" label={t('auth.passwordConfirm')} error={form.errors.password_confirmation}>
           <input id="password_confirmation" type="password" required autoComplete="new-password" className={inputClass} {...form.field('password_confirmation')} />
         </Field>
-        <button type="submit" className={buttonClass}>
+        <button type="submit" disabled={form.busy} className={buttonClass}>
           {t('auth.setPassword')}
         </button>
       </form>

@@ -85,9 +85,11 @@ class InMemorySessionRepository extends SessionRepository {
     if (session && session.revokedAt === null) session.lastUsedAt = at;
   }
 
-  async revoke(id: string, at: Date): Promise<void> {
-    const session = this.rows.get(id);
-    if (session && session.revokedAt === null) session.revokedAt = at;
+  async revokeByTokenHash(tokenHash: string, at: Date): Promise<boolean> {
+    const session = [...this.rows.values()].find((row) => row.tokenHash === tokenHash);
+    if (!session || session.revokedAt !== null) return false;
+    session.revokedAt = at;
+    return true;
   }
 
   async revokeAllOf(userId: string, at: Date, keep?: string): Promise<number> {

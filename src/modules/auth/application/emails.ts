@@ -1,4 +1,5 @@
 import type { MailMessage } from 'src/platform/mail/mail-message';
+import { escapeMarkup } from 'src/platform/markup/escape-markup';
 
 /** The account emails, text and HTML. Links carry their token after '#', so it never reaches a server log. */
 interface EmailContext {
@@ -6,18 +7,16 @@ interface EmailContext {
   to: string;
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function message(ctx: EmailContext, subject: string, paragraphs: string[], action?: { label: string; url: string }): MailMessage {
   const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), `— ${ctx.siteName}`].join('\n\n');
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111827">${paragraphs
-    .map((p) => `<p>${escapeHtml(p)}</p>`)
+    .map((p) => `<p>${escapeMarkup(p)}</p>`)
     .join('')}${
     action
-      ? `<p><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#16a34a;color:#fff;padding:10px 18px;border-radius:999px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p><p style="font-size:13px;color:#6b7280">${escapeHtml(action.url)}</p>`
+      ? `<p><a href="${escapeMarkup(action.url)}" style="display:inline-block;background:#16a34a;color:#fff;padding:10px 18px;border-radius:999px;text-decoration:none;font-weight:600">${escapeMarkup(action.label)}</a></p><p style="font-size:13px;color:#6b7280">${escapeMarkup(action.url)}</p>`
       : ''
-  }<p style="color:#6b7280">— ${escapeHtml(ctx.siteName)}</p></body></html>`;
+  }<p style="color:#6b7280">— ${escapeMarkup(ctx.siteName)}</p></body></html>`;
   return { to: ctx.to, subject, text, html };
 }
 

@@ -58,8 +58,8 @@ export class GoogleController {
   @Get('callback')
   @RateLimit(30, 15 * 60_000)
   @UseGuards(GoogleCallbackGuard)
-  async callback(@Req() request: FastifyRequest & { user?: GoogleProfile | null }, @Query('state') state: unknown, @Res() reply: FastifyReply): Promise<void> {
-    const roundTrip = this.state.read(request, state);
+  async callback(@Req() request: FastifyRequest & { user?: GoogleProfile | null }, @Res() reply: FastifyReply): Promise<void> {
+    const roundTrip = request.oauthRoundTrip;
     this.state.clear(reply);
     void reply.header('cache-control', 'no-store');
     if (!request.user || !roundTrip) {

@@ -30,7 +30,10 @@ export class GoogleStrategy extends PassportStrategy(Strategy, 'google') {
       store: (_req: unknown, _verifier: unknown, _state: unknown, _meta: unknown, callback: (err: Error | null, state?: string) => void) =>
         callback(new Error('The redirect to the provider is built by the controller')),
       verify: (req: unknown, providedState: string, callback: (err: Error | null, ok: string | false, info?: unknown) => void) => {
-        const found = state.read(req as FastifyRequest, providedState);
+        const request = req as FastifyRequest;
+        const found = state.read(request, providedState);
+        // Kept for the controller, so the cookie is verified once.
+        if (found) request.oauthRoundTrip = { origin: found.origin };
         callback(null, found ? found.verifier : false, found ? undefined : { message: 'State mismatch' });
       },
     } as unknown as StateStore;

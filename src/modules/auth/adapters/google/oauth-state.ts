@@ -4,6 +4,13 @@ import { JwtService } from '@nestjs/jwt';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from 'src/config/app-config';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The round trip's return path, once the callback's state matched the cookie (see GoogleStrategy). */
+    oauthRoundTrip?: { origin: string };
+  }
+}
+
 /** The short-lived cookie that carries state, PKCE verifier and return path across the round trip to Google. */
 export const OAUTH_COOKIE = 'oauth_state';
 const COOKIE_PATH = '/auth/google_oauth2';

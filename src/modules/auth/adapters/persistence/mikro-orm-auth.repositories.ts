@@ -62,8 +62,8 @@ export class MikroOrmSessionRepository extends SessionRepository {
     await this.em.fork().nativeUpdate(SessionSchema, { id, revokedAt: null }, { lastUsedAt: at });
   }
 
-  async revoke(id: string, at: Date): Promise<void> {
-    await this.em.fork().nativeUpdate(SessionSchema, { id, revokedAt: null }, { revokedAt: at });
+  async revokeByTokenHash(tokenHash: string, at: Date): Promise<boolean> {
+    return (await this.em.fork().nativeUpdate(SessionSchema, { tokenHash, revokedAt: null }, { revokedAt: at })) > 0;
   }
 
   revokeAllOf(userId: string, at: Date, keep?: string): Promise<number> {

@@ -2,11 +2,10 @@ import { Injectable } from '@nestjs/common';
 import sharp from 'sharp';
 import { DIFFICULTY_LABELS, type Difficulty } from 'src/contracts/levels';
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH, PreviewImageRenderer, type PreviewCard } from '../../domain/preview-image';
+import { escapeMarkup } from 'src/platform/markup/escape-markup';
 
 const BADGE_COLOURS: Record<Difficulty, string> = { easy: '#16a34a', medium: '#d97706', hard: '#dc2626' };
 
-const escapeXml = (s: string) =>
-  s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 
 /** Draws the card as SVG and rasterises it with sharp (librsvg). */
 @Injectable()
@@ -26,9 +25,9 @@ export class SharpPreviewImageRenderer extends PreviewImageRenderer {
       <rect x="96" y="96" width="88" height="88" rx="22" fill="#16a34a"/>
       <path d="M124 170V118a8 8 0 0 1 8-8h24a8 8 0 0 1 8 8v52" fill="none" stroke="#fff" stroke-width="6" stroke-linecap="round"/>
       <circle cx="144" cy="138" r="7" fill="#fff"/>
-      <text x="208" y="140" font-size="34" font-weight="700" fill="#e5e7eb">${escapeXml(card.siteName)}</text>
-      <text x="208" y="180" font-size="26" fill="#9ca3af">Unofficial ${escapeXml(card.gameName)} guide</text>
-      <text x="96" y="360" font-size="120" font-weight="800" fill="#ffffff">${escapeXml(card.heading)}</text>
+      <text x="208" y="140" font-size="34" font-weight="700" fill="#e5e7eb">${escapeMarkup(card.siteName)}</text>
+      <text x="208" y="180" font-size="26" fill="#9ca3af">Unofficial ${escapeMarkup(card.gameName)} guide</text>
+      <text x="96" y="360" font-size="120" font-weight="800" fill="#ffffff">${escapeMarkup(card.heading)}</text>
       ${badge}
       <text x="96" y="580" font-size="30" fill="#86efac">Hints, step-by-step solution and video walkthrough</text>
     </svg>`;
