@@ -116,6 +116,20 @@ function AuthCard({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/** A new password and its confirmation (sign-up, password reset). */
+function NewPasswordFields({ form, label, confirmLabel }: { form: ReturnType<typeof useValidatedForm>; label: string; confirmLabel: string }) {
+  return (
+    <>
+      <Field id="password" label={label} error={form.errors.password}>
+        <input id="password" type="password" required minLength={8} autoComplete="new-password" className={inputClass} {...form.field('password')} />
+      </Field>
+      <Field id="password_confirmation" label={confirmLabel} error={form.errors.password_confirmation}>
+        <input id="password_confirmation" type="password" required autoComplete="new-password" className={inputClass} {...form.field('password_confirmation')} />
+      </Field>
+    </>
+  );
+}
+
 const EMAIL_IN_TEXT = /[^\s@:,;]+@[^\s@:,;]+\.[A-Za-z]{2,}/;
 
 /**
@@ -215,12 +229,7 @@ export function SignUpPage() {
         <Field id="email" label={t('auth.email')} error={form.errors.email}>
           <input id="email" type="email" required maxLength={256} autoComplete="email" className={inputClass} {...form.field('email')} />
         </Field>
-        <Field id="password" label={t('auth.passwordMin')} error={form.errors.password}>
-          <input id="password" type="password" required minLength={8} autoComplete="new-password" className={inputClass} {...form.field('password')} />
-        </Field>
-        <Field id="password_confirmation" label={t('auth.passwordConfirm')} error={form.errors.password_confirmation}>
-          <input id="password_confirmation" type="password" required autoComplete="new-password" className={inputClass} {...form.field('password_confirmation')} />
-        </Field>
+        <NewPasswordFields form={form} label={t('auth.passwordMin')} confirmLabel={t('auth.passwordConfirm')} />
         <button type="submit" disabled={form.busy} className={buttonClass}>
           {t('auth.signUp')}
         </button>
@@ -334,12 +343,7 @@ export function PasswordResetPage() {
   return (
     <AuthCard title={t('auth.resetTitle')}>
       <form noValidate onSubmit={submit} className="space-y-4">
-        <Field id="password" label={t('auth.newPassword')} error={form.errors.password}>
-          <input id="password" type="password" required minLength={8} autoComplete="new-password" className={inputClass} {...form.field('password')} />
-        </Field>
-        <Field id="password_confirmation" label={t('auth.passwordConfirm')} error={form.errors.password_confirmation}>
-          <input id="password_confirmation" type="password" required autoComplete="new-password" className={inputClass} {...form.field('password_confirmation')} />
-        </Field>
+        <NewPasswordFields form={form} label={t('auth.newPassword')} confirmLabel={t('auth.passwordConfirm')} />
         <button type="submit" disabled={form.busy} className={buttonClass}>
           {t('auth.setPassword')}
         </button>
