@@ -1,4 +1,4 @@
-import { joinWithNonce, PageCache, splitAtPlaceholder, type CachedPage } from './page-cache';
+import { joinWithNonce, nextNonce, PageCache, splitAtPlaceholder, type CachedPage } from './page-cache';
 
 const page = (html: string, storedAt = 0): CachedPage => ({ status: 200, html, etag: `"${html}"`, storedAt });
 
@@ -58,5 +58,14 @@ describe('splitAtPlaceholder and joinWithNonce', () => {
     const parts = splitAtPlaceholder('<script nonce="PH">a</script><script nonce="PH">b</script>', 'PH');
     expect(joinWithNonce(parts, 'n0nce').toString()).toBe('<script nonce="n0nce">a</script><script nonce="n0nce">b</script>');
     expect(joinWithNonce(splitAtPlaceholder('no placeholder, é', 'PH'), 'x').toString()).toBe('no placeholder, é');
+  });
+});
+
+describe('nextNonce', () => {
+  it('gives 128-bit hex nonces that never repeat, across pool refills', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 1000; i++) seen.add(nextNonce());
+    expect(seen.size).toBe(1000);
+    for (const nonce of seen) expect(nonce).toMatch(/^[0-9a-f]{32}$/);
   });
 });

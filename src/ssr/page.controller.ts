@@ -8,7 +8,7 @@ import { SiteContentService } from 'src/modules/content/application/site-content
 import { ContentImportService } from 'src/modules/levels/application/content-import.service';
 import { NotFoundError } from 'src/platform/errors/app-error';
 import { isCrawler } from './crawlers';
-import { joinWithNonce, PageCache, splitAtPlaceholder, type CachedPage } from './page-cache';
+import { joinWithNonce, nextNonce, PageCache, splitAtPlaceholder, type CachedPage } from './page-cache';
 import { ServerEntrySource } from './server-entry.source';
 import { ServerPageData } from './server-page-data';
 
@@ -105,8 +105,8 @@ export class PageController {
     const page = this.cache.peek(request.url);
     if (!page) return false;
     const { headers, scriptNonce, styleNonce } = this.headerTemplate;
-    const script = randomBytes(16).toString('hex');
-    const style = randomBytes(16).toString('hex');
+    const script = nextNonce();
+    const style = nextNonce();
     const csp = headers['content-security-policy']?.replace(scriptNonce, script).replace(styleNonce, style);
     void reply.headers(headers).header('x-request-id', request.id).header('etag', page.etag);
     if (request.headers['if-none-match'] === page.etag) {
