@@ -5,6 +5,7 @@ import { Migration20261122020000Content } from './Migration20261122020000Content
 import { Migration20261122030000ContentImportData } from './Migration20261122030000ContentImportData';
 import { Migration20261122040000Accounts } from './Migration20261122040000Accounts';
 import { Migration20261122050000MailOutbox } from './Migration20261122050000MailOutbox';
+import { Migration20261123000000CreditsAndBilling } from './Migration20261123000000CreditsAndBilling';
 
 /**
  * Every migration, in order. Append new ones (npm run migration:create writes the file); never edit
@@ -17,4 +18,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122030000ContentImportData', class: Migration20261122030000ContentImportData },
   { name: 'Migration20261122040000Accounts', class: Migration20261122040000Accounts },
   { name: 'Migration20261122050000MailOutbox', class: Migration20261122050000MailOutbox },
+  { name: 'Migration20261123000000CreditsAndBilling', class: Migration20261123000000CreditsAndBilling },
 ];

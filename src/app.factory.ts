@@ -22,6 +22,8 @@ export async function createWebApp(config: AppConfig, rootDir: string): Promise<
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, pages), adapter, {
     bufferLogs: true,
+    // Stripe signs the exact bytes it sends: the webhook verifies request.rawBody.
+    rawBody: true,
   });
   app.useLogger(app.get(Logger));
   await configureHttpPlatform(app, config, app.get(RedisConnection));

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
     const config = loadConfig({
       HAS_LOGIN: 'true',
       HAS_PAYMENT: '1',
+      TRIAL_CREDITS: '25',
       SITE_NAME: 'Door Help',
       PUBLIC_URL: 'https://example.test/',
       SOCIAL_DISCORD_URL: 'https://discord.example/x',

@@ -39,6 +39,12 @@ export class AppConfig {
     secret: string;
     google?: { clientId: string; clientSecret: string; authorizationUrl: string; tokenUrl: string; userInfoUrl: string };
   };
+  /** Credits and payments; `enabled` needs both HAS_PAYMENT and HAS_LOGIN (credits belong to accounts). */
+  readonly payments: {
+    enabled: boolean;
+    trialCredits: number;
+    stripe?: { secretKey: string; webhookSecret: string; apiUrl: string };
+  };
   readonly public: PublicConfig;
 
   constructor(e: Env) {
@@ -87,6 +93,15 @@ export class AppConfig {
             }
           : undefined,
     };
+    const paymentsOn = e.HAS_PAYMENT && e.HAS_LOGIN;
+    this.payments = {
+      enabled: paymentsOn,
+      trialCredits: e.TRIAL_CREDITS,
+      stripe:
+        e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+          ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL.replace(/\/+$/, '') }
+          : undefined,
+    };
     this.public = {
       siteName: e.SITE_NAME,
       gameName: e.GAME_NAME,
@@ -95,7 +110,8 @@ export class AppConfig {
         has_login: e.HAS_LOGIN,
         email_login: e.EMAIL_LOGIN,
         google_oauth_login: e.GOOGLE_OAUTH_LOGIN,
-        has_payment: e.HAS_PAYMENT,
+        // Payments need accounts: without HAS_LOGIN nothing of them shows.
+        has_payment: paymentsOn,
       },
       footerGroups: Object.fromEntries(
         Object.entries(e.FOOTER_LINK_GROUPS).filter((entry): entry is [string, [string, string][]] => Boolean(entry[1])),

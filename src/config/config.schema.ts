@@ -136,7 +136,17 @@ export const envSchema = z.object({
   GOOGLE_AUTHORIZATION_URL: z.url({ protocol: /^https?$/ }).max(2048).default('https://accounts.google.com/o/oauth2/v2/auth'),
   GOOGLE_TOKEN_URL: z.url({ protocol: /^https?$/ }).max(2048).default('https://oauth2.googleapis.com/token'),
   GOOGLE_USERINFO_URL: z.url({ protocol: /^https?$/ }).max(2048).default('https://openidconnect.googleapis.com/v1/userinfo'),
+
+  // Credits and payments (with HAS_PAYMENT and HAS_LOGIN). Without a Stripe key: the local test checkout.
+  TRIAL_CREDITS: z.coerce.number().int().min(0).max(100_000).default(10),
+  STRIPE_SECRET_KEY: optionalText(512).pipe(z.string().regex(/^(sk|rk)_[A-Za-z0-9_]+$/, 'must be a Stripe secret key (sk_... or rk_...)').optional()),
+  STRIPE_WEBHOOK_SECRET: optionalText(512).pipe(z.string().regex(/^whsec_[A-Za-z0-9+/=_]+$/, 'must be a webhook signing secret (whsec_...)').optional()),
+  // Stripe's API origin; only tests and egress proxies change it.
+  STRIPE_API_URL: z.url({ protocol: /^https?$/ }).max(2048).default('https://api.stripe.com'),
 }).superRefine((e, ctx) => {
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
+    ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'is required with STRIPE_SECRET_KEY (payments are confirmed by the webhook)' });
+  }
   if (e.GOOGLE_OAUTH_LOGIN && (!e.GOOGLE_CLIENT_ID || !e.GOOGLE_CLIENT_SECRET)) {
     ctx.addIssue({ code: 'custom', path: ['GOOGLE_OAUTH_LOGIN'], message: 'needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET' });
   }

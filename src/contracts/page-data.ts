@@ -1,3 +1,4 @@
+import type { PricingData } from './billing';
 import type { ContentPageView, ExploreData, MediaEntry, PostListData, PostListQuery, PostView } from './content';
 import type { LevelListData, LevelListQuery, LevelPageData, LevelSummary } from './levels';
 import type { PublicConfig } from './public-config';
@@ -21,6 +22,10 @@ export interface PageData {
     posts(query: PostListQuery): Promise<PostListData>;
     media(): Promise<MediaEntry[]>;
     explore(): Promise<ExploreData>;
+  };
+  readonly billing: {
+    /** The credit packs, trial and donation terms; null while payments are off (has_payment). */
+    pricing(): Promise<PricingData | null>;
   };
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import type { PageData } from 'src/contracts/page-data';
+import { BillingService } from 'src/modules/billing/billing.module';
 import { SiteContentService } from 'src/modules/content/application/site-content.service';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
 
@@ -9,12 +10,15 @@ import { LevelsService } from 'src/modules/levels/application/levels.service';
 export class ServerPageData implements PageData {
   readonly levels: PageData['levels'];
   readonly content: PageData['content'];
+  readonly billing: PageData['billing'];
 
   constructor(
     private readonly appConfig: AppConfig,
     levels: LevelsService,
     content: SiteContentService,
+    billing: BillingService,
   ) {
+    this.billing = { pricing: () => Promise.resolve(billing.pricing()) };
     this.content = {
       page: (slug) => content.page(slug),
       post: (slug) => content.post(slug),

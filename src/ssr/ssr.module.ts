@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyStatic from '@fastify/static';
+import { BillingModule } from 'src/modules/billing/billing.module';
 import { ContentModule } from 'src/modules/content/content.module';
 import { LevelsModule } from 'src/modules/levels/levels.module';
 import { PageController } from './page.controller';
@@ -19,7 +20,7 @@ export class SsrModule {
   static forRoot(source: ServerEntrySource): DynamicModule {
     return {
       module: SsrModule,
-      imports: [LevelsModule, ContentModule],
+      imports: [LevelsModule, ContentModule, BillingModule],
       controllers: [SeoController, PageController],
       providers: [ServerPageData, { provide: ServerEntrySource, useValue: source }],
     };

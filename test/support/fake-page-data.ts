@@ -31,6 +31,7 @@ export function fakePageData(overrides: Partial<PageData> = {}): PageData {
       media: async () => [],
       explore: async () => ({ tags: [], months: [] }),
     },
+    billing: { pricing: async () => null },
     ...overrides,
   };
 }

@@ -12,6 +12,7 @@ import { OneTimeTokenSchema, SessionSchema, UserSchema } from './adapters/persis
 import { MikroOrmOneTimeTokenRepository, MikroOrmSessionRepository, MikroOrmUserRepository } from './adapters/persistence/mikro-orm-auth.repositories';
 import { Argon2PasswordHasher } from './adapters/security/argon2.password-hasher';
 import { RedisOrMemoryAttemptLimiter } from './adapters/security/attempt-limiter';
+import { AccountEvents } from './application/account-events.service';
 import { AuthService } from './application/auth.service';
 import { AttemptLimiter, OneTimeTokenRepository, PasswordHasher, SessionRepository, UserRepository } from './domain/ports';
 
@@ -21,6 +22,7 @@ import { AttemptLimiter, OneTimeTokenRepository, PasswordHasher, SessionReposito
   controllers: [AuthController, GoogleController],
   providers: [
     AuthService,
+    AccountEvents,
     OAuthStateCookie,
     // Registered with passport only when Google sign-in is configured.
     {
@@ -36,9 +38,11 @@ import { AttemptLimiter, OneTimeTokenRepository, PasswordHasher, SessionReposito
     { provide: PasswordHasher, useClass: Argon2PasswordHasher },
     { provide: AttemptLimiter, useClass: RedisOrMemoryAttemptLimiter },
   ],
-  exports: [AuthService, SignedInGuard, AdminGuard],
+  exports: [AuthService, AccountEvents, SignedInGuard, AdminGuard],
 })
 export class AuthModule {}
 
 /** The guards other modules put on their routes. */
 export { AdminGuard, SignedInGuard } from './adapters/http/auth.guards';
+export { AccountEvents } from './application/account-events.service';
+export { AuthService } from './application/auth.service';

@@ -6,6 +6,7 @@ import { ServerErrorSink } from './server-error-sink';
 const STATUS: Record<ErrorKind, number> = {
   validation: 400,
   unauthorized: 401,
+  payment_required: 402,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
@@ -16,12 +17,13 @@ const STATUS: Record<ErrorKind, number> = {
 export interface ErrorBody {
   errors: string[];
   code: string;
+  [extra: string]: unknown;
 }
 
 /** Maps any thrown error to a JSON answer. Unknown errors are logged and answered without detail. */
 export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; unexpected: boolean } {
   if (error instanceof AppError) {
-    return { status: STATUS[error.kind], body: { errors: error.details, code: error.code }, unexpected: false };
+    return { status: STATUS[error.kind], body: { ...error.extra, errors: error.details, code: error.code }, unexpected: false };
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();

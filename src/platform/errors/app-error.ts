@@ -5,6 +5,7 @@
 export type ErrorKind =
   | 'validation'
   | 'unauthorized'
+  | 'payment_required'
   | 'forbidden'
   | 'not_found'
   | 'conflict'
@@ -15,6 +16,8 @@ export type ErrorKind =
 export abstract class AppError extends Error {
   abstract readonly code: string;
   abstract readonly kind: ErrorKind;
+  /** Extra fields of the JSON answer, beside errors and code (safe to show, like the details). */
+  readonly extra?: Record<string, string | number | boolean>;
 
   constructor(
     message: string,

@@ -1,4 +1,5 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { Interval, Timeout } from '@nestjs/schedule';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { JobQueue } from 'src/platform/queue/job-queue';
 import { mailMessageSchema, type MailMessage } from './mail-message';
@@ -37,30 +38,25 @@ export class MikroOrmMailOutbox extends MailOutbox {
 const RESEND_AFTER_MS = 5 * 60_000;
 /** Older messages are dropped: their links have expired (confirmation links last 24 hours). */
 const KEEP_MS = 24 * 60 * 60_000;
-const SWEEP_EVERY_MS = 60_000;
 
 /**
- * Runs where the jobs run (the worker, or the web process without Redis): at start and every
- * minute, queues the messages still waiting in the outbox, and deletes the expired ones.
+ * Scheduled where the jobs run (the worker, or the web process without Redis: the processes that
+ * import ScheduleModule): soon after start and every minute, queues the messages still waiting in
+ * the outbox, and deletes the expired ones.
  */
 @Injectable()
-export class MailOutboxSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class MailOutboxSweeper {
   private readonly logger = new Logger('Mail');
-  private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly em: EntityManager,
     private readonly jobs: JobQueue,
   ) {}
 
-  onApplicationBootstrap(): void {
-    const run = () => void this.sweep(new Date()).catch((error: unknown) => this.logger.warn({ err: error }, 'Outbox sweep failed'));
-    run();
-    this.timer = setInterval(run, SWEEP_EVERY_MS).unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  @Timeout(1_000)
+  @Interval(60_000)
+  async run(): Promise<void> {
+    await this.sweep(new Date()).catch((error: unknown) => this.logger.warn({ err: error }, 'Outbox sweep failed'));
   }
 
   /** Returns how many messages were queued again. */

@@ -11,7 +11,7 @@ import { SmtpMailer } from './smtp-mailer.adapter';
 /**
  * Mail: MailOutbox to send (stored, then a 'mail.send' job with the row id), the Mailer port
  * (SMTP at SMTP_URL, else .eml files under DATA_DIR/mail) and the job that calls it. Needs
- * QueueModule (global). MailOutboxSweeper is added where jobs run (see AppModule, WorkerModule).
+ * QueueModule (global). MailOutboxSweeper runs on the schedule of the process that runs the jobs.
  */
 @Global()
 @Module({
@@ -29,10 +29,10 @@ import { SmtpMailer } from './smtp-mailer.adapter';
       },
     },
     MailSendProcessor,
+    MailOutboxSweeper,
     { provide: MailOutbox, useClass: MikroOrmMailOutbox },
   ],
   exports: [Mailer, MailOutbox],
 })
 export class MailModule {}
 
-export { MailOutboxSweeper };

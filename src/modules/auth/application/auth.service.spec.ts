@@ -13,6 +13,7 @@ import { OneTimeTokenRepository, SessionRepository, UserRepository } from '../do
 import { hashSecret } from '../domain/secrets';
 import type { Session } from '../domain/session';
 import type { User } from '../domain/user';
+import { AccountEvents } from './account-events.service';
 import { AuthService } from './auth.service';
 
 // The real argon2, with its verify counted: proves how many argon2 verifications a sign-in costs.
@@ -195,6 +196,8 @@ describe('AuthService', () => {
   let limiter: RedisOrMemoryAttemptLimiter;
   let jobs: RecordingMailOutbox;
   let service: AuthService;
+  /** The user ids announced as confirmed, in order. */
+  let confirmedIds: string[];
 
   beforeEach(() => {
     config = loadConfig({ HAS_LOGIN: 'true', ADMIN_EMAILS: 'ops@example.com' });
@@ -207,7 +210,10 @@ describe('AuthService', () => {
     expect(redis.client).toBeUndefined();
     limiter = new RedisOrMemoryAttemptLimiter(redis, config);
     jobs = new RecordingMailOutbox();
-    service = new AuthService(users, sessions, tokens, hasher, limiter, jobs, config);
+    const events = new AccountEvents();
+    confirmedIds = [];
+    events.onConfirmed(async (userId) => void confirmedIds.push(userId));
+    service = new AuthService(users, sessions, tokens, hasher, limiter, jobs, config, events);
     jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
   });
 
@@ -345,6 +351,35 @@ describe('AuthService', () => {
       expect(hasher.calls.verifyDummy + hasher.calls.verify).toBe(verifies);
 
       await expect(service.signIn({ email: 'other@example.com', password: 'guess' })).rejects.toThrow(InvalidCredentialsError);
+    });
+  });
+
+  describe('confirmation announcements (the credits module grants the trial on them)', () => {
+    it('announces each account once: by its link, by Google (new or taking over an unconfirmed one), by a reset', async () => {
+      const byLink = await confirmedUser('link@example.com');
+      expect(confirmedIds).toEqual([byLink.id]);
+
+      await service.signInWithGoogle({ subject: 'g-new', email: 'new@example.com', emailVerified: true });
+      expect(confirmedIds).toEqual([byLink.id, users.row('new@example.com').id]);
+
+      await service.signUp({ email: 'taken@example.com', password: PASSWORD, password_confirmation: PASSWORD });
+      await service.signInWithGoogle({ subject: 'g-taken', email: 'taken@example.com', emailVerified: true });
+      expect(confirmedIds.at(-1)).toBe(users.row('taken@example.com').id);
+
+      await service.signUp({ email: 'reset@example.com', password: PASSWORD, password_confirmation: PASSWORD });
+      await service.requestPasswordReset('reset@example.com');
+      await service.resetPassword({ token: tokenFrom(jobs.mails().at(-1)!.text, '/auth/password_reset'), password: 'another password', password_confirmation: 'another password' });
+      expect(confirmedIds.at(-1)).toBe(users.row('reset@example.com').id);
+      expect(confirmedIds).toHaveLength(4);
+    });
+
+    it('does not announce an account that was already confirmed (Google linking, a second sign-in, a reset)', async () => {
+      await confirmedUser('known@example.com');
+      await service.signInWithGoogle({ subject: 'g-known', email: 'known@example.com', emailVerified: true });
+      await service.signInWithGoogle({ subject: 'g-known', email: 'known@example.com', emailVerified: true });
+      await service.requestPasswordReset('known@example.com');
+      await service.resetPassword({ token: tokenFrom(jobs.mails().at(-1)!.text, '/auth/password_reset'), password: 'another password', password_confirmation: 'another password' });
+      expect(confirmedIds).toHaveLength(1);
     });
   });
 

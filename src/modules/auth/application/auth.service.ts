@@ -8,6 +8,7 @@ import { AttemptLimiter, OneTimeTokenRepository, PasswordHasher, SessionReposito
 import { hashSecret, looksLikeSecret, newSecret } from '../domain/secrets';
 import { isSessionLive, TOUCH_AFTER_MS, type Session } from '../domain/session';
 import { normalizeEmail, type User } from '../domain/user';
+import { AccountEvents } from './account-events.service';
 import { accountExistsEmail, confirmationEmail, passwordResetEmail } from './emails';
 
 /** Per-address budgets, on top of the per-IP limits of the routes. Keyed by action and address whether or not it has an account, so the answers never differ between the two. */
@@ -36,6 +37,7 @@ export class AuthService {
     private readonly limiter: AttemptLimiter,
     private readonly mail: MailOutbox,
     private readonly config: AppConfig,
+    private readonly events: AccountEvents,
   ) {}
 
   private clock(): Date {
@@ -73,6 +75,7 @@ export class AuthService {
   async confirmEmail(token: string): Promise<void> {
     const userId = await this.consume(token, 'account_confirm');
     await this.users.update(userId, { confirmedAt: this.clock() });
+    await this.events.confirmed(userId);
   }
 
   async signIn(input: SignInInput): Promise<SignedIn> {
@@ -125,6 +128,7 @@ export class AuthService {
     if (!user) throw new InvalidLinkError();
     const now = this.clock();
     await this.users.update(userId, { passwordHash: await this.hasher.hash(input.password), confirmedAt: user.confirmedAt ?? now });
+    if (!user.confirmedAt) await this.events.confirmed(userId);
     const revoked = await this.sessions.revokeAllOf(userId, now);
     this.logger.log(`Password reset for user ${userId}; ${revoked} session(s) revoked`);
   }
@@ -148,13 +152,19 @@ export class AuthService {
         ? { googleSubject: profile.subject }
         : { googleSubject: profile.subject, confirmedAt: now, passwordHash: null };
       await this.users.update(existing.id, changes);
+      if (!existing.confirmedAt) await this.events.confirmed(existing.id);
       return this.startSession({ ...existing, ...changes });
     }
-    const created =
-      (await this.users.create({ email, passwordHash: null, confirmedAt: now, googleSubject: profile.subject })) ??
-      (await this.users.findByEmail(email));
+    const inserted = await this.users.create({ email, passwordHash: null, confirmedAt: now, googleSubject: profile.subject });
+    if (inserted) await this.events.confirmed(inserted.id);
+    const created = inserted ?? (await this.users.findByEmail(email));
     if (!created) throw new InvalidLinkError();
     return this.startSession(created);
+  }
+
+  /** The id of the account with this address, if any (admin tools). */
+  async userIdByEmail(rawEmail: string): Promise<string | null> {
+    return (await this.users.findByEmail(normalizeEmail(rawEmail)))?.id ?? null;
   }
 
   isAdmin(user: User): boolean {

@@ -1,0 +1,160 @@
+import { z } from 'zod';
+
+/**
+ * Credits and payments as the browser and the API see them (shared by both). Money is integer US
+ * cents everywhere; credits are whole numbers. Dates are ISO strings.
+ */
+
+/** Spec: a $1 donation gives 50 credits. Donations are whole dollars from $1 to $500. */
+export const CREDITS_PER_DONATED_DOLLAR = 50;
+export const DONATION_MIN_USD = 1;
+export const DONATION_MAX_USD = 500;
+/** Donated credits stay valid this long (the pricing page says so). */
+export const DONATION_VALIDITY_DAYS = 365;
+/** Spec: the free trial lasts 14 days. */
+export const TRIAL_DAYS = 14;
+/** /usage highlights lots that expire within this many days. */
+export const EXPIRING_SOON_DAYS = 7;
+/** The code of the 402 answer that opens the low-credit modals. */
+export const INSUFFICIENT_CREDITS = 'CREDITS.INSUFFICIENT';
+
+export const creditsForDonation = (usd: number) => usd * CREDITS_PER_DONATED_DOLLAR;
+
+/** A credit pack of the pricing table (content/pricing.yaml). */
+export interface CreditPack {
+  id: string;
+  name: string;
+  credits: number;
+  validity_days: number;
+  price_cents: number;
+  currency: 'usd';
+  most_popular: boolean;
+  features: string[];
+}
+
+export interface PricingData {
+  packs: CreditPack[];
+  trial: { credits: number; days: number };
+  donation: { credits_per_dollar: number; min_usd: number; max_usd: number; validity_days: number };
+}
+
+/** POST /api/v1/checkout: a pack, or a donation of whole dollars. */
+export const checkoutSchema = z.union([
+  z.strictObject({ pack_id: z.string().trim().min(1, 'Choose a credit pack').max(40) }),
+  z.strictObject({
+    donation_usd: z
+      .number({ error: 'Enter a whole number of dollars' })
+      .int('Enter a whole number of dollars')
+      .min(DONATION_MIN_USD, `Donations start at $${DONATION_MIN_USD}`)
+      .max(DONATION_MAX_USD, `Donations are at most $${DONATION_MAX_USD}`),
+  }),
+], { error: 'Send pack_id, or donation_usd in whole dollars' });
+export type CheckoutInput = z.infer<typeof checkoutSchema>;
+
+export interface CheckoutView {
+  order_id: string;
+  /** Where the browser goes to pay: Stripe Checkout, or the local test checkout. */
+  url: string;
+}
+
+export const ORDER_STATUSES = ['pending', 'paid', 'partially_refunded', 'refunded', 'disputed', 'canceled', 'expired', 'failed'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** A billing record (spec: order id, amount, refunded amount, status, credits, created at). */
+export interface OrderView {
+  id: string;
+  /** The order number shown to people (ORD-XXXXXXXX). */
+  number: string;
+  kind: 'pack' | 'donation';
+  /** The pack's name, or "Donation". */
+  description: string;
+  amount_cents: number;
+  refunded_cents: number;
+  currency: 'usd';
+  status: OrderStatus;
+  credits: number;
+  /** "Visa •••• 4242", when the gateway told us. */
+  payment_method: string | null;
+  /** True when paid through the local test checkout (no real money). */
+  test: boolean;
+  created_at: string;
+  paid_at: string | null;
+}
+
+export interface Paged<T> {
+  items: T[];
+  page: number;
+  pages: number;
+  total: number;
+}
+
+export const pageQuerySchema = z.strictObject({
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+
+export const LOT_SOURCES = ['trial', 'pack', 'donation', 'admin'] as const;
+export type LotSource = (typeof LOT_SOURCES)[number];
+
+export interface CreditLotView {
+  id: string;
+  source: LotSource;
+  granted: number;
+  remaining: number;
+  expires_at: string;
+  created_at: string;
+  /** Expires within EXPIRING_SOON_DAYS. */
+  expiring_soon: boolean;
+}
+
+export interface CreditsView {
+  balance: number;
+  /** Spendable lots, soonest to expire first. */
+  lots: CreditLotView[];
+  /** Whether the account was ever granted credits (chooses between the two low-credit modals). */
+  had_credits: boolean;
+  /** Credits spent per UTC day over the last 30 days, oldest first (captured charges). */
+  daily_usage: { date: string; credits: number }[];
+}
+
+export const LEDGER_EVENT_KINDS = ['grant', 'spend', 'refund', 'revoke', 'expire'] as const;
+export type LedgerEventKind = (typeof LEDGER_EVENT_KINDS)[number];
+
+/** One line of the credit history: grants add, spends take, a refund of a failed job gives back. */
+export interface LedgerEventView {
+  id: string;
+  kind: LedgerEventKind;
+  /** Signed change of the balance. */
+  credits: number;
+  description: string;
+  created_at: string;
+}
+
+/** The 402 body: { errors, code: INSUFFICIENT_CREDITS, balance, had_credits }. */
+export interface InsufficientCreditsBody {
+  errors: string[];
+  code: typeof INSUFFICIENT_CREDITS;
+  balance: number;
+  had_credits: boolean;
+}
+
+/** Which low-credit modal to open: 'charge' for an account that has had credits, else 'donate'. */
+export const lowCreditModal = (body: Pick<InsufficientCreditsBody, 'had_credits'>): 'charge' | 'donate' => (body.had_credits ? 'charge' : 'donate');
+
+/** POST /api/v1/admin/orders/:id/refund: the whole remaining amount when amount_cents is left out. */
+export const adminRefundSchema = z.strictObject({
+  amount_cents: z.number().int().min(1).max(1_000_000).optional(),
+});
+
+/** POST /api/v1/admin/credits: credits for an account, with the reason shown in its history. */
+export const adminGrantSchema = z.strictObject({
+  email: z.string().trim().toLowerCase().max(256).pipe(z.email()),
+  credits: z.number().int().min(1).max(1_000_000),
+  validity_days: z.number().int().min(1).max(3650).default(365),
+  reason: z.string().trim().min(3).max(200),
+});
+
+/** Formats cents as US dollars: 499 → "$4.99", 500 → "$5". */
+export function formatUsd(cents: number): string {
+  const dollars = cents / 100;
+  return Number.isInteger(dollars) ? `$${dollars}` : `$${dollars.toFixed(2)}`;
+}

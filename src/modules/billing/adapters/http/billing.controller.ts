@@ -1,0 +1,76 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { checkoutSchema, pageQuerySchema, type CheckoutInput, type CheckoutView, type OrderView, type Paged, type PricingData } from 'src/contracts/billing';
+import { SignedInGuard } from 'src/modules/auth/auth.module';
+import { PaymentsDisabledError, PaymentsEnabledGuard } from 'src/modules/credits/credits.module';
+import { ZodPipe } from 'src/platform/http/zod.pipe';
+import { RateLimit } from 'src/platform/rate-limit/rate-limit';
+import { BillingService } from '../../application/billing.service';
+
+const body = (schema: z.ZodType) => ApiBody({ schema: z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input' }) as Record<string, unknown> });
+const testPaymentSchema = z.strictObject({ result: z.enum(['paid', 'canceled'], { error: 'result is "paid" or "canceled"' }) });
+
+/** Pricing, checkout and the signed-in user's orders. */
+@ApiTags('billing')
+@Controller('api/v1')
+export class BillingController {
+  constructor(private readonly billing: BillingService) {}
+
+  @Get('pricing')
+  @RateLimit(120, 60_000)
+  @ApiOperation({ summary: 'Credit packs, the free trial and the donation terms (prices in USD cents)' })
+  pricing(): PricingData {
+    const pricing = this.billing.pricing();
+    if (!pricing) throw new PaymentsDisabledError();
+    return pricing;
+  }
+
+  @Post('checkout')
+  @HttpCode(201)
+  @RateLimit(20, 60_000)
+  @UseGuards(PaymentsEnabledGuard, SignedInGuard)
+  @ApiSecurity('session')
+  @ApiOperation({ summary: 'Start paying for a pack ({pack_id}) or a donation ({donation_usd}, whole dollars 1-500): the browser goes to `url`' })
+  @body(checkoutSchema)
+  checkout(@Body(new ZodPipe(checkoutSchema)) input: CheckoutInput, @Req() request: FastifyRequest): Promise<CheckoutView> {
+    const { user } = request.auth!;
+    return this.billing.checkout({ id: user.id, email: user.email }, input);
+  }
+
+  @Get('orders')
+  @RateLimit(120, 60_000)
+  @UseGuards(PaymentsEnabledGuard, SignedInGuard)
+  @ApiSecurity('session')
+  @ApiOperation({ summary: 'The billing history: orders newest first, 20 a page' })
+  orders(
+    @Req() request: FastifyRequest,
+    @Query(new ZodPipe(pageQuerySchema)) query: { page: number },
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Paged<OrderView>> {
+    void reply.header('cache-control', 'no-store');
+    return this.billing.listOrders(request.auth!.user.id, query.page);
+  }
+
+  @Get('orders/:id')
+  @RateLimit(240, 60_000)
+  @UseGuards(PaymentsEnabledGuard, SignedInGuard)
+  @ApiSecurity('session')
+  @ApiOperation({ summary: "One of the user's orders (404 for anyone else's); a pending order is checked with the payment service first" })
+  order(@Req() request: FastifyRequest, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<OrderView> {
+    void reply.header('cache-control', 'no-store');
+    return this.billing.order(request.auth!.user.id, id);
+  }
+
+  @Post('orders/:id/test_payment')
+  @HttpCode(200)
+  @RateLimit(30, 60_000)
+  @UseGuards(PaymentsEnabledGuard, SignedInGuard)
+  @ApiSecurity('session')
+  @ApiOperation({ summary: 'The local test checkout (only without STRIPE_SECRET_KEY): pay or cancel an order, no real money' })
+  @body(testPaymentSchema)
+  testPayment(@Req() request: FastifyRequest, @Param('id') id: string, @Body(new ZodPipe(testPaymentSchema)) input: { result: 'paid' | 'canceled' }): Promise<OrderView> {
+    return this.billing.testPayment(request.auth!.user.id, id, input.result);
+  }
+}

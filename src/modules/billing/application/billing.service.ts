@@ -1,0 +1,309 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from 'src/config/app-config';
+import {
+  creditsForDonation,
+  DONATION_MAX_USD,
+  DONATION_MIN_USD,
+  DONATION_VALIDITY_DAYS,
+  CREDITS_PER_DONATED_DOLLAR,
+  TRIAL_DAYS,
+  type CheckoutInput,
+  type CheckoutView,
+  type OrderStatus,
+  type OrderView,
+  type Paged,
+  type PricingData,
+} from 'src/contracts/billing';
+import { CreditLedger, PaymentsDisabledError } from 'src/modules/credits/credits.module';
+import { OrderNotFoundError, OrderNotPayableError, PaymentEventTooEarlyError, RefundNotPossibleError, TestCheckoutUnavailableError, UnknownPackError } from '../domain/billing.errors';
+import { creditsForRefund, orderLotRef, PAID_STATUSES, statusAfterRefund, type Order } from '../domain/order';
+import { OrderRepository } from '../domain/order-repository.port';
+import { PaymentGateway, type PaymentUpdate } from '../domain/payment-gateway.port';
+import { PricingCatalog } from '../domain/pricing-catalog.port';
+
+const ORDERS_PAGE_SIZE = 20;
+/** Pending orders older than this expire (a checkout session lives 24 hours). */
+export const PENDING_ORDER_TTL_MS = 24 * 60 * 60_000;
+/** The payment method the local test checkout reports. */
+export const TEST_PAYMENT_METHOD = 'Test card •••• 4242';
+
+/** What happened to a gateway event. */
+export type EventOutcome = 'applied' | 'duplicate' | 'ignored';
+
+/**
+ * Checkout, orders, and the one fulfilment path every payment takes: Stripe's webhook, the success
+ * page's look-up and the local test checkout all end in applyUpdate, which records the event id
+ * and changes the order in one transaction, so each event applies once and each order's credits
+ * are granted once, whatever arrives twice or out of order.
+ */
+@Injectable()
+export class BillingService {
+  private readonly logger = new Logger('Billing');
+
+  constructor(
+    private readonly orders: OrderRepository,
+    private readonly gateway: PaymentGateway,
+    private readonly catalog: PricingCatalog,
+    private readonly ledger: CreditLedger,
+    private readonly config: AppConfig,
+  ) {}
+
+  get gatewayKind(): PaymentGateway['kind'] {
+    return this.gateway.kind;
+  }
+
+  /** The pricing page's data; null while payments are off. */
+  pricing(): PricingData | null {
+    if (!this.config.payments.enabled) return null;
+    return {
+      packs: this.catalog.packs(),
+      trial: { credits: this.config.payments.trialCredits, days: TRIAL_DAYS },
+      donation: { credits_per_dollar: CREDITS_PER_DONATED_DOLLAR, min_usd: DONATION_MIN_USD, max_usd: DONATION_MAX_USD, validity_days: DONATION_VALIDITY_DAYS },
+    };
+  }
+
+  /** Creates a pending order priced from our table and starts the gateway's checkout for it. */
+  async checkout(user: { id: string; email: string }, input: CheckoutInput): Promise<CheckoutView> {
+    this.requireEnabled();
+    const order = await this.orders.create(this.newOrder(user.id, input));
+    try {
+      const site = this.config.http.publicUrl;
+      const session = await this.gateway.createCheckout({
+        order,
+        customerEmail: user.email,
+        successUrl: `${site}/payment/success?order=${order.id}`,
+        cancelUrl: `${site}/pricing`,
+      });
+      await this.orders.update(order.id, { gatewaySessionId: session.sessionId });
+      return { order_id: order.id, url: session.url };
+    } catch (error) {
+      await this.orders.update(order.id, { status: 'failed' }, ['pending']);
+      throw error;
+    }
+  }
+
+  async listOrders(userId: string, page: number): Promise<Paged<OrderView>> {
+    this.requireEnabled();
+    return this.paged(await this.orders.listForUser(userId, page, ORDERS_PAGE_SIZE), page);
+  }
+
+  async listAllOrders(filter: { status?: OrderStatus }, page: number): Promise<Paged<OrderView & { user_id: string }>> {
+    this.requireEnabled();
+    const { items, total } = await this.orders.list(filter, page, ORDERS_PAGE_SIZE);
+    return { items: items.map((order) => ({ ...toOrderView(order), user_id: order.userId })), page, pages: pageCount(total), total };
+  }
+
+  /**
+   * One of the user's orders (someone else's answers like a missing one). A pending Stripe order
+   * is looked up at the gateway first: the success page may arrive before the webhook.
+   */
+  async order(userId: string, orderId: string): Promise<OrderView> {
+    this.requireEnabled();
+    let order = await this.ownOrder(userId, orderId);
+    if (order.status === 'pending' && order.gateway === 'stripe' && order.gatewaySessionId && this.gateway.kind === 'stripe') {
+      try {
+        const update = await this.gateway.lookup(order.gatewaySessionId);
+        if (update) await this.applyUpdate(`lookup:${order.gatewaySessionId}:${update.type}`, update);
+        order = (await this.orders.findById(order.id)) ?? order;
+      } catch (error) {
+        this.logger.warn({ err: error }, `Could not look up order ${order.id} at the gateway`);
+      }
+    }
+    return toOrderView(order);
+  }
+
+  /** The local test checkout's Pay and Cancel buttons: the same fulfilment as a Stripe webhook. */
+  async testPayment(userId: string, orderId: string, result: 'paid' | 'canceled'): Promise<OrderView> {
+    this.requireEnabled();
+    if (this.gateway.kind !== 'local') throw new TestCheckoutUnavailableError();
+    const order = await this.ownOrder(userId, orderId);
+    const sessionId = order.gatewaySessionId;
+    if (order.gateway !== 'local' || !sessionId) throw new OrderNotPayableError();
+    const done: OrderStatus = result === 'paid' ? 'paid' : 'canceled';
+    if (order.status !== 'pending' && order.status !== done) throw new OrderNotPayableError();
+    const update: PaymentUpdate =
+      result === 'paid'
+        ? { type: 'paid', sessionId, amountPaidCents: order.amountCents, currency: 'usd', paymentRef: `local_pay_${order.id}`, paymentMethod: TEST_PAYMENT_METHOD }
+        : { type: 'canceled', sessionId };
+    await this.applyUpdate(`local:${order.id}:${result}`, update);
+    return toOrderView((await this.orders.findById(order.id))!);
+  }
+
+  /** Admin: refunds part or all of what is left of a paid order, through the gateway; its credits follow. */
+  async refund(orderId: string, amountCents?: number): Promise<OrderView> {
+    this.requireEnabled();
+    const order = await this.orders.findById(orderId);
+    if (!order) throw new OrderNotFoundError();
+    if (!order.gatewayPaymentRef || !['paid', 'partially_refunded'].includes(order.status)) {
+      throw new RefundNotPossibleError('Only a paid order that is not fully refunded can be refunded.');
+    }
+    const left = order.amountCents - order.refundedCents;
+    const amount = amountCents ?? left;
+    if (amount > left) throw new RefundNotPossibleError(`At most ${left} cents of this order can still be refunded.`);
+    const { refundedCents } = await this.gateway.refund(order, amount);
+    await this.applyUpdate(`refund:${order.id}:${refundedCents}`, { type: 'refunded', paymentRef: order.gatewayPaymentRef, refundedCents });
+    return toOrderView((await this.orders.findById(order.id))!);
+  }
+
+  /** A verified webhook delivery (Stripe signs it; the gateway adapter checks the signature). */
+  async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<EventOutcome> {
+    this.requireEnabled();
+    const event = await this.gateway.parseWebhook(rawBody, signature);
+    return this.applyUpdate(event.id, event.update);
+  }
+
+  /**
+   * Applies one gateway event, once: its id is recorded in the same transaction as its effect, so
+   * a redelivery finds it and changes nothing, and a failure records nothing (the gateway retries).
+   */
+  async applyUpdate(eventId: string, update: PaymentUpdate | null): Promise<EventOutcome> {
+    return this.orders.inTransaction(async () => {
+      if (!(await this.orders.recordEvent(eventId, update?.type ?? 'ignored'))) return 'duplicate';
+      if (!update) return 'ignored';
+      switch (update.type) {
+        case 'paid':
+          return this.fulfil(update);
+        case 'failed':
+        case 'canceled':
+        case 'expired': {
+          const order = await this.orders.lockBySession(update.sessionId);
+          if (!order) return 'ignored';
+          return (await this.orders.update(order.id, { status: update.type }, ['pending'])) ? 'applied' : 'ignored';
+        }
+        case 'refunded':
+          return this.takeBackRefund(update.paymentRef, update.refundedCents);
+        case 'disputed':
+          return this.takeBackDispute(update.paymentRef);
+      }
+    });
+  }
+
+  /** Housekeeping: pending orders older than a day expire (their checkout sessions have). */
+  async expireStalePending(now = new Date()): Promise<number> {
+    const expired = await this.orders.expirePending(new Date(now.getTime() - PENDING_ORDER_TTL_MS));
+    if (expired) this.logger.log(`${expired} pending order(s) older than a day expired`);
+    return expired;
+  }
+
+  private async fulfil(update: Extract<PaymentUpdate, { type: 'paid' }>): Promise<EventOutcome> {
+    const order = await this.orders.lockBySession(update.sessionId);
+    if (!order) {
+      this.logger.warn(`Payment for an unknown checkout session ${update.sessionId}`);
+      return 'ignored';
+    }
+    // Our own expiry of a stale order does not refuse money that arrived late (delayed methods).
+    if (order.status !== 'pending' && order.status !== 'expired') return 'ignored';
+    if (update.currency.toLowerCase() !== 'usd' || update.amountPaidCents < order.amountCents) {
+      this.logger.error(`Order ${order.id} was paid ${update.amountPaidCents} ${update.currency}, not ${order.amountCents} usd: not fulfilled`);
+      return 'ignored';
+    }
+    await this.orders.update(order.id, {
+      status: 'paid',
+      paidAt: new Date(),
+      gatewayPaymentRef: update.paymentRef ?? order.gatewayPaymentRef,
+      paymentMethod: update.paymentMethod,
+    });
+    await this.ledger.grant({
+      userId: order.userId,
+      source: order.kind === 'pack' ? 'pack' : 'donation',
+      sourceRef: orderLotRef(order.id),
+      credits: order.credits,
+      validityDays: order.validityDays,
+      description: `${order.description} (${order.number})`,
+    });
+    this.logger.log(`Order ${order.id} paid: ${order.credits} credits granted`);
+    return 'applied';
+  }
+
+  private async paidOrderOf(paymentRef: string): Promise<Order> {
+    const order = await this.orders.lockByPaymentRef(paymentRef);
+    // The payment's own event has not arrived yet: the gateway delivers this one again later.
+    if (!order || !PAID_STATUSES.includes(order.status)) throw new PaymentEventTooEarlyError();
+    return order;
+  }
+
+  private async takeBackRefund(paymentRef: string, refundedCents: number): Promise<EventOutcome> {
+    const order = await this.paidOrderOf(paymentRef);
+    // Cumulative amounts: an older or repeated figure changes nothing.
+    if (refundedCents <= order.refundedCents) return 'ignored';
+    const refunded = Math.min(refundedCents, order.amountCents);
+    const target = Math.max(creditsForRefund(order, refunded), order.creditsRevoked);
+    const owed = target - order.creditsRevoked;
+    const taken = owed > 0 ? ((await this.ledger.revoke(orderLotRef(order.id), owed, `Refund of ${order.number}`)) ?? 0) : 0;
+    await this.orders.update(order.id, { refundedCents: refunded, creditsRevoked: target, status: statusAfterRefund(order, refunded) });
+    this.logger.log(`Order ${order.id}: ${refunded} cents refunded in all; ${taken} of ${owed} credits taken back`);
+    return 'applied';
+  }
+
+  private async takeBackDispute(paymentRef: string): Promise<EventOutcome> {
+    const order = await this.paidOrderOf(paymentRef);
+    if (order.status === 'disputed') return 'ignored';
+    const taken = (await this.ledger.revoke(orderLotRef(order.id), order.credits, `Payment disputed: ${order.number}`)) ?? 0;
+    await this.orders.update(order.id, { status: 'disputed', creditsRevoked: order.credits });
+    this.logger.warn(`Order ${order.id} disputed: ${taken} unspent credits taken back`);
+    return 'applied';
+  }
+
+  private newOrder(userId: string, input: CheckoutInput) {
+    const gateway = this.gateway.kind;
+    if ('pack_id' in input) {
+      const pack = this.catalog.pack(input.pack_id);
+      if (!pack) throw new UnknownPackError();
+      return {
+        userId,
+        kind: 'pack' as const,
+        packId: pack.id,
+        description: `${pack.name} pack: ${pack.credits} credits`,
+        credits: pack.credits,
+        validityDays: pack.validity_days,
+        amountCents: pack.price_cents,
+        gateway,
+      };
+    }
+    const credits = creditsForDonation(input.donation_usd);
+    return {
+      userId,
+      kind: 'donation' as const,
+      packId: null,
+      description: `Donation of $${input.donation_usd}: ${credits} credits`,
+      credits,
+      validityDays: DONATION_VALIDITY_DAYS,
+      amountCents: input.donation_usd * 100,
+      gateway,
+    };
+  }
+
+  private async ownOrder(userId: string, orderId: string): Promise<Order> {
+    const order = await this.orders.findById(orderId);
+    if (!order || order.userId !== userId) throw new OrderNotFoundError();
+    return order;
+  }
+
+  private paged({ items, total }: { items: Order[]; total: number }, page: number): Paged<OrderView> {
+    return { items: items.map(toOrderView), page, pages: pageCount(total), total };
+  }
+
+  private requireEnabled(): void {
+    if (!this.config.payments.enabled) throw new PaymentsDisabledError();
+  }
+}
+
+const pageCount = (total: number) => Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE));
+
+export function toOrderView(order: Order): OrderView {
+  return {
+    id: order.id,
+    number: order.number,
+    kind: order.kind,
+    description: order.description,
+    amount_cents: order.amountCents,
+    refunded_cents: order.refundedCents,
+    currency: 'usd',
+    status: order.status,
+    credits: order.credits,
+    payment_method: order.paymentMethod,
+    test: order.gateway === 'local',
+    created_at: order.createdAt.toISOString(),
+    paid_at: order.paidAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,41 @@
+import { Module } from '@nestjs/common';
+import { AppConfig } from 'src/config/app-config';
+import { AuthModule } from 'src/modules/auth/auth.module';
+import { CreditsModule } from 'src/modules/credits/credits.module';
+import { YamlPricingCatalog } from './adapters/files/yaml.pricing-catalog';
+import { BillingAdminController } from './adapters/http/billing-admin.controller';
+import { BillingController } from './adapters/http/billing.controller';
+import { StripeWebhookController } from './adapters/http/stripe-webhook.controller';
+import { LocalPaymentGateway } from './adapters/local/local.payment-gateway';
+import { PostgresOrderRepository } from './adapters/persistence/postgres.order.repository';
+import { BillingHousekeeping } from './adapters/schedule/billing-housekeeping';
+import { StripePaymentGateway } from './adapters/stripe/stripe.payment-gateway';
+import { BillingService } from './application/billing.service';
+import { OrderRepository } from './domain/order-repository.port';
+import { PaymentGateway } from './domain/payment-gateway.port';
+import { PricingCatalog } from './domain/pricing-catalog.port';
+
+/**
+ * Payments: the packs of content/pricing.yaml, checkout through the PaymentGateway port (Stripe
+ * with STRIPE_SECRET_KEY, else the local test checkout), orders, refunds and disputes. Credits are
+ * granted and taken back only through the credits module's CreditLedger.
+ */
+@Module({
+  imports: [AuthModule, CreditsModule],
+  controllers: [BillingController, StripeWebhookController, BillingAdminController],
+  providers: [
+    BillingService,
+    BillingHousekeeping,
+    { provide: OrderRepository, useClass: PostgresOrderRepository },
+    { provide: PricingCatalog, useClass: YamlPricingCatalog },
+    {
+      provide: PaymentGateway,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => (config.payments.stripe ? new StripePaymentGateway(config) : new LocalPaymentGateway()),
+    },
+  ],
+  exports: [BillingService],
+})
+export class BillingModule {}
+
+export { BillingService } from './application/billing.service';

@@ -1,0 +1,68 @@
+import { AppError } from 'src/platform/errors/app-error';
+
+export class UnknownPackError extends AppError {
+  readonly code = 'BILLING.UNKNOWN_PACK';
+  readonly kind = 'validation';
+  constructor() {
+    super('There is no such credit pack.');
+  }
+}
+
+/** Someone else's order answers exactly like a missing one. */
+export class OrderNotFoundError extends AppError {
+  readonly code = 'BILLING.ORDER_NOT_FOUND';
+  readonly kind = 'not_found';
+  constructor() {
+    super('There is no such order.');
+  }
+}
+
+export class InvalidWebhookError extends AppError {
+  readonly code = 'BILLING.INVALID_WEBHOOK';
+  readonly kind = 'validation';
+  constructor(reason: string) {
+    super(`Webhook refused: ${reason}`);
+  }
+}
+
+/** An event about an order we cannot apply yet (a refund before the payment arrived): the gateway sends it again later. */
+export class PaymentEventTooEarlyError extends AppError {
+  readonly code = 'BILLING.EVENT_TOO_EARLY';
+  readonly kind = 'unavailable';
+  constructor() {
+    super('This event cannot be applied yet; send it again later.');
+  }
+}
+
+export class OrderNotPayableError extends AppError {
+  readonly code = 'BILLING.NOT_PAYABLE';
+  readonly kind = 'conflict';
+  constructor() {
+    super('This order can no longer be paid.');
+  }
+}
+
+export class RefundNotPossibleError extends AppError {
+  readonly code = 'BILLING.REFUND_NOT_POSSIBLE';
+  readonly kind = 'conflict';
+  constructor(reason: string) {
+    super(reason);
+  }
+}
+
+/** The test checkout exists only while no Stripe key is configured. */
+export class TestCheckoutUnavailableError extends AppError {
+  readonly code = 'BILLING.TEST_CHECKOUT_OFF';
+  readonly kind = 'not_found';
+  constructor() {
+    super('The test checkout is not available on this site.');
+  }
+}
+
+export class PaymentGatewayError extends AppError {
+  readonly code = 'BILLING.GATEWAY_UNAVAILABLE';
+  readonly kind = 'unavailable';
+  constructor() {
+    super('The payment service is not answering; please try again in a moment.');
+  }
+}

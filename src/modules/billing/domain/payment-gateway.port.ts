@@ -1,0 +1,50 @@
+import type { Order } from './order';
+
+/**
+ * What a payment gateway tells us, whatever the gateway: Stripe's webhook events and the local test
+ * checkout's buttons both become these, and one fulfilment code applies them.
+ */
+export type PaymentUpdate =
+  /** The money is in: the order is fulfilled once (its lot granted). Amounts in cents. */
+  | { type: 'paid'; sessionId: string; amountPaidCents: number; currency: string; paymentRef: string | null; paymentMethod: string | null }
+  /** A delayed payment method failed, or the buyer cancelled the test checkout. */
+  | { type: 'failed'; sessionId: string }
+  | { type: 'canceled'; sessionId: string }
+  /** The checkout session expired unpaid. */
+  | { type: 'expired'; sessionId: string }
+  /** Refunds of the payment, cumulative (not the latest refund alone). */
+  | { type: 'refunded'; paymentRef: string; refundedCents: number }
+  | { type: 'disputed'; paymentRef: string };
+
+/** A webhook event: its id (each applies once) and what it means for us (null: nothing). */
+export interface GatewayEvent {
+  id: string;
+  update: PaymentUpdate | null;
+}
+
+export interface CheckoutRequest {
+  order: Order;
+  customerEmail: string;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+/** Takes payments: Stripe Checkout, or the local test checkout when no Stripe key is set. */
+export abstract class PaymentGateway {
+  abstract readonly kind: 'stripe' | 'local';
+
+  /** Starts paying for an order; the browser goes to `url`. */
+  abstract createCheckout(request: CheckoutRequest): Promise<{ sessionId: string; url: string }>;
+
+  /**
+   * Verifies and reads a webhook delivery (the raw body and its signature header). Throws
+   * InvalidWebhookError when the signature is missing, wrong or too old.
+   */
+  abstract parseWebhook(rawBody: Buffer, signature: string | undefined): Promise<GatewayEvent>;
+
+  /** Asks the gateway for the state of a checkout session (the success page may beat the webhook). */
+  abstract lookup(sessionId: string): Promise<PaymentUpdate | null>;
+
+  /** Refunds `amountCents` of a paid order; resolves with the payment's cumulative refunded amount. */
+  abstract refund(order: Order, amountCents: number): Promise<{ refundedCents: number }>;
+}

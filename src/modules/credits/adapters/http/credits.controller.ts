@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, Get, Headers, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { adminGrantSchema, pageQuerySchema, type CreditsView, type LedgerEventView, type Paged } from 'src/contracts/billing';
+import { AdminGuard, AuthService, SignedInGuard } from 'src/modules/auth/auth.module';
+import { ZodPipe } from 'src/platform/http/zod.pipe';
+import { RateLimit } from 'src/platform/rate-limit/rate-limit';
+import { CreditsService } from '../../application/credits.service';
+import { UnknownAccountError } from '../../domain/credits.errors';
+import { PaymentsEnabledGuard } from './payments-enabled.guard';
+
+const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9_.:-]{8,100}$/, 'Idempotency-Key: 8-100 letters, digits, "_", ".", ":" or "-"').optional();
+
+/** The signed-in user's credits (balance, lots, usage, history), and an admin's grants. */
+@ApiTags('credits')
+@ApiSecurity('session')
+@Controller('api/v1')
+export class CreditsController {
+  constructor(
+    private readonly credits: CreditsService,
+    private readonly auth: AuthService,
+  ) {}
+
+  @Get('credits')
+  @RateLimit(120, 60_000)
+  @UseGuards(PaymentsEnabledGuard, SignedInGuard)
+  @ApiOperation({ summary: 'Balance, spendable lots (soonest to expire first) and credits used per day over 30 days' })
+  view(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<CreditsView> {
+    void reply.header('cache-control', 'no-store');
+    return this.credits.view(request.auth!.user.id);
+  }
+
+  @Get('credits/history')
+  @RateLimit(120, 60_000)
+  @UseGuards(PaymentsEnabledGuard, SignedInGuard)
+  @ApiOperation({ summary: 'Grants, spends, refunds, take-backs and expiries, newest first (20 a page)' })
+  history(
+    @Req() request: FastifyRequest,
+    @Query(new ZodPipe(pageQuerySchema)) query: { page: number },
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Paged<LedgerEventView>> {
+    void reply.header('cache-control', 'no-store');
+    return this.credits.history(request.auth!.user.id, query.page);
+  }
+
+  @Post('admin/credits')
+  @HttpCode(201)
+  @RateLimit(60, 60_000)
+  @UseGuards(PaymentsEnabledGuard, AdminGuard)
+  @ApiOperation({ summary: 'Admin: grant credits to an account with a reason (an Idempotency-Key header makes a retry grant once)' })
+  @ApiBody({ schema: z.toJSONSchema(adminGrantSchema, { target: 'openapi-3.0', io: 'input' }) as Record<string, unknown> })
+  async grant(
+    @Body(new ZodPipe(adminGrantSchema)) input: z.output<typeof adminGrantSchema>,
+    @Headers('idempotency-key') key: string | undefined,
+  ): Promise<{ granted: boolean }> {
+    const reference = new ZodPipe(idempotencyKeySchema).transform(key) ?? randomUUID();
+    const userId = await this.auth.userIdByEmail(input.email);
+    if (!userId) throw new UnknownAccountError();
+    const granted = await this.credits.grantByAdmin({ userId, credits: input.credits, validityDays: input.validity_days, reason: input.reason, reference });
+    return { granted };
+  }
+}

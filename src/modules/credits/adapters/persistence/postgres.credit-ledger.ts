@@ -1,0 +1,286 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { EXPIRING_SOON_DAYS, type LedgerEventKind, type LotSource } from 'src/contracts/billing';
+import { allocate } from '../../domain/allocate';
+import { CreditLedger, type Charge, type ChargeState, type CreditLot, type GrantRequest, type HoldRequest, type LedgerEvent } from '../../domain/credit-ledger.port';
+import { ChargeKeyConflictError, InsufficientCreditsError, UnknownChargeError } from '../../domain/credits.errors';
+
+interface ChargeRow {
+  id: string;
+  user_id: string;
+  idempotency_key: string;
+  amount: number;
+  state: ChargeState;
+  description: string;
+  created_at: Date;
+  settled_at: Date | null;
+}
+
+const toCharge = (row: ChargeRow): Charge => ({
+  id: row.id,
+  userId: row.user_id,
+  idempotencyKey: row.idempotency_key,
+  amount: row.amount,
+  state: row.state,
+  description: row.description,
+  createdAt: row.created_at,
+  settledAt: row.settled_at,
+});
+
+/**
+ * The ledger in PostgreSQL, in plain SQL: every change is one conditional UPDATE or a row lock
+ * taken in a fixed order (a user's lots by expiry, then id), never an ORM read-modify-write, which
+ * loses updates under concurrency. `now()` is the database clock. Each method runs in a transaction
+ * of its own, or joins the caller's (MikroORM's transaction context); the global EntityManager's
+ * `execute` runs inside whichever is current.
+ */
+@Injectable()
+export class PostgresCreditLedger extends CreditLedger {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  private sql<T>(query: string, params: unknown[] = []): Promise<T[]> {
+    return this.em.execute<T[]>(query, params);
+  }
+
+  private inTransaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.em.transactional(() => work());
+  }
+
+  async grant(request: GrantRequest): Promise<{ granted: boolean }> {
+    return this.inTransaction(async () => {
+      const [lot] = await this.sql<{ id: string }>(
+        `insert into credit_lots (user_id, source, source_ref, description, granted, remaining, expires_at)
+         values (?, ?, ?, ?, ?, ?, now() + make_interval(days => ?))
+         on conflict (source_ref) do nothing
+         returning id`,
+        [request.userId, request.source, request.sourceRef, request.description, request.credits, request.credits, request.validityDays],
+      );
+      if (!lot) return { granted: false };
+      await this.event(request.userId, 'grant', request.credits, request.description, { lotId: lot.id });
+      return { granted: true };
+    });
+  }
+
+  async hold(request: HoldRequest): Promise<Charge> {
+    return this.inTransaction(async () => {
+      // The key first: of two concurrent holds with one key, the second waits here for the first
+      // to commit (or roll back), then finds its charge.
+      const [created] = await this.sql<ChargeRow>(
+        `insert into credit_charges (user_id, idempotency_key, amount, state, description)
+         values (?, ?, ?, 'held', ?)
+         on conflict (idempotency_key) do nothing
+         returning *`,
+        [request.userId, request.idempotencyKey, request.amount, request.description],
+      );
+      if (!created) {
+        const existing = await this.chargeByKey(request.idempotencyKey);
+        if (existing.userId !== request.userId || existing.amount !== request.amount) throw new ChargeKeyConflictError();
+        return existing;
+      }
+      // The user's spendable lots, locked in one fixed order so concurrent spends queue up here.
+      const lots = await this.sql<{ id: string; remaining: number }>(
+        `select id, remaining from credit_lots
+          where user_id = ? and remaining > 0 and expires_at > now()
+          order by expires_at, id
+          for update`,
+        [request.userId],
+      );
+      const parts = allocate(lots, request.amount);
+      if (!parts) {
+        const balance = lots.reduce((sum, lot) => sum + lot.remaining, 0);
+        throw new InsufficientCreditsError(balance, await this.hadCredits(request.userId));
+      }
+      for (const part of parts) {
+        await this.sql(`update credit_lots set remaining = remaining - ? where id = ?`, [part.amount, part.lotId]);
+        await this.sql(`insert into credit_charge_parts (charge_id, lot_id, amount) values (?, ?, ?)`, [created.id, part.lotId, part.amount]);
+      }
+      await this.event(request.userId, 'spend', -request.amount, request.description, { chargeId: created.id });
+      return toCharge(created);
+    });
+  }
+
+  async capture(idempotencyKey: string): Promise<Charge> {
+    const [captured] = await this.sql<ChargeRow>(
+      `update credit_charges set state = 'captured', settled_at = now()
+        where idempotency_key = ? and state = 'held'
+        returning *`,
+      [idempotencyKey],
+    );
+    return captured ? toCharge(captured) : this.chargeByKey(idempotencyKey);
+  }
+
+  async release(idempotencyKey: string, description: string): Promise<Charge> {
+    return this.inTransaction(async () => {
+      // One conditional update decides which of concurrent releases gives the credits back.
+      const [released] = await this.sql<ChargeRow>(
+        `update credit_charges set state = 'released', settled_at = now()
+          where idempotency_key = ? and state = 'held'
+          returning *`,
+        [idempotencyKey],
+      );
+      if (!released) return this.chargeByKey(idempotencyKey);
+      const parts = await this.sql<{ lot_id: string; amount: number; expired: boolean }>(
+        `select p.lot_id, p.amount, l.expires_at <= now() as expired
+           from credit_charge_parts p join credit_lots l on l.id = p.lot_id
+          where p.charge_id = ?
+          order by l.expires_at, l.id
+          for update of l`,
+        [released.id],
+      );
+      for (const part of parts) {
+        await this.sql(`update credit_lots set remaining = remaining + ? where id = ?`, [part.amount, part.lot_id]);
+      }
+      await this.event(released.user_id, 'refund', released.amount, description, { chargeId: released.id });
+      // Credits given back to a lot that has expired meanwhile expire at once, in the history too.
+      for (const part of parts.filter((p) => p.expired)) {
+        await this.sql(`update credit_lots set remaining = remaining - ?, expiry_recorded_at = now() where id = ?`, [part.amount, part.lot_id]);
+        await this.event(released.user_id, 'expire', -part.amount, 'Returned credits of an expired lot', { lotId: part.lot_id });
+      }
+      return toCharge(released);
+    });
+  }
+
+  async revoke(sourceRef: string, credits: number, description: string): Promise<number | null> {
+    return this.inTransaction(async () => {
+      const [lot] = await this.sql<{ id: string; user_id: string; remaining: number }>(
+        `select id, user_id, remaining from credit_lots where source_ref = ? for update`,
+        [sourceRef],
+      );
+      if (!lot) return null;
+      const take = Math.min(Math.max(credits, 0), lot.remaining);
+      if (take === 0) return 0;
+      await this.sql(`update credit_lots set remaining = remaining - ? where id = ?`, [take, lot.id]);
+      await this.event(lot.user_id, 'revoke', -take, description, { lotId: lot.id });
+      return take;
+    });
+  }
+
+  async balance(userId: string): Promise<number> {
+    const [row] = await this.sql<{ balance: string }>(
+      `select coalesce(sum(remaining), 0) as balance from credit_lots where user_id = ? and expires_at > now()`,
+      [userId],
+    );
+    return Number(row?.balance ?? 0);
+  }
+
+  async lots(userId: string): Promise<CreditLot[]> {
+    const rows = await this.sql<{
+      id: string;
+      user_id: string;
+      source: LotSource;
+      source_ref: string;
+      description: string;
+      granted: number;
+      remaining: number;
+      expires_at: Date;
+      created_at: Date;
+      expiring_soon: boolean;
+    }>(
+      `select *, expires_at <= now() + make_interval(days => ?) as expiring_soon
+         from credit_lots
+        where user_id = ? and remaining > 0 and expires_at > now()
+        order by expires_at, id`,
+      [EXPIRING_SOON_DAYS, userId],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      userId: row.user_id,
+      source: row.source,
+      sourceRef: row.source_ref,
+      description: row.description,
+      granted: row.granted,
+      remaining: row.remaining,
+      expiresAt: row.expires_at,
+      createdAt: row.created_at,
+      expiringSoon: row.expiring_soon,
+    }));
+  }
+
+  async hadCredits(userId: string): Promise<boolean> {
+    const rows = await this.sql(`select 1 from credit_lots where user_id = ? limit 1`, [userId]);
+    return rows.length > 0;
+  }
+
+  async history(userId: string, page: number, pageSize: number): Promise<{ items: LedgerEvent[]; total: number }> {
+    const rows = await this.sql<{ id: string; kind: LedgerEventKind; credits: number; description: string; created_at: Date; total: string }>(
+      `select id, kind, credits, description, created_at, count(*) over () as total
+         from credit_events where user_id = ?
+        order by id desc limit ? offset ?`,
+      [userId, pageSize, (page - 1) * pageSize],
+    );
+    const total = rows[0] ? Number(rows[0].total) : Number((await this.sql<{ n: string }>(`select count(*) as n from credit_events where user_id = ?`, [userId]))[0]?.n ?? 0);
+    return {
+      items: rows.map((row) => ({ id: String(row.id), kind: row.kind, credits: row.credits, description: row.description, createdAt: row.created_at })),
+      total,
+    };
+  }
+
+  async dailyUsage(userId: string, days: number): Promise<{ date: string; credits: number }[]> {
+    const rows = await this.sql<{ date: string; credits: string }>(
+      `select to_char(day, 'YYYY-MM-DD') as date, coalesce(sum(c.amount), 0) as credits
+         from generate_series((now() at time zone 'utc')::date - (?::int - 1), (now() at time zone 'utc')::date, interval '1 day') as day
+         left join credit_charges c
+           on c.user_id = ? and c.state = 'captured' and (c.created_at at time zone 'utc')::date = day::date
+        group by day order by day`,
+      [days, userId],
+    );
+    return rows.map((row) => ({ date: row.date, credits: Number(row.credits) }));
+  }
+
+  async expireDue(limit: number): Promise<number> {
+    return this.inTransaction(async () => {
+      // Locked with SKIP LOCKED: two housekeepers (two workers) never record one expiry twice.
+      const rows = await this.sql<{ id: string }>(
+        `with due as (
+           select id, user_id, remaining, description from credit_lots
+            where expires_at <= now() and remaining > 0
+            order by expires_at limit ?
+            for update skip locked
+         ), emptied as (
+           update credit_lots l set remaining = 0, expiry_recorded_at = now()
+             from due where l.id = due.id
+           returning due.id, due.user_id, due.remaining, due.description
+         )
+         insert into credit_events (user_id, kind, credits, lot_id, description)
+         select user_id, 'expire', -remaining, id, left('Expired: ' || description, 200) from emptied
+         returning id`,
+        [limit],
+      );
+      return rows.length;
+    });
+  }
+
+  async confirmedUsersWithout(sourceRefPrefix: string, limit: number): Promise<string[]> {
+    // Reads the accounts table directly: a trial is owed to every confirmed account (auth's rule,
+    // applied here in one query instead of paging accounts through the auth module).
+    const rows = await this.sql<{ id: string }>(
+      `select u.id from users u
+        where u.confirmed_at is not null
+          and not exists (select 1 from credit_lots l where l.source_ref = ? || u.id::text)
+        order by u.confirmed_at limit ?`,
+      [sourceRefPrefix, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  private async chargeByKey(idempotencyKey: string): Promise<Charge> {
+    const [row] = await this.sql<ChargeRow>(`select * from credit_charges where idempotency_key = ?`, [idempotencyKey]);
+    if (!row) throw new UnknownChargeError();
+    return toCharge(row);
+  }
+
+  private async event(
+    userId: string,
+    kind: LedgerEventKind,
+    credits: number,
+    description: string,
+    ref: { lotId?: string; chargeId?: string },
+  ): Promise<void> {
+    await this.sql(
+      `insert into credit_events (user_id, kind, credits, lot_id, charge_id, description) values (?, ?, ?, ?, ?, ?)`,
+      [userId, kind, credits, ref.lotId ?? null, ref.chargeId ?? null, description.slice(0, 200)],
+    );
+  }
+}

@@ -1,0 +1,35 @@
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { AccountEvents, AuthModule } from 'src/modules/auth/auth.module';
+import { CreditsController } from './adapters/http/credits.controller';
+import { PaymentsEnabledGuard } from './adapters/http/payments-enabled.guard';
+import { PostgresCreditLedger } from './adapters/persistence/postgres.credit-ledger';
+import { CreditsHousekeeping } from './adapters/schedule/credits-housekeeping';
+import { CreditsService } from './application/credits.service';
+import { CreditLedger } from './domain/credit-ledger.port';
+
+/**
+ * Credits: the ledger (lots, charges, history) other modules spend through (CreditLedger), the
+ * free trial granted on account confirmation, the balance and usage API, and its housekeeping.
+ */
+@Module({
+  imports: [AuthModule],
+  controllers: [CreditsController],
+  providers: [CreditsService, PaymentsEnabledGuard, CreditsHousekeeping, { provide: CreditLedger, useClass: PostgresCreditLedger }],
+  exports: [CreditLedger, CreditsService, PaymentsEnabledGuard],
+})
+export class CreditsModule implements OnModuleInit {
+  constructor(
+    private readonly accounts: AccountEvents,
+    private readonly credits: CreditsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.accounts.onConfirmed((userId) => this.credits.grantTrial(userId));
+  }
+}
+
+export { CreditLedger } from './domain/credit-ledger.port';
+export type { Charge, HoldRequest } from './domain/credit-ledger.port';
+export { InsufficientCreditsError, PaymentsDisabledError } from './domain/credits.errors';
+export { PaymentsEnabledGuard } from './adapters/http/payments-enabled.guard';
+export { CreditsService } from './application/credits.service';

@@ -1,0 +1,107 @@
+import type { LedgerEventKind, LotSource } from 'src/contracts/billing';
+
+/** Credits granted together: a trial, a pack, a donation or an admin's grant. */
+export interface CreditLot {
+  id: string;
+  userId: string;
+  source: LotSource;
+  /** Unique per grant ("trial:<user>", "order:<order>"): the same grant can never happen twice. */
+  sourceRef: string;
+  description: string;
+  granted: number;
+  remaining: number;
+  expiresAt: Date;
+  createdAt: Date;
+  /** Expires within EXPIRING_SOON_DAYS, by the database clock. */
+  expiringSoon: boolean;
+}
+
+export type ChargeState = 'held' | 'captured' | 'released';
+
+/** A spend: held when work is accepted, then captured (it succeeded) or released (credits back). */
+export interface Charge {
+  id: string;
+  userId: string;
+  idempotencyKey: string;
+  amount: number;
+  state: ChargeState;
+  description: string;
+  createdAt: Date;
+  settledAt: Date | null;
+}
+
+export interface LedgerEvent {
+  id: string;
+  kind: LedgerEventKind;
+  credits: number;
+  description: string;
+  createdAt: Date;
+}
+
+export interface GrantRequest {
+  userId: string;
+  source: LotSource;
+  sourceRef: string;
+  credits: number;
+  validityDays: number;
+  description: string;
+}
+
+export interface HoldRequest {
+  userId: string;
+  amount: number;
+  /** The caller's key for this spend (e.g. "image-job:<id>"): a replay returns the same charge. */
+  idempotencyKey: string;
+  /** Shown in the user's history. */
+  description: string;
+}
+
+/**
+ * The credit ledger: the only way credits are granted, spent and given back. Every method is safe
+ * under any concurrency (conditional updates and row locks in PostgreSQL) and joins the caller's
+ * database transaction when there is one. Balances never go below zero; no credit is spent twice.
+ */
+export abstract class CreditLedger {
+  /** Grants a lot, once per sourceRef; false when that grant already happened. */
+  abstract grant(request: GrantRequest): Promise<{ granted: boolean }>;
+
+  /**
+   * Takes `amount` credits from the user's unexpired lots, soonest to expire first. Throws
+   * InsufficientCreditsError when the balance is short (nothing is taken). The same key again
+   * returns the charge it made (whatever its state now), charging nothing more.
+   */
+  abstract hold(request: HoldRequest): Promise<Charge>;
+
+  /** Marks a held charge captured (the work succeeded). Once: a settled charge is returned as it is. */
+  abstract capture(idempotencyKey: string): Promise<Charge>;
+
+  /** Gives a held charge's credits back to the lots they came from. Once: a settled charge is returned as it is. */
+  abstract release(idempotencyKey: string, description: string): Promise<Charge>;
+
+  /**
+   * Takes back up to `credits` still unspent in the lot of `sourceRef` (a refund, a dispute);
+   * returns how many were taken (spent credits cannot be taken back). Null for no such lot.
+   */
+  abstract revoke(sourceRef: string, credits: number, description: string): Promise<number | null>;
+
+  /** Spendable credits: the unexpired lots' remaining, by the database clock. */
+  abstract balance(userId: string): Promise<number>;
+
+  /** Unexpired lots with credits left, soonest to expire first. */
+  abstract lots(userId: string): Promise<CreditLot[]>;
+
+  /** Whether the user was ever granted credits. */
+  abstract hadCredits(userId: string): Promise<boolean>;
+
+  /** The history, newest first. */
+  abstract history(userId: string, page: number, pageSize: number): Promise<{ items: LedgerEvent[]; total: number }>;
+
+  /** Captured credits per UTC day, the last `days` days (oldest first, today included). */
+  abstract dailyUsage(userId: string, days: number): Promise<{ date: string; credits: number }[]>;
+
+  /** Records the expiry of lots past their date (their credits leave the balance in the history); returns how many. */
+  abstract expireDue(limit: number): Promise<number>;
+
+  /** Confirmed accounts that have no lot with this sourceRef prefix + user id (the trial backfill). */
+  abstract confirmedUsersWithout(sourceRefPrefix: string, limit: number): Promise<string[]>;
+}
