@@ -38,17 +38,18 @@ export interface PricingData {
   donation: { credits_per_dollar: number; min_usd: number; max_usd: number; validity_days: number };
 }
 
-/** POST /api/v1/checkout: a pack, or a donation of whole dollars. */
-export const checkoutSchema = z.union([
-  z.strictObject({ pack_id: z.string().trim().min(1, 'Choose a credit pack').max(40) }),
-  z.strictObject({
+/** POST /api/v1/checkout: a pack, or a donation of whole dollars (exactly one of the two). */
+export const checkoutSchema = z
+  .strictObject({
+    pack_id: z.string({ error: 'Choose a credit pack' }).trim().min(1, 'Choose a credit pack').max(40).optional(),
     donation_usd: z
       .number({ error: 'Enter a whole number of dollars' })
       .int('Enter a whole number of dollars')
       .min(DONATION_MIN_USD, `Donations start at $${DONATION_MIN_USD}`)
-      .max(DONATION_MAX_USD, `Donations are at most $${DONATION_MAX_USD}`),
-  }),
-], { error: 'Send pack_id, or donation_usd in whole dollars' });
+      .max(DONATION_MAX_USD, `Donations are at most $${DONATION_MAX_USD}`)
+      .optional(),
+  })
+  .refine((input) => (input.pack_id === undefined) !== (input.donation_usd === undefined), 'Send pack_id, or donation_usd in whole dollars');
 export type CheckoutInput = z.infer<typeof checkoutSchema>;
 
 export interface CheckoutView {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { AppConfig } from 'src/config/app-config';
 import { AuthModule } from 'src/modules/auth/auth.module';
 import { CreditsModule } from 'src/modules/credits/credits.module';
@@ -7,6 +8,7 @@ import { BillingAdminController } from './adapters/http/billing-admin.controller
 import { BillingController } from './adapters/http/billing.controller';
 import { StripeWebhookController } from './adapters/http/stripe-webhook.controller';
 import { LocalPaymentGateway } from './adapters/local/local.payment-gateway';
+import { OrderSchema, PaymentEventSchema } from './adapters/persistence/billing.entities';
 import { PostgresOrderRepository } from './adapters/persistence/postgres.order.repository';
 import { BillingHousekeeping } from './adapters/schedule/billing-housekeeping';
 import { StripePaymentGateway } from './adapters/stripe/stripe.payment-gateway';
@@ -21,7 +23,7 @@ import { PricingCatalog } from './domain/pricing-catalog.port';
  * granted and taken back only through the credits module's CreditLedger.
  */
 @Module({
-  imports: [AuthModule, CreditsModule],
+  imports: [AuthModule, CreditsModule, MikroOrmModule.forFeature([OrderSchema, PaymentEventSchema])],
   controllers: [BillingController, StripeWebhookController, BillingAdminController],
   providers: [
     BillingService,

@@ -246,7 +246,7 @@ export class BillingService {
 
   private newOrder(userId: string, input: CheckoutInput) {
     const gateway = this.gateway.kind;
-    if ('pack_id' in input) {
+    if (input.pack_id !== undefined) {
       const pack = this.catalog.pack(input.pack_id);
       if (!pack) throw new UnknownPackError();
       return {
@@ -260,15 +260,16 @@ export class BillingService {
         gateway,
       };
     }
-    const credits = creditsForDonation(input.donation_usd);
+    const usd = input.donation_usd!;
+    const credits = creditsForDonation(usd);
     return {
       userId,
       kind: 'donation' as const,
       packId: null,
-      description: `Donation of $${input.donation_usd}: ${credits} credits`,
+      description: `Donation of $${usd}: ${credits} credits`,
       credits,
       validityDays: DONATION_VALIDITY_DAYS,
-      amountCents: input.donation_usd * 100,
+      amountCents: usd * 100,
       gateway,
     };
   }

@@ -22,9 +22,10 @@ interface OrderRow {
   gateway_session_id: string | null;
   gateway_payment_ref: string | null;
   payment_method: string | null;
-  created_at: Date;
-  paid_at: Date | null;
-  updated_at: Date;
+  // Raw rows: MikroORM's pg type parsers leave timestamps as strings.
+  created_at: string | Date;
+  paid_at: string | Date | null;
+  updated_at: string | Date;
 }
 
 const toOrder = (row: OrderRow): Order => ({
@@ -44,9 +45,9 @@ const toOrder = (row: OrderRow): Order => ({
   gatewaySessionId: row.gateway_session_id,
   gatewayPaymentRef: row.gateway_payment_ref,
   paymentMethod: row.payment_method,
-  createdAt: row.created_at,
-  paidAt: row.paid_at,
-  updatedAt: row.updated_at,
+  createdAt: new Date(row.created_at),
+  paidAt: row.paid_at === null ? null : new Date(row.paid_at),
+  updatedAt: new Date(row.updated_at),
 });
 
 const COLUMNS: Record<keyof OrderChanges, string> = {

@@ -12,8 +12,9 @@ interface ChargeRow {
   amount: number;
   state: ChargeState;
   description: string;
-  created_at: Date;
-  settled_at: Date | null;
+  // Raw rows: MikroORM's pg type parsers leave timestamps as strings.
+  created_at: string | Date;
+  settled_at: string | Date | null;
 }
 
 const toCharge = (row: ChargeRow): Charge => ({
@@ -23,8 +24,8 @@ const toCharge = (row: ChargeRow): Charge => ({
   amount: row.amount,
   state: row.state,
   description: row.description,
-  createdAt: row.created_at,
-  settledAt: row.settled_at,
+  createdAt: new Date(row.created_at),
+  settledAt: row.settled_at === null ? null : new Date(row.settled_at),
 });
 
 /**
@@ -174,8 +175,8 @@ export class PostgresCreditLedger extends CreditLedger {
       description: string;
       granted: number;
       remaining: number;
-      expires_at: Date;
-      created_at: Date;
+      expires_at: string | Date;
+      created_at: string | Date;
       expiring_soon: boolean;
     }>(
       `select *, expires_at <= now() + make_interval(days => ?) as expiring_soon
@@ -192,8 +193,8 @@ export class PostgresCreditLedger extends CreditLedger {
       description: row.description,
       granted: row.granted,
       remaining: row.remaining,
-      expiresAt: row.expires_at,
-      createdAt: row.created_at,
+      expiresAt: new Date(row.expires_at),
+      createdAt: new Date(row.created_at),
       expiringSoon: row.expiring_soon,
     }));
   }
@@ -204,7 +205,7 @@ export class PostgresCreditLedger extends CreditLedger {
   }
 
   async history(userId: string, page: number, pageSize: number): Promise<{ items: LedgerEvent[]; total: number }> {
-    const rows = await this.sql<{ id: string; kind: LedgerEventKind; credits: number; description: string; created_at: Date; total: string }>(
+    const rows = await this.sql<{ id: string; kind: LedgerEventKind; credits: number; description: string; created_at: string | Date; total: string }>(
       `select id, kind, credits, description, created_at, count(*) over () as total
          from credit_events where user_id = ?
         order by id desc limit ? offset ?`,
@@ -212,7 +213,7 @@ export class PostgresCreditLedger extends CreditLedger {
     );
     const total = rows[0] ? Number(rows[0].total) : Number((await this.sql<{ n: string }>(`select count(*) as n from credit_events where user_id = ?`, [userId]))[0]?.n ?? 0);
     return {
-      items: rows.map((row) => ({ id: String(row.id), kind: row.kind, credits: row.credits, description: row.description, createdAt: row.created_at })),
+      items: rows.map((row) => ({ id: String(row.id), kind: row.kind, credits: row.credits, description: row.description, createdAt: new Date(row.created_at) })),
       total,
     };
   }

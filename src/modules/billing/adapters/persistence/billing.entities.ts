@@ -1,0 +1,43 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Order } from '../../domain/order';
+
+/**
+ * Orders and the gateway events already applied, declared for MikroORM's schema tooling. Reads
+ * and writes go through PostgresOrderRepository in plain SQL (row locks, conditional updates, and
+ * the transaction the credit ledger joins).
+ */
+export const OrderSchema = defineEntity({
+  class: Order,
+  tableName: 'orders',
+  properties: {
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    number: p.string().length(20).unique(),
+    userId: p.uuid(),
+    kind: p.string().length(10),
+    packId: p.string().length(40).nullable(),
+    description: p.string().length(120),
+    credits: p.integer(),
+    validityDays: p.integer(),
+    amountCents: p.integer(),
+    refundedCents: p.integer().default(0),
+    creditsRevoked: p.integer().default(0),
+    status: p.string().length(20),
+    gateway: p.string().length(10),
+    gatewaySessionId: p.string().length(255).nullable().unique(),
+    gatewayPaymentRef: p.string().length(255).nullable().index(),
+    paymentMethod: p.string().length(100).nullable(),
+    createdAt: p.datetime().defaultRaw('now()'),
+    paidAt: p.datetime().nullable(),
+    updatedAt: p.datetime().defaultRaw('now()'),
+  },
+});
+
+export const PaymentEventSchema = defineEntity({
+  name: 'PaymentEvent',
+  tableName: 'payment_events',
+  properties: {
+    id: p.string().length(255).primary(),
+    type: p.string().length(60),
+    receivedAt: p.datetime().defaultRaw('now()'),
+  },
+});

@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { loadConfig } from 'src/config/app-config';
+import { ConfigModule } from 'src/config/config.module';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { CREDITS_ENTITIES } from 'src/modules/credits/adapters/persistence/credits.entities';
+import { PostgresCreditLedger } from 'src/modules/credits/adapters/persistence/postgres.credit-ledger';
+import { CreditsService } from 'src/modules/credits/application/credits.service';
+import { CreditLedger } from 'src/modules/credits/domain/credit-ledger.port';
+import { InsufficientCreditsError } from 'src/modules/credits/domain/credits.errors';
+import { DatabaseModule } from 'src/platform/database/database.module';
+import { createTestDatabase, type TestDatabase } from './support/services';
+
+/**
+ * The credit ledger's rules against a real database: PostgreSQL (CI's server) and the embedded
+ * PGlite the site runs on by default (one connection, so concurrency there is serialised).
+ */
+describe.each(['postgres', 'embedded'] as const)('the credit ledger on %s', (kind) => {
+  let database: TestDatabase | undefined;
+  let dataDir: string | undefined;
+  let app: TestingModule;
+  let ledger: CreditLedger;
+  let em: EntityManager;
+
+  beforeAll(async () => {
+    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    let env: Record<string, string>;
+    if (kind === 'postgres') {
+      database = await createTestDatabase();
+      env = { DATABASE_URL: database.url, MIGRATE_ON_START: 'true' };
+    } else {
+      dataDir = await mkdtemp(join(tmpdir(), 'ledger-'));
+      env = { DATA_DIR: dataDir };
+    }
+    const config = loadConfig({}, { ...env, HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TRIAL_CREDITS: '10' });
+    app = await Test.createTestingModule({
+      imports: [ConfigModule.forRoot(config), DatabaseModule, MikroOrmModule.forFeature(CREDITS_ENTITIES)],
+      providers: [{ provide: CreditLedger, useClass: PostgresCreditLedger }, CreditsService],
+    }).compile();
+    await app.init();
+    ledger = app.get(CreditLedger);
+    em = app.get(EntityManager);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    jest.restoreAllMocks();
+  });
+
+  const sql = <T>(query: string, params: unknown[] = []) => em.execute<T[]>(query, params);
+
+  async function newUser(): Promise<string> {
+    const [row] = await sql<{ id: string }>(`insert into users (email, confirmed_at, created_at) values (?, now(), now()) returning id`, [`${randomUUID()}@example.com`]);
+    return row!.id;
+  }
+
+  /** A lot with an expiry relative to the database clock ('-1 day' is already expired). */
+  async function lot(userId: string, credits: number, expiresIn: string, remaining = credits): Promise<string> {
+    const ref = `test:${randomUUID()}`;
+    await ledger.grant({ userId, source: 'admin', sourceRef: ref, credits, validityDays: 1, description: 'Test lot' });
+    await sql(`update credit_lots set expires_at = now() + ?::interval, remaining = ? where source_ref = ?`, [expiresIn, remaining, ref]);
+    return ref;
+  }
+
+  const remainingOf = async (ref: string) => (await sql<{ remaining: number }>(`select remaining from credit_lots where source_ref = ?`, [ref]))[0]!.remaining;
+
+  /** Every change of a balance is in the history: the events add up to what the lots hold. */
+  async function expectHistoryMatchesLots(userId: string): Promise<void> {
+    const [row] = await sql<{ events: string; lots: string }>(
+      `select (select coalesce(sum(credits), 0) from credit_events where user_id = ?) as events,
+              (select coalesce(sum(remaining), 0) from credit_lots where user_id = ?) as lots`,
+      [userId, userId],
+    );
+    expect(Number(row!.events)).toBe(Number(row!.lots));
+  }
+
+  const hold = (userId: string, key: string = randomUUID(), amount = 1) => ledger.hold({ userId, amount, idempotencyKey: key, description: 'Image conversion' });
+
+  it('accepts exactly 50 of 200 concurrent 1-credit holds against 50 spendable credits, and never spends an expired lot', async () => {
+    const userId = await newUser();
+    const soon = await lot(userId, 20, '1 hour');
+    const later = await lot(userId, 30, '10 days');
+    const expired = await lot(userId, 100, '-1 minute');
+
+    const results = await Promise.allSettled(Array.from({ length: 200 }, () => hold(userId)));
+
+    const accepted = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(accepted).toHaveLength(50);
+    expect(refused).toHaveLength(150);
+    for (const r of refused) expect(r.reason).toBeInstanceOf(InsufficientCreditsError);
+    expect(await ledger.balance(userId)).toBe(0);
+    expect([await remainingOf(soon), await remainingOf(later), await remainingOf(expired)]).toEqual([0, 0, 100]);
+    const [charges] = await sql<{ n: string }>(`select count(*) as n from credit_charges where user_id = ?`, [userId]);
+    expect(Number(charges!.n)).toBe(50);
+  });
+
+  it('spends the lot that expires soonest first', async () => {
+    const userId = await newUser();
+    const later = await lot(userId, 5, '30 days');
+    const soon = await lot(userId, 2, '2 days');
+    await hold(userId, undefined, 3);
+    expect([await remainingOf(soon), await remainingOf(later)]).toEqual([0, 4]);
+    expect((await ledger.lots(userId)).map((l) => l.remaining)).toEqual([4]);
+  });
+
+  it('charges once for any number of replays of one key, even concurrent, and refuses the key for another charge', async () => {
+    const userId = await newUser();
+    await lot(userId, 10, '1 day');
+    const key = `job:${randomUUID()}`;
+    const charges = await Promise.all(Array.from({ length: 20 }, () => hold(userId, key, 2)));
+    expect(new Set(charges.map((c) => c.id)).size).toBe(1);
+    expect(await ledger.balance(userId)).toBe(8);
+    await expect(hold(userId, key, 3)).rejects.toMatchObject({ code: 'CREDITS.KEY_CONFLICT' });
+    await expect(hold(await newUser(), key, 2)).rejects.toMatchObject({ code: 'CREDITS.KEY_CONFLICT' });
+  });
+
+  it('refuses a short balance with 402 details and takes nothing', async () => {
+    const userId = await newUser();
+    await lot(userId, 2, '1 day');
+    const error = await hold(userId, undefined, 3).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InsufficientCreditsError);
+    expect((error as InsufficientCreditsError).extra).toEqual({ balance: 2, had_credits: true });
+    expect(await ledger.balance(userId)).toBe(2);
+    const stranger = await hold(await newUser()).catch((e: unknown) => e);
+    expect((stranger as InsufficientCreditsError).extra).toEqual({ balance: 0, had_credits: false });
+  });
+
+  it('gives released credits back to the very lots they came from, once, however many releases race', async () => {
+    const userId = await newUser();
+    const soon = await lot(userId, 3, '1 day');
+    const later = await lot(userId, 10, '5 days');
+    const keys = Array.from({ length: 6 }, () => randomUUID());
+    for (const key of keys) await hold(userId, key, 2);
+    expect([await remainingOf(soon), await remainingOf(later)]).toEqual([0, 1]);
+
+    const released = await Promise.all(keys.flatMap((key) => Array.from({ length: 5 }, () => ledger.release(key, 'Conversion failed'))));
+
+    expect(released.every((c) => c.state === 'released')).toBe(true);
+    expect([await remainingOf(soon), await remainingOf(later)]).toEqual([3, 10]);
+    const [refunds] = await sql<{ n: string }>(`select count(*) as n from credit_events where user_id = ? and kind = 'refund'`, [userId]);
+    expect(Number(refunds!.n)).toBe(6);
+    await expectHistoryMatchesLots(userId);
+  });
+
+  it('moves a charge from held to captured or released once: a settled charge stays as it is', async () => {
+    const userId = await newUser();
+    await lot(userId, 5, '1 day');
+    const captured = randomUUID();
+    await hold(userId, captured);
+    expect((await ledger.capture(captured)).state).toBe('captured');
+    expect((await ledger.release(captured, 'late failure')).state).toBe('captured');
+    expect(await ledger.balance(userId)).toBe(4);
+
+    const released = randomUUID();
+    await hold(userId, released);
+    expect((await ledger.release(released, 'failed')).state).toBe('released');
+    expect((await ledger.capture(released)).state).toBe('released');
+    expect(await ledger.balance(userId)).toBe(4);
+    // A replayed hold of a released key charges nothing again.
+    expect((await hold(userId, released)).state).toBe('released');
+    expect(await ledger.balance(userId)).toBe(4);
+    await expect(ledger.capture('no-such-key')).rejects.toMatchObject({ code: 'CREDITS.UNKNOWN_CHARGE' });
+  });
+
+  it('grants a lot once per source, even when the grants race', async () => {
+    const userId = await newUser();
+    const ref = `order:${randomUUID()}`;
+    const grants = await Promise.all(
+      Array.from({ length: 10 }, () => ledger.grant({ userId, source: 'pack', sourceRef: ref, credits: 100, validityDays: 30, description: 'Starter pack' })),
+    );
+    expect(grants.filter((g) => g.granted)).toHaveLength(1);
+    expect(await ledger.balance(userId)).toBe(100);
+    const [lotRow] = await sql<{ days: number }>(`select extract(day from expires_at - now())::int as days from credit_lots where source_ref = ?`, [ref]);
+    expect(lotRow!.days).toBeGreaterThanOrEqual(29);
+  });
+
+  it('takes back only what is unspent of a lot', async () => {
+    const userId = await newUser();
+    const ref = await lot(userId, 10, '1 day');
+    await hold(userId, undefined, 7);
+    expect(await ledger.revoke(ref, 5, 'Refund')).toBe(3);
+    expect(await ledger.revoke(ref, 5, 'Refund')).toBe(0);
+    expect(await ledger.revoke('order:none', 5, 'Refund')).toBeNull();
+    expect(await ledger.balance(userId)).toBe(0);
+    await expectHistoryMatchesLots(userId);
+  });
+
+  it('records each expiry once in the history, and expires credits released into an expired lot', async () => {
+    const userId = await newUser();
+    const key = randomUUID();
+    const ref = await lot(userId, 4, '1 day');
+    await hold(userId, key, 1);
+    await sql(`update credit_lots set expires_at = now() - interval '1 second' where source_ref = ?`, [ref]);
+    expect(await ledger.balance(userId)).toBe(0);
+
+    const [first, second] = await Promise.all([ledger.expireDue(1000), ledger.expireDue(1000)]);
+    expect(first! + second!).toBeGreaterThanOrEqual(1);
+    expect(await remainingOf(ref)).toBe(0);
+    await ledger.release(key, 'failed');
+    expect(await remainingOf(ref)).toBe(0);
+    const history = await ledger.history(userId, 1, 20);
+    expect(history.items.map((e) => [e.kind, e.credits])).toEqual([
+      ['expire', -1],
+      ['refund', 1],
+      ['expire', -3],
+      ['spend', -1],
+      ['grant', 4],
+    ]);
+    expect(await ledger.expireDue(1000)).toBe(0);
+    await expectHistoryMatchesLots(userId);
+  });
+
+  it('joins the caller\'s transaction: a hold in a transaction that rolls back charges nothing', async () => {
+    const userId = await newUser();
+    await lot(userId, 3, '1 day');
+    await expect(
+      em.transactional(async () => {
+        await hold(userId, undefined, 2);
+        throw new Error('the job row could not be stored');
+      }),
+    ).rejects.toThrow('the job row could not be stored');
+    expect(await ledger.balance(userId)).toBe(3);
+    expect((await ledger.history(userId, 1, 20)).items.map((e) => e.kind)).toEqual(['grant']);
+  });
+
+  it('counts captured credits per day for the usage chart, and pages the history', async () => {
+    const userId = await newUser();
+    await lot(userId, 30, '1 day');
+    for (let i = 0; i < 3; i++) {
+      const key = randomUUID();
+      await hold(userId, key);
+      await ledger.capture(key);
+    }
+    await hold(userId); // held, not captured: not usage yet
+    const usage = await ledger.dailyUsage(userId, 30);
+    expect(usage).toHaveLength(30);
+    expect(usage.at(-1)).toEqual({ date: new Date().toISOString().slice(0, 10), credits: 3 });
+    expect(usage.slice(0, -1).every((d) => d.credits === 0)).toBe(true);
+    const page2 = await ledger.history(userId, 2, 3);
+    expect(page2.total).toBe(5);
+    expect(page2.items).toHaveLength(2);
+  });
+
+  it('grants the trial once per account, and the housekeeping owes it to confirmed accounts without one', async () => {
+    const credits = app.get(CreditsService);
+    const userId = await newUser();
+    expect(await credits.grantTrial(userId)).toBe(true);
+    expect(await credits.grantTrial(userId)).toBe(false);
+    const view = await credits.view(userId);
+    expect(view.balance).toBe(10);
+    expect(view.lots[0]).toMatchObject({ source: 'trial', remaining: 10, expiring_soon: false });
+    const days = (Date.parse(view.lots[0]!.expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(13.9);
+    expect(days).toBeLessThanOrEqual(14);
+
+    const owed = await newUser();
+    const [unconfirmed] = await sql<{ id: string }>(`insert into users (email, created_at) values (?, now()) returning id`, [`${randomUUID()}@example.com`]);
+    await credits.housekeeping();
+    expect(await ledger.balance(owed)).toBe(10);
+    expect(await ledger.balance(unconfirmed!.id)).toBe(0);
+  });
+});
