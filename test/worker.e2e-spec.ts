@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -6,7 +8,7 @@ import { Client } from 'pg';
 import { loadConfig } from 'src/config/app-config';
 import { BullmqJobQueue, bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
 import { JobRetryPolicy } from 'src/platform/queue/job-retry-policy';
-import { DB_CLI, runUntilExit, startWorker, WORKER, type RunningWorker } from './support/app-process';
+import { DB_CLI, ROOT, runUntilExit, startWorker, WORKER, type RunningWorker } from './support/app-process';
 import { startMailSink, type MailSink } from './support/mail-sink';
 import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
 import { until } from './support/until';
@@ -66,6 +68,15 @@ describe('the built worker process', () => {
       await db.end();
     }
   }
+
+  it('npm run migration:create finds nothing to write on a migrated database (the entities match the migrations)', async () => {
+    const { code, output } = await runUntilExit({ DATABASE_URL: database.url }, { script: DB_CLI, args: ['migration:create'] });
+    // A regression would write a migration file into the repository: remove it, then fail.
+    const written = /Wrote (migrations\/\S+\.ts)/.exec(output)?.[1];
+    if (written) await rm(join(ROOT, written), { force: true });
+    expect(output).toContain('The entities match the database: no migration needed');
+    expect(code).toBe(0);
+  });
 
   it('sends queued mail, and on SIGTERM finishes the job in hand before exiting 0', async () => {
     worker = await startWorker({

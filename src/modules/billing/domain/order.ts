@@ -41,7 +41,7 @@ export const PAID_STATUSES: readonly OrderStatus[] = ['paid', 'partially_refunde
  */
 export function creditsForRefund(order: Pick<Order, 'credits' | 'amountCents'>, refundedCents: number): number {
   const share = Math.min(Math.max(refundedCents, 0), order.amountCents) / order.amountCents;
-  return Math.min(order.credits, Math.ceil(order.credits * share - 1e-9));
+  return Math.min(order.credits, Math.max(0, Math.ceil(order.credits * share - 1e-9)));
 }
 
 /** The status after a cumulative refund (a disputed order stays disputed). */

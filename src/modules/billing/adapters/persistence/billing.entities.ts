@@ -2,7 +2,8 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { Order } from '../../domain/order';
 
 /**
- * Orders and the gateway events already applied, declared for MikroORM's schema tooling. Reads
+ * Orders and the gateway events already applied, declared to MikroORM (their schema is the migration's: see
+ * skipTables in mikro-orm.options.ts). Reads
  * and writes go through PostgresOrderRepository in plain SQL (row locks, conditional updates, and
  * the transaction the credit ledger joins).
  */

@@ -1,8 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * The ledger's tables, declared for MikroORM's schema tooling (migration:create compares these
- * with the database). Reads and writes go through PostgresCreditLedger in plain SQL: its
+ * The ledger's tables, declared to MikroORM (their schema is the migration's: see skipTables in
+ * mikro-orm.options.ts). Reads and writes go through PostgresCreditLedger in plain SQL: its
  * conditional updates and row locks are the point, and a unit of work would hide them.
  */
 export const CreditLotSchema = defineEntity({

@@ -1,0 +1,243 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import type { CheckoutView, CreditsView, LedgerEventView, OrderView, Paged } from 'src/contracts/billing';
+import { insertSignedInUser } from './support/accounts';
+import { startApp, startWorker, type RunningApp } from './support/app-process';
+import { linkToken, startMailSink, type MailSink } from './support/mail-sink';
+import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import { until } from './support/until';
+
+const PASSWORD = 'correct horse battery';
+const ADMIN = 'ops@example.com';
+const DAY = 86_400_000;
+
+/**
+ * The embedded payment default end to end: no Stripe key, so checkout goes to the local test
+ * checkout, whose Pay and Cancel buttons take the same fulfilment path as a Stripe webhook. The
+ * built server runs without Redis, so it also runs the scheduled housekeeping itself.
+ */
+describe('credits with the local test checkout, end to end', () => {
+  let database: TestDatabase;
+  let mail: MailSink;
+  let app: RunningApp;
+  let db: Client;
+  let seeded: { userId: string; token: string };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    mail = await startMailSink();
+    const env = {
+      DATABASE_URL: database.url,
+      SMTP_URL: mail.url,
+      HAS_LOGIN: 'true',
+      HAS_PAYMENT: 'true',
+      ADMIN_EMAILS: ADMIN,
+      NODE_ENV: 'production',
+      MIGRATE_ON_START: 'true',
+      TRUST_PROXY: 'true',
+    };
+    // Migrate and seed before the process that runs the housekeeping starts: an expired lot and a
+    // stale pending order are waiting for it.
+    const migrate = await startApp({ ...env, HAS_PAYMENT: 'false' });
+    await migrate.stop();
+    db = new Client({ connectionString: database.url });
+    await db.connect();
+    const token = await insertSignedInUser(database.url, 'seeded@example.com');
+    const { rows } = await db.query<{ id: string }>(`select id from users where email = 'seeded@example.com'`);
+    seeded = { userId: rows[0]!.id, token };
+    await db.query(
+      `insert into credit_lots (user_id, source, source_ref, description, granted, remaining, expires_at, created_at)
+       values ($1, 'admin', 'seed:old', 'Old credits', 5, 5, now() - interval '1 hour', now() - interval '30 days')`,
+      [seeded.userId],
+    );
+    await db.query(
+      `insert into credit_events (user_id, kind, credits, description) values ($1, 'grant', 5, 'Old credits')`,
+      [seeded.userId],
+    );
+    await db.query(
+      `insert into orders (number, user_id, kind, pack_id, description, credits, validity_days, amount_cents, status, gateway, gateway_session_id, created_at)
+       values ('ORD-STALE001', $1, 'pack', 'starter', 'Starter pack', 100, 30, 299, 'pending', 'local', 'local_stale', now() - interval '2 days')`,
+      [seeded.userId],
+    );
+    app = await startApp(env);
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+    await db?.end();
+    await mail?.close();
+    await database?.drop();
+  });
+
+  let ip = '';
+  beforeEach(() => {
+    ip = `10.${[1, 2, 3].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;
+  });
+
+  const call = (method: string, path: string, { token, body, headers = {} }: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+    fetch(`${app.url}${path}`, {
+      method,
+      headers: {
+        'x-forwarded-for': ip,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  async function read<T>(path: string, token: string): Promise<T> {
+    const response = await call('GET', path, { token });
+    expect(response.status).toBe(200);
+    return (await response.json()) as T;
+  }
+
+  /** Signs up, confirms from the captured email and signs in: the path a new user takes. */
+  async function newUser(): Promise<{ email: string; token: string }> {
+    const email = `player-${randomBytes(4).toString('hex')}@example.com`;
+    const before = mail.delivered.length;
+    expect((await call('POST', '/auth/sign_up', { body: { email, password: PASSWORD, password_confirmation: PASSWORD } })).status).toBe(202);
+    const token = linkToken(await mail.waitFor(email, /Confirm your email/, before), '/auth/confirm');
+    expect((await call('POST', '/auth/confirm', { body: { token } })).status).toBe(200);
+    const signedIn = await call('POST', '/auth/sign_in', { body: { email, password: PASSWORD } });
+    expect(signedIn.status).toBe(200);
+    return { email, token: signedIn.headers.get('authorization')!.slice('Bearer '.length) };
+  }
+
+  async function pay(token: string, input: object, result: 'paid' | 'canceled' = 'paid'): Promise<OrderView> {
+    const checkout = await call('POST', '/api/v1/checkout', { token, body: input });
+    expect(checkout.status).toBe(201);
+    const { order_id, url } = (await checkout.json()) as CheckoutView;
+    expect(url).toBe(`/payment/test-checkout?order=${order_id}`);
+    expect(await read<OrderView>(`/api/v1/orders/${order_id}`, token)).toMatchObject({ status: 'pending', test: true });
+    const answer = await call('POST', `/api/v1/orders/${order_id}/test_payment`, { token, body: { result } });
+    expect(answer.status).toBe(200);
+    return (await answer.json()) as OrderView;
+  }
+
+  it('gives a confirmed account its 10 trial credits for 14 days, once', async () => {
+    const { token } = await newUser();
+    const credits = await read<CreditsView>('/api/v1/credits', token);
+    expect(credits.balance).toBe(10);
+    expect(credits.had_credits).toBe(true);
+    expect(credits.lots).toHaveLength(1);
+    expect(credits.lots[0]).toMatchObject({ source: 'trial', granted: 10, remaining: 10, expiring_soon: false });
+    const days = (Date.parse(credits.lots[0]!.expires_at) - Date.now()) / DAY;
+    expect(days).toBeGreaterThan(13.9);
+    expect(days).toBeLessThanOrEqual(14);
+    expect(credits.daily_usage).toHaveLength(30);
+    const history = await read<Paged<LedgerEventView>>('/api/v1/credits/history', token);
+    expect(history.items.map((e) => [e.kind, e.credits, e.description])).toEqual([['grant', 10, 'Free trial: 10 credits for 14 days']]);
+  });
+
+  it('buys a pack and a $2 donation through the test checkout: the orders, the lots and the balance follow', async () => {
+    const { token } = await newUser();
+    const pack = await pay(token, { pack_id: 'starter' });
+    expect(pack).toMatchObject({ status: 'paid', amount_cents: 299, credits: 100, payment_method: 'Test card •••• 4242', test: true });
+    expect(pack.number).toMatch(/^ORD-[0-9A-Z]{8}$/);
+    const donation = await pay(token, { donation_usd: 2 });
+    expect(donation).toMatchObject({ status: 'paid', amount_cents: 200, credits: 100, kind: 'donation' });
+
+    const credits = await read<CreditsView>('/api/v1/credits', token);
+    expect(credits.balance).toBe(210);
+    expect(credits.lots.map((l) => l.source)).toEqual(['trial', 'pack', 'donation']);
+    const donated = (Date.parse(credits.lots[2]!.expires_at) - Date.now()) / DAY;
+    expect(Math.round(donated)).toBe(365);
+
+    const orders = await read<Paged<OrderView>>('/api/v1/orders', token);
+    expect(orders.items.map((o) => o.id)).toEqual([donation.id, pack.id]);
+
+    // Pressing Pay again changes nothing; Cancel after paying is refused.
+    expect((await call('POST', `/api/v1/orders/${pack.id}/test_payment`, { token, body: { result: 'paid' } })).status).toBe(200);
+    expect((await call('POST', `/api/v1/orders/${pack.id}/test_payment`, { token, body: { result: 'canceled' } })).status).toBe(409);
+    expect((await read<CreditsView>('/api/v1/credits', token)).balance).toBe(210);
+  });
+
+  it('cancels an order without credits, and a cancelled order can no longer be paid', async () => {
+    const { token } = await newUser();
+    const canceled = await pay(token, { pack_id: 'popular' }, 'canceled');
+    expect(canceled.status).toBe('canceled');
+    const again = await call('POST', `/api/v1/orders/${canceled.id}/test_payment`, { token, body: { result: 'paid' } });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: 'BILLING.NOT_PAYABLE' });
+    expect((await read<CreditsView>('/api/v1/credits', token)).balance).toBe(10);
+  });
+
+  it("keeps one user's orders from another: pay, read or cancel someone else's order is a 404", async () => {
+    const owner = await newUser();
+    const other = await newUser();
+    const checkout = await call('POST', '/api/v1/checkout', { token: owner.token, body: { pack_id: 'starter' } });
+    const { order_id } = (await checkout.json()) as CheckoutView;
+    expect((await call('GET', `/api/v1/orders/${order_id}`, { token: other.token })).status).toBe(404);
+    expect((await call('POST', `/api/v1/orders/${order_id}/test_payment`, { token: other.token, body: { result: 'paid' } })).status).toBe(404);
+    expect((await read<CreditsView>('/api/v1/credits', other.token)).balance).toBe(10);
+  });
+
+  it('lets an admin refund part of a test order (the refunded share of unspent credits goes) and grant credits with a reason, once per key', async () => {
+    const { token, email } = await newUser();
+    const admin = await insertSignedInUser(database.url, ADMIN);
+    const order = await pay(token, { pack_id: 'starter' });
+
+    const refund = await call('POST', `/api/v1/admin/orders/${order.id}/refund`, { token: admin, body: { amount_cents: 150 } });
+    expect(refund.status).toBe(200);
+    expect(await refund.json()).toMatchObject({ status: 'partially_refunded', refunded_cents: 150 });
+    // 150 of 299 cents: ceil(100 * 150 / 299) = 51 credits back.
+    expect((await read<CreditsView>('/api/v1/credits', token)).balance).toBe(10 + 100 - 51);
+    expect((await call('POST', `/api/v1/admin/orders/${order.id}/refund`, { token, body: {} })).status).toBe(403);
+    expect((await call('POST', `/api/v1/admin/orders/${order.id}/refund`, { token: admin, body: { amount_cents: 500 } })).status).toBe(409);
+    const rest = await call('POST', `/api/v1/admin/orders/${order.id}/refund`, { token: admin, body: {} });
+    expect(await rest.json()).toMatchObject({ status: 'refunded', refunded_cents: 299 });
+    expect((await read<CreditsView>('/api/v1/credits', token)).balance).toBe(10);
+
+    const grant = { email: email.toUpperCase(), credits: 25, validity_days: 30, reason: 'Sorry for the outage on Monday' };
+    const headers = { 'idempotency-key': `support-ticket-${randomBytes(4).toString('hex')}` };
+    for (let i = 0; i < 2; i++) {
+      const answer = await call('POST', '/api/v1/admin/credits', { token: admin, body: grant, headers });
+      expect(answer.status).toBe(201);
+      expect(await answer.json()).toEqual({ granted: i === 0 });
+    }
+    expect((await read<CreditsView>('/api/v1/credits', token)).balance).toBe(35);
+    const history = await read<Paged<LedgerEventView>>('/api/v1/credits/history', token);
+    expect(history.items[0]).toMatchObject({ kind: 'grant', credits: 25, description: 'Sorry for the outage on Monday' });
+    expect(history.items.filter((e) => e.kind === 'revoke').map((e) => e.credits)).toEqual([-49, -51]);
+    const unknown = await call('POST', '/api/v1/admin/credits', { token: admin, body: { ...grant, email: 'nobody@example.com' } });
+    expect(unknown.status).toBe(404);
+    expect((await call('POST', '/api/v1/admin/credits', { token, body: grant })).status).toBe(403);
+  });
+
+  it('runs the housekeeping in the web process without Redis: expiries reach the history, stale pending orders expire', async () => {
+    await until('the expiry of the seeded lot', async () => {
+      const { rows } = await db.query(`select 1 from credit_events where user_id = $1 and kind = 'expire'`, [seeded.userId]);
+      return rows.length > 0;
+    });
+    const history = await read<Paged<LedgerEventView>>('/api/v1/credits/history', seeded.token);
+    expect(history.items.find((e) => e.kind === 'expire')).toMatchObject({ credits: -5, description: 'Expired: Old credits' });
+    await until('the stale order to expire', async () => {
+      const orders = await read<Paged<OrderView>>('/api/v1/orders', seeded.token);
+      return orders.items.find((o) => o.number === 'ORD-STALE001')?.status === 'expired';
+    });
+    // The seeded account was confirmed before payments were on: the housekeeping owed it its trial.
+    expect((await read<CreditsView>('/api/v1/credits', seeded.token)).balance).toBe(10);
+  });
+
+  it('runs the same housekeeping in the worker when Redis is set', async () => {
+    const redisKeys = testRedisPrefix();
+    const { rows } = await db.query<{ id: string }>(
+      `insert into credit_lots (user_id, source, source_ref, description, granted, remaining, expires_at)
+       values ($1, 'admin', 'seed:worker', 'Worker test credits', 3, 3, now() + interval '1 day') returning id`,
+      [seeded.userId],
+    );
+    await db.query(`insert into credit_events (user_id, kind, credits, lot_id, description) values ($1, 'grant', 3, $2, 'Worker test credits')`, [seeded.userId, rows[0]!.id]);
+    await db.query(`update credit_lots set expires_at = now() - interval '1 second' where id = $1`, [rows[0]!.id]);
+    const worker = await startWorker({ DATABASE_URL: database.url, REDIS_URL, REDIS_KEY_PREFIX: redisKeys.prefix, HAS_LOGIN: 'true', HAS_PAYMENT: 'true' });
+    try {
+      // The worker's own log, so a run of the web process's minutely housekeeping cannot pass for it.
+      await until('the worker to record the expiry', () => /Housekeeping: 1 lot\(s\) expired/.test(worker.output()));
+      const { rows: events } = await db.query(`select credits from credit_events where lot_id = $1 and kind = 'expire'`, [rows[0]!.id]);
+      expect(events).toEqual([{ credits: -3 }]);
+    } finally {
+      expect(await worker.stop()).toBe(0);
+      await redisKeys.drop();
+    }
+  });
+});
