@@ -1,5 +1,7 @@
 // Takes screenshots of pages in headless Chromium, light and dark, phone and desktop width.
 // Usage: node scripts/screenshots.mjs http://localhost:3000 /tmp/shots / /some/page ...
+// SCREENSHOT_TOKEN=<session token> takes them signed in (the account pages: /billing, /usage).
+// A page wider than the window (horizontal overflow) is named in the output.
 import { chromium } from 'playwright-core';
 
 const [base = 'http://localhost:3000', outDir = 'screenshots', ...paths] = process.argv.slice(2);
@@ -11,8 +13,12 @@ for (const path of paths.length ? paths : ['/']) {
   for (const colorScheme of ['light', 'dark']) {
     for (const width of [390, 1280]) {
       const context = await browser.newContext({ colorScheme, viewport: { width, height: 900 }, deviceScaleFactor: 1 });
+      if (process.env.SCREENSHOT_TOKEN) await context.addCookies([{ name: 'token', value: process.env.SCREENSHOT_TOKEN, url: base }]);
       const page = await context.newPage();
       await page.goto(base + path, { waitUntil: 'networkidle' });
+      // Runs in the page: globalThis is its window.
+      const overflow = await page.evaluate(() => globalThis.document.documentElement.scrollWidth - globalThis.innerWidth);
+      if (overflow > 0) console.log(`${path} at ${width} px is ${overflow} px wider than the window`);
       const name = `${path.replace(/[^a-z0-9]+/gi, '_') || 'home'}-${colorScheme}-${width}.png`;
       await page.screenshot({ path: `${outDir}/${name}`, fullPage: true });
       console.log(`${outDir}/${name}`);

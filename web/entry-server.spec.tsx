@@ -1,4 +1,6 @@
 import type { Readable } from 'node:stream';
+import { loadConfig } from 'src/config/app-config';
+import type { PricingData } from 'src/contracts/billing';
 import type { PageData } from 'src/contracts/page-data';
 import type { RenderInput } from 'src/contracts/ssr';
 import { fakePageData } from 'test/support/fake-page-data';
@@ -100,5 +102,60 @@ describe('serverEntry.payload', () => {
       status: 404,
       error: { status: 404, message: 'Page not found: /missing/page' },
     });
+  });
+});
+
+describe('the payment pages', () => {
+  const paymentsOn = loadConfig({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true' }).public;
+  const pricing: PricingData = {
+    packs: [
+      { id: 'starter', name: 'Starter', credits: 100, validity_days: 30, price_cents: 299, currency: 'usd', most_popular: false, features: ['100 image conversions'] },
+      { id: 'popular', name: 'Popular', credits: 500, validity_days: 90, price_cents: 999, currency: 'usd', most_popular: true, features: ['500 image conversions'] },
+    ],
+    test_mode: true,
+    trial: { credits: 10, days: 14 },
+    donation: { credits_per_dollar: 50, min_usd: 1, max_usd: 500, validity_days: 365 },
+  };
+  const on = fakePageData({ config: paymentsOn, billing: { pricing: async () => pricing } });
+  const withStripe = fakePageData({ config: paymentsOn, billing: { pricing: async () => ({ ...pricing, test_mode: false }) } });
+
+  it('are 404 while payments are off', async () => {
+    for (const path of ['/pricing', '/billing', '/usage', '/payment/success', '/payment/test-checkout']) {
+      await expect(serverEntry.payload(input(path))).resolves.toMatchObject({ status: 404, error: { message: `Page not found: ${path}` } });
+    }
+  });
+
+  it('render the pricing table, the trial and the donation terms', async () => {
+    const output = await serverEntry.render(input('/pricing', on));
+    if (output.kind !== 'html') throw new Error('expected html');
+    expect(output.status).toBe(200);
+    const html = await text(output.stream);
+    expect(html).toContain('Most popular');
+    expect(html).toContain('500 credits');
+    expect(html).toContain('$9.99');
+    expect(html).toContain('Valid for 90 days');
+    expect(html).toContain('14-day free trial, no credit card');
+    expect(html).toContain('$1 donation = 50 credits');
+    expect(html).toContain('Donated credits are valid for 365 days.');
+    expect(html).toMatch(/<a href="\/pricing" aria-current="page"[^>]*>Pricing<\/a>/);
+    expect(html).toContain('Test mode: purchases go to a test checkout and no real money is taken.');
+  });
+
+  it('have no test checkout (404) and no test-mode note once Stripe takes the payments', async () => {
+    await expect(serverEntry.payload(input('/payment/test-checkout?order=x', withStripe))).resolves.toMatchObject({ status: 404 });
+    const output = await serverEntry.render(input('/pricing', withStripe));
+    if (output.kind !== 'html') throw new Error('expected html');
+    expect(await text(output.stream)).not.toContain('Test mode');
+  });
+
+  it('render the account pages the same for everyone, with no user data and not indexed', async () => {
+    for (const path of ['/billing', '/usage', '/payment/success?order=x', '/payment/test-checkout?order=x']) {
+      const output = await serverEntry.render(input(path, on));
+      if (output.kind !== 'html') throw new Error('expected html');
+      expect(output.status).toBe(200);
+      const html = await text(output.stream);
+      expect(html).toContain('<meta name="robots" content="noindex"/>');
+      expect(html).toContain('Loading…');
+    }
   });
 });

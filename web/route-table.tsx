@@ -22,6 +22,29 @@ function authRoutes(): PageRoute[] {
 
 export const AUTH_PAGES = authRoutes().map((route) => route.id);
 
+const BILLING_MODULE = 'web/routes/billing.pages.tsx';
+const billing = (name: 'PricingPage' | 'TestCheckoutPage' | 'PaymentSuccessPage' | 'BillingPage' | 'UsagePage') => () =>
+  import('web/routes/billing.pages').then((m) => m[name]);
+
+/**
+ * Credits and payments (404 while has_payment is off). The HTML is the same for everyone, so it
+ * may be cached; what belongs to the signed-in user loads in the browser.
+ */
+function billingRoutes(): PageRoute[] {
+  return [
+    { id: 'pricing', path: '/pricing', module: BILLING_MODULE, load: billing('PricingPage'), cache: true },
+    { id: 'payment-test-checkout', path: '/payment/test-checkout', module: BILLING_MODULE, load: billing('TestCheckoutPage'), cache: true },
+    { id: 'payment-success', path: '/payment/success', module: BILLING_MODULE, load: billing('PaymentSuccessPage'), cache: true },
+    { id: 'billing', path: '/billing', module: BILLING_MODULE, load: billing('BillingPage'), cache: true },
+    { id: 'usage', path: '/usage', module: BILLING_MODULE, load: billing('UsagePage'), cache: true },
+  ];
+}
+
+/** The account pages of payments, whose loader only checks that payments are on. */
+export const PAYMENT_ACCOUNT_PAGES = billingRoutes()
+  .map((route) => route.id)
+  .filter((id) => id !== 'pricing');
+
 /**
  * Every page of the site, first match wins; the last entry catches unknown paths (404). Loaders
  * live in web/loaders, keyed by the same ids, so server-only code stays out of the browser. Each
@@ -40,6 +63,7 @@ export const PAGES: PageRoute[] = [
   { id: 'media', path: '/media', module: 'web/routes/info.pages.tsx', load: () => import('web/routes/info.pages').then((m) => m.MediaPage), cache: true },
   { id: 'explore', path: '/explore', module: 'web/routes/info.pages.tsx', load: () => import('web/routes/info.pages').then((m) => m.ExplorePage), cache: true },
   ...authRoutes(),
+  ...billingRoutes(),
   // Any content page by slug; last before the catch-all.
   { id: 'page', path: '/:slug', module: 'web/routes/content.page.tsx', load: () => import('web/routes/content.page').then((m) => m.ContentPage), cache: true },
   { id: 'not-found', path: '*', load: nothing },

@@ -1,38 +1,65 @@
-import { useEffect, useRef, useState, useSyncExternalStore, type ComponentType } from 'react';
-import { useT } from 'web/i18n/i18n';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ComponentType } from 'react';
+import { useI18n } from 'web/i18n/i18n';
 import { ApiError, apiRequest } from 'web/lib/api';
+import { configureCredits, creditsLabel, creditsStore, refreshCredits } from 'web/lib/credits';
+import { onLoginModalRequest, type LoginModalRequest } from 'web/lib/login-modal';
 import { useSiteConfig } from 'web/lib/root-data';
-import { useLocation, useNavigate } from 'web/lib/router/router';
+import { Link, useLocation, useNavigate } from 'web/lib/router/router';
 import { configureSession, loadUserInfo, sessionStore, signedOut } from 'web/lib/session';
 import { notify } from 'web/lib/toasts';
 import { Icon } from './icons';
 
 let started = false;
 
+const menuLinkClass = 'block w-full rounded-lg px-3 py-2 text-left text-sm font-medium hover:bg-gray-100 dark:hover:bg-gray-800';
+
 /**
  * The header's account corner (only with has_login): 'Sign in' opening the login modal, or the
- * signed-in user's menu (email, sign out). User state loads in the browser, so pages stay cacheable.
+ * signed-in user's menu (email, sign out; with has_payment also the credit balance, Billing and
+ * Usage). User state loads in the browser, so pages stay cacheable. Other code opens the login
+ * modal through web/lib/login-modal.
  */
 export function AccountMenu() {
   const { settings } = useSiteConfig();
-  const t = useT();
+  const { t, tag } = useI18n();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const session = useSyncExternalStore(sessionStore.subscribe, sessionStore.get, sessionStore.serverGet);
+  const credits = useSyncExternalStore(creditsStore.subscribe, creditsStore.get, creditsStore.serverGet);
   const dialog = useRef<HTMLDialogElement>(null);
-  const [LoginForm, setLoginForm] = useState<ComponentType<{ onDone?: () => void }>>();
+  const menu = useRef<HTMLDetailsElement>(null);
+  const [LoginForm, setLoginForm] = useState<ComponentType<{ onDone?: () => void; onSignedIn?: () => void }>>();
+  // What asked for the modal: a page's request (continue after sign-in), or the header (go home).
+  const [request, setRequest] = useState<LoginModalRequest>({});
 
   useEffect(() => {
     if (!settings.has_login || started) return;
     started = true;
     configureSession(true);
+    configureCredits(settings.has_payment);
     void loadUserInfo();
-  }, [settings.has_login]);
+  }, [settings.has_login, settings.has_payment]);
+
+  // The balance follows whoever is signed in (cleared at sign-out).
+  const email = session.userInfo?.email;
+  useEffect(() => {
+    if (settings.has_payment) void refreshCredits();
+  }, [email, settings.has_payment]);
 
   // Signed-in users are kept out of /auth pages (spec).
   useEffect(() => {
     if (session.userInfo && pathname.startsWith('/auth')) void navigate('/', { replace: true });
   }, [session.userInfo, pathname, navigate]);
+
+  const open = useCallback((next: LoginModalRequest) => {
+    setRequest(next);
+    // The form's code (and its validation rules) loads only when someone wants to sign in.
+    void import('web/routes/auth.pages').then((m) => {
+      setLoginForm(() => m.LoginForm);
+      if (dialog.current && !dialog.current.open) dialog.current.showModal();
+    });
+  }, []);
+  useEffect(() => onLoginModalRequest(open), [open]);
 
   if (!settings.has_login || !session.loaded) return null;
 
@@ -49,39 +76,69 @@ export function AccountMenu() {
         if (error.status === 401) signedOut();
       }
     };
+    const closeMenu = () => menu.current?.removeAttribute('open');
+    const balance = settings.has_payment && credits.view ? creditsLabel(t, credits.view.balance, tag) : undefined;
     return (
-      <details className="relative">
-        <summary
-          aria-label={t('account.menu')}
-          className="flex size-9 cursor-pointer list-none items-center justify-center rounded-full bg-primary-600 text-sm font-bold text-white uppercase dark:bg-primary-500 dark:text-gray-950"
-        >
-          {session.userInfo.email.slice(0, 1)}
-        </summary>
-        <div className="absolute right-0 z-50 mt-2 w-64 rounded-2xl border border-gray-200 bg-white p-2 shadow-lg dark:border-gray-800 dark:bg-gray-900">
-          <p className="truncate px-3 py-2 text-sm text-gray-600 dark:text-gray-400" data-testid="account-email">
-            {session.userInfo.email}
-          </p>
-          <button type="button" onClick={signOut} className="w-full rounded-lg px-3 py-2 text-left text-sm font-medium hover:bg-gray-100 dark:hover:bg-gray-800">
-            {t('account.signOut')}
-          </button>
-        </div>
-      </details>
+      <div className="flex shrink-0 items-center gap-1.5">
+        {balance && (
+          // The number alone on phones, where the header is full; the words from the sm breakpoint.
+          <Link
+            to="/usage"
+            aria-label={t('account.balanceLabel', { credits: balance })}
+            title={t('account.balanceLabel', { credits: balance })}
+            data-testid="header-balance"
+            className="inline-flex h-7 items-center gap-1 rounded-full bg-primary-50 px-2 text-xs font-semibold text-primary-800 tabular-nums ring-1 ring-primary-600/20 ring-inset hover:bg-primary-100 dark:bg-primary-950 dark:text-primary-300 dark:ring-primary-400/30 dark:hover:bg-primary-900"
+          >
+            <Icon name="coins" className="size-3.5 shrink-0" />
+            <span className="sm:hidden">{credits.view!.balance.toLocaleString(tag)}</span>
+            <span className="hidden sm:inline">{balance}</span>
+          </Link>
+        )}
+        <details ref={menu} className="relative">
+          <summary
+            aria-label={t('account.menu')}
+            className="flex size-9 cursor-pointer list-none items-center justify-center rounded-full bg-primary-600 text-sm font-bold text-white uppercase dark:bg-primary-500 dark:text-gray-950"
+          >
+            {session.userInfo.email.slice(0, 1)}
+          </summary>
+          <div className="absolute right-0 z-50 mt-2 w-64 rounded-2xl border border-gray-200 bg-white p-2 shadow-lg dark:border-gray-800 dark:bg-gray-900">
+            <div className="px-3 py-2">
+              <p className="truncate text-sm text-gray-600 dark:text-gray-400" data-testid="account-email">
+                {session.userInfo.email}
+              </p>
+              {balance && (
+                <p className="mt-0.5 text-sm font-semibold text-primary-700 dark:text-primary-400" data-testid="account-balance">
+                  {balance}
+                </p>
+              )}
+            </div>
+            {settings.has_payment && (
+              <>
+                <Link to="/billing" onClick={closeMenu} className={menuLinkClass}>
+                  {t('account.billing')}
+                </Link>
+                <Link to="/usage" onClick={closeMenu} className={menuLinkClass}>
+                  {t('account.usage')}
+                </Link>
+                <hr className="my-1 border-gray-200 dark:border-gray-800" />
+              </>
+            )}
+            <button type="button" onClick={signOut} className={menuLinkClass}>
+              {t('account.signOut')}
+            </button>
+          </div>
+        </details>
+      </div>
     );
   }
 
-  const open = () => {
-    // The form's code (and its validation rules) loads only when someone wants to sign in.
-    void import('web/routes/auth.pages').then((m) => {
-      setLoginForm(() => m.LoginForm);
-      dialog.current?.showModal();
-    });
-  };
+  const close = () => dialog.current?.close();
   return (
     <>
       {/* An icon on phones, where the header is full; the words from the sm breakpoint. */}
       <button
         type="button"
-        onClick={open}
+        onClick={() => open({})}
         className="inline-flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-semibold text-primary-700 hover:bg-primary-50 sm:w-auto sm:px-3 dark:text-primary-400 dark:hover:bg-gray-800"
       >
         <Icon name="user" className="size-5 sm:hidden" />
@@ -94,11 +151,11 @@ export function AccountMenu() {
       >
         <div className="mb-4 flex items-center justify-between">
           <h2 className="text-xl font-bold">{t('account.signIn')}</h2>
-          <button type="button" onClick={() => dialog.current?.close()} aria-label={t('account.close')} className="rounded-full px-2 py-1 text-gray-500 hover:bg-gray-100 dark:hover:bg-gray-800">
+          <button type="button" onClick={close} aria-label={t('account.close')} className="rounded-full px-2 py-1 text-gray-500 hover:bg-gray-100 dark:hover:bg-gray-800">
             ✕
           </button>
         </div>
-        {LoginForm && <LoginForm onDone={() => dialog.current?.close()} />}
+        {LoginForm && <LoginForm onDone={close} onSignedIn={request.onSignedIn} />}
       </dialog>
     </>
   );

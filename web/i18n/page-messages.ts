@@ -6,7 +6,7 @@ import pages from './messages/pages/en';
 
 /**
  * The copy of the pages other than the level guide (levels list, content, home, download, media,
- * explore, blog) is a catalogue part of its own, messages/pages/<code>.ts: only those pages import
+ * explore, blog, accounts, payments) is a catalogue part of its own, messages/pages/<code>.ts: only those pages import
  * this module, so their long copy loads with them and not with the entry every page downloads.
  */
 export type PageMessageKey = keyof typeof pages;

@@ -1,14 +1,21 @@
 import type { Translate } from 'web/i18n/i18n';
 import { reportError } from './error-reporter';
+import { isInsufficientCredits, showLowCredit } from './low-credit';
 import { authorizationHeader, takeToken } from './session';
 import { notify } from './toasts';
 
-/** A response with a status from 400 to 599; `errors` are the server's messages, `message` them joined (or the status). */
+/**
+ * A response with a status from 400 to 599; `errors` are the server's messages, `message` them
+ * joined (or the status), `code` the server's error code ('CREDITS.INSUFFICIENT') and `body` the
+ * parsed answer, for errors that carry more than messages.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly errors: string[],
     message: string,
+    readonly code?: string,
+    readonly body?: unknown,
   ) {
     super(message);
   }
@@ -29,8 +36,10 @@ const IDEMPOTENT = new Set<Method>(['GET', 'PUT', 'DELETE']);
 /**
  * The browser's JSON API client. JSON content-type and accept headers; each response gives status,
  * headers and data; 400-599 raise ApiError. Idempotent requests are retried 0 times, others once
- * on the statuses above. A 5xx is reported to the error log; a network failure shows the toast
- * 'fetch exception:' with the text, and is rethrown. `t` translates the toast and the status message.
+ * on the statuses above. A 5xx is reported to the error log; a 402 for missing credits opens the
+ * low-credit modal (the ApiError is still thrown; callers need no toast of their own for it); a
+ * network failure shows the toast 'fetch exception:' with the text, and is rethrown. `t`
+ * translates the toast and the status message.
  */
 export async function apiRequest<T>(t: Translate, method: Method, path: string, body?: unknown): Promise<ApiResponse<T>> {
   const retries = IDEMPOTENT.has(method) ? 0 : 1;
@@ -53,9 +62,12 @@ export async function apiRequest<T>(t: Translate, method: Method, path: string, 
     if (attempt < retries && RETRY_STATUSES.has(response.status)) continue;
     const data = (response.status === 204 ? null : await response.json().catch(() => null)) as T;
     if (response.status >= 400) {
-      const errors = (data as { errors?: unknown } | null)?.errors;
+      const { errors, code } = (data ?? {}) as { errors?: unknown; code?: unknown };
       const messages = Array.isArray(errors) ? errors.map(String) : [];
-      throw new ApiError(response.status, messages, messages.join(', ') || t('api.requestFailed', { status: response.status }));
+      // Not enough credits: the low-credit modal opens, whoever made the request.
+      if (isInsufficientCredits(response.status, data)) showLowCredit(data);
+      const message = messages.join(', ') || t('api.requestFailed', { status: response.status });
+      throw new ApiError(response.status, messages, message, typeof code === 'string' ? code : undefined, data);
     }
     return { status: response.status, headers: response.headers, data };
   }

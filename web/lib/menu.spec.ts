@@ -19,9 +19,21 @@ describe('menus', () => {
     ]);
   });
 
+  it('adds Pricing to the header only when payments are on', () => {
+    expect(menuItems(loadConfig({ HAS_LOGIN: 'true' }).public, t).map((i) => i.to)).not.toContain('/pricing');
+    // has_payment needs accounts too: HAS_PAYMENT alone leaves it off.
+    expect(menuItems(loadConfig({ HAS_PAYMENT: 'true' }).public, t).map((i) => i.to)).not.toContain('/pricing');
+    expect(menuItems(loadConfig({ HAS_PAYMENT: 'true', HAS_LOGIN: 'true', MENU_ENTRIES: 'blog' }).public, t)).toEqual([
+      { to: '/', label: 'Home' },
+      { to: '/levels', label: 'Levels' },
+      { to: '/blog', label: 'Blog' },
+      { to: '/pricing', label: 'Pricing' },
+    ]);
+  });
+
   it('links the refund policy only when payments are on', () => {
     expect(legalLinks(loadConfig({}).public, t).map((l) => l.to)).not.toContain('/refund-policy');
-    expect(legalLinks(loadConfig({ HAS_PAYMENT: 'true' }).public, t).map((l) => l.to)).toContain('/refund-policy');
+    expect(legalLinks(loadConfig({ HAS_PAYMENT: 'true', HAS_LOGIN: 'true' }).public, t).map((l) => l.to)).toContain('/refund-policy');
   });
 
   it("labels the footer's level links as the spec does", () => {

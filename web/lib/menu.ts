@@ -6,7 +6,10 @@ export interface MenuItem {
   label: string;
 }
 
-/** Header menu entries: download, FAQ, media and blog only when configured (MENU_ENTRIES), as the spec hides them by default. */
+/**
+ * Header menu entries: download, FAQ, media and blog only when configured (MENU_ENTRIES), as the
+ * spec hides them by default; pricing only with payments on (has_payment).
+ */
 export function menuItems(config: PublicConfig, t: Translate): MenuItem[] {
   const { menu } = config;
   return [
@@ -16,6 +19,7 @@ export function menuItems(config: PublicConfig, t: Translate): MenuItem[] {
     ...(menu.faq ? [{ to: '/faq', label: t('menu.faq') }] : []),
     ...(menu.media ? [{ to: '/media', label: t('menu.media') }] : []),
     ...(menu.blog ? [{ to: '/blog', label: t('menu.blog') }] : []),
+    ...(config.settings.has_payment ? [{ to: '/pricing', label: t('menu.pricing') }] : []),
   ];
 }
 

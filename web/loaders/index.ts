@@ -4,7 +4,7 @@ import { parseLevelId, type LevelPageData } from 'src/contracts/levels';
 import { levelListQuerySchema } from 'src/contracts/levels.schema';
 import { invalidPage, notFound, unknownRoute } from 'web/lib/not-found';
 import { PageRedirect, type Loader, type LoaderArgs } from 'web/lib/router/page';
-import { AUTH_PAGES } from 'web/route-table';
+import { AUTH_PAGES, PAYMENT_ACCOUNT_PAGES } from 'web/route-table';
 import type { BlogListData } from 'web/routes/blog.page';
 import type { ExplorePageData } from 'web/routes/info.pages';
 import type { HomePageData } from 'web/routes/home.page';
@@ -59,11 +59,22 @@ export const LOADERS: Record<string, Loader> = {
   },
   'not-found': ({ url }) => unknownRoute(url.pathname),
   ...Object.fromEntries(AUTH_PAGES.map((id) => [id, authPage])),
+  // The packs, trial and donation terms; null (so 404) while payments are off.
+  pricing: async ({ url, data }) => (await data.billing.pricing()) ?? unknownRoute(url.pathname),
+  ...Object.fromEntries(PAYMENT_ACCOUNT_PAGES.map((id) => [id, paymentAccountPage])),
+  // The local test checkout exists only while no Stripe key is set (test mode).
+  'payment-test-checkout': async ({ url, data }) => ((await data.billing.pricing())?.test_mode ? null : unknownRoute(url.pathname)),
 };
 
 /** With accounts off, every /auth page sends the visitor home (spec), on the server and in the browser. */
 function authPage({ data }: LoaderArgs): null {
   if (!data.config.settings.has_login) throw new PageRedirect('/');
+  return null;
+}
+
+/** Billing, usage and the payment pages: 404 while payments are off; their data loads in the browser. */
+function paymentAccountPage({ url, data }: LoaderArgs): null {
+  if (!data.config.settings.has_payment) unknownRoute(url.pathname);
   return null;
 }
 

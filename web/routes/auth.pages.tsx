@@ -135,9 +135,10 @@ const EMAIL_IN_TEXT = /[^\s@:,;]+@[^\s@:,;]+\.[A-Za-z]{2,}/;
 /**
  * The login form, on its page and in the modal: optional Google button, the divider 'sign in with
  * email', email and password, the sign-in button, links to forgot password and sign up, and the
- * spam line. Each method shows only when its setting is on.
+ * spam line. Each method shows only when its setting is on. A sign-in returns home (spec), unless
+ * the modal was opened by a page that continues by itself (`onSignedIn`: pricing's Buy, say).
  */
-export function LoginForm({ onDone }: { onDone?: () => void }) {
+export function LoginForm({ onDone, onSignedIn }: { onDone?: () => void; onSignedIn?: () => void }) {
   const { t } = usePageI18n();
   const navigate = useNavigate();
   const { settings } = useSiteConfig();
@@ -151,7 +152,8 @@ export function LoginForm({ onDone }: { onDone?: () => void }) {
       signedIn(response.data);
       notify(t('auth.loginSuccess'));
       onDone?.();
-      void navigate('/');
+      if (onSignedIn) onSignedIn();
+      else void navigate('/');
     },
     (error) => {
       // An unconfirmed account: its first error names the address (spec section 8).

@@ -1,4 +1,5 @@
-import { Component, createElement, type ErrorInfo, type ReactNode } from 'react';
+import { Component, createElement, lazy, Suspense, useSyncExternalStore, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import type { InsufficientCreditsBody } from 'src/contracts/billing';
 import { Document } from 'web/components/document';
 import { ErrorView } from 'web/components/error-view';
 import { Footer } from 'web/components/footer';
@@ -7,6 +8,7 @@ import { LoadingBar } from 'web/components/loading-bar';
 import { Toaster } from 'web/components/toaster';
 import { useT } from 'web/i18n/i18n';
 import { reportError } from 'web/lib/error-reporter';
+import { lowCreditStore } from 'web/lib/low-credit';
 import { useRootData } from 'web/lib/root-data';
 import { usePage } from 'web/lib/router/router';
 import { ForcedColorModeContext, forcedColorMode, useColorMode } from 'web/lib/theme';
@@ -43,8 +45,28 @@ export function RootLayout() {
         </div>
         <Toaster />
         <LoadingBar />
+        <LowCredit />
       </Document>
     </ForcedColorModeContext>
+  );
+}
+
+// A chunk that fails to load (offline, a new deploy) leaves the modal out rather than the whole layout.
+const LowCreditModal = lazy<ComponentType<{ body: InsufficientCreditsBody; onClose: () => void }>>(() =>
+  import('web/components/low-credit-modal').then(
+    (m) => ({ default: m.LowCreditModal }),
+    () => ({ default: () => null }),
+  ),
+);
+
+/** The low-credit modal, when an API answer asked for it; its code loads the first time (kept out of the entry). */
+function LowCredit() {
+  const body = useSyncExternalStore(lowCreditStore.subscribe, lowCreditStore.get, lowCreditStore.serverGet);
+  if (!body) return null;
+  return (
+    <Suspense fallback={null}>
+      <LowCreditModal key={JSON.stringify(body)} body={body} onClose={lowCreditStore.close} />
+    </Suspense>
   );
 }
 

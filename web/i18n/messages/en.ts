@@ -18,6 +18,7 @@ const en = {
   'menu.faq': 'FAQ',
   'menu.media': 'Media',
   'menu.blog': 'Blog',
+  'menu.pricing': 'Pricing',
 
   'legal.terms': 'Terms of Service',
   'legal.privacy': 'Privacy Policy',
@@ -134,6 +135,19 @@ const en = {
   'account.signOutSuccess': 'Sign out success',
   'account.signOutFailed': 'Sign out failed: {errors}',
   'account.close': 'Close',
+  'account.billing': 'Billing',
+  'account.usage': 'Usage',
+  'account.balanceLabel': 'Your balance: {credits}',
+
+  'credits.one': '{count} credit',
+  'credits.other': '{count} credits',
+
+  'lowCredit.chargeTitle': "You don't have enough credit!",
+  'lowCredit.chargeText': 'You have {credits} left. Buy a credit pack to keep going.',
+  'lowCredit.charge': 'Charge',
+  'lowCredit.donateTitle': "You don't have enough credits",
+  'lowCredit.donateText': 'Support the guides with a donation and get {count} extra credits for every $1 donated.',
+  'lowCredit.donate': 'Donate',
 } as const;
 
 export default en;

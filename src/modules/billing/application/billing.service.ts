@@ -57,6 +57,7 @@ export class BillingService {
     if (!this.config.payments.enabled) return null;
     return {
       packs: this.catalog.packs(),
+      test_mode: this.gateway.kind === 'local',
       trial: { credits: this.config.payments.trialCredits, days: TRIAL_DAYS },
       donation: { credits_per_dollar: CREDITS_PER_DONATED_DOLLAR, min_usd: DONATION_MIN_USD, max_usd: DONATION_MAX_USD, validity_days: DONATION_VALIDITY_DAYS },
     };

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
-import { adminRefundSchema, ORDER_STATUSES, type OrderStatus } from 'src/contracts/billing';
+import { ORDER_STATUSES, type OrderStatus } from 'src/contracts/billing';
+import { adminRefundSchema } from 'src/contracts/billing.schema';
 import { AdminGuard } from 'src/modules/auth/auth.module';
 import { PaymentsEnabledGuard } from 'src/modules/credits/credits.module';
 import { ZodPipe } from 'src/platform/http/zod.pipe';

@@ -2,7 +2,8 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuard
 import { ApiBody, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { checkoutSchema, pageQuerySchema, type CheckoutInput, type CheckoutView, type OrderView, type Paged, type PricingData } from 'src/contracts/billing';
+import type { CheckoutInput, CheckoutView, OrderView, Paged, PricingData } from 'src/contracts/billing';
+import { checkoutSchema, pageQuerySchema } from 'src/contracts/billing.schema';
 import { SignedInGuard } from 'src/modules/auth/auth.module';
 import { PaymentsDisabledError, PaymentsEnabledGuard } from 'src/modules/credits/credits.module';
 import { ZodPipe } from 'src/platform/http/zod.pipe';

@@ -3,7 +3,8 @@ import { Body, Controller, Get, Headers, HttpCode, Post, Query, Req, Res, UseGua
 import { ApiBody, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { adminGrantSchema, pageQuerySchema, type CreditsView, type LedgerEventView, type Paged } from 'src/contracts/billing';
+import type { CreditsView, LedgerEventView, Paged } from 'src/contracts/billing';
+import { adminGrantSchema, pageQuerySchema } from 'src/contracts/billing.schema';
 import { AdminGuard, AuthService, SignedInGuard } from 'src/modules/auth/auth.module';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';

@@ -1,0 +1,58 @@
+import { useEffect, useId, useRef } from 'react';
+import { CREDITS_PER_DONATED_DOLLAR, lowCreditModal, type InsufficientCreditsBody } from 'src/contracts/billing';
+import { useI18n, type MessageKey } from 'web/i18n/i18n';
+import { creditsLabel } from 'web/lib/credits';
+import { Link } from 'web/lib/router/router';
+
+/** What each low-credit modal says and where its button goes (spec: Charge to pricing, Donate to the donation form). */
+export function lowCreditContent(body: Pick<InsufficientCreditsBody, 'had_credits'>): { title: MessageKey; text: MessageKey; action: MessageKey; to: string } {
+  return lowCreditModal(body) === 'charge'
+    ? { title: 'lowCredit.chargeTitle', text: 'lowCredit.chargeText', action: 'lowCredit.charge', to: '/pricing' }
+    : { title: 'lowCredit.donateTitle', text: 'lowCredit.donateText', action: 'lowCredit.donate', to: '/pricing#donate' };
+}
+
+/**
+ * The low-credit modals, opened by an API answer 402 with the insufficient-credits code: "You
+ * don't have enough credit!" with Charge for an account that has had credits, else "You don't
+ * have enough credits" with the donation offer. Its own chunk, loaded the first time it opens.
+ */
+export function LowCreditModal({ body, onClose }: { body: InsufficientCreditsBody; onClose: () => void }) {
+  const { t, tag } = useI18n();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const content = lowCreditContent(body);
+
+  useEffect(() => {
+    if (dialog.current && !dialog.current.open) dialog.current.showModal();
+  }, []);
+
+  const close = () => dialog.current?.close();
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby={titleId}
+      onClose={onClose}
+      data-testid="low-credit-modal"
+      className="m-auto w-[min(26rem,calc(100%-2rem))] rounded-3xl bg-white p-6 text-gray-900 shadow-xl backdrop:bg-gray-950/50 dark:bg-gray-900 dark:text-gray-100"
+    >
+      <div className="flex items-start justify-between gap-4">
+        <h2 id={titleId} className="text-xl font-bold">
+          {t(content.title)}
+        </h2>
+        <button type="button" onClick={close} aria-label={t('account.close')} className="rounded-full px-2 py-1 text-gray-500 hover:bg-gray-100 dark:hover:bg-gray-800">
+          ✕
+        </button>
+      </div>
+      <p className="mt-3 text-gray-700 dark:text-gray-300">
+        {t(content.text, { credits: creditsLabel(t, body.balance, tag), count: CREDITS_PER_DONATED_DOLLAR })}
+      </p>
+      <Link
+        to={content.to}
+        onClick={close}
+        className="mt-6 inline-flex w-full items-center justify-center rounded-full bg-primary-600 px-5 py-2.5 font-semibold text-white shadow-sm hover:bg-primary-700 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400"
+      >
+        {t(content.action)}
+      </Link>
+    </dialog>
+  );
+}
