@@ -1,0 +1,209 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { freePort, startApp, type RunningApp } from './support/app-process';
+import { launchBrowser } from './support/browser';
+import { linkToken, startMailSink, type MailSink } from './support/mail-sink';
+
+const PASSWORD = 'correct horse battery';
+
+/**
+ * The issue's "done when", as a new user would try it: `HAS_LOGIN=true HAS_PAYMENT=true npm start`
+ * and nothing else (the embedded database, the local test checkout; a real SMTP server only to
+ * catch the confirmation mail).
+ */
+describe('credits and payments in a real browser', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let mail: MailSink;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'guides-billing-browser-'));
+    mail = await startMailSink();
+    const port = await freePort();
+    app = await startApp({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      HAS_LOGIN: 'true',
+      HAS_PAYMENT: 'true',
+      SMTP_URL: mail.url,
+    });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await mail?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const hydrated = (page: Page) =>
+    page.waitForFunction(() => {
+      const input = document.querySelector('header form input');
+      return !!input && Object.keys(input).some((key) => key.startsWith('__reactFiber'));
+    });
+
+  /** Collects what a user would see as broken: uncaught errors and console errors. */
+  function watch(page: Page): string[] {
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      // A signed-out page asks user_info once and gets its 401: expected, not a fault.
+      if (message.type() === 'error' && !/401/.test(message.text())) problems.push(message.text());
+    });
+    return problems;
+  }
+
+  async function signUpAndSignIn(page: Page, email: string): Promise<void> {
+    await page.goto(`${app.url}/auth/signup`);
+    await hydrated(page);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password (at least 8 characters)').fill(PASSWORD);
+    await page.getByLabel('Confirm password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/auth\/email_verifications/);
+    const token = linkToken(await mail.waitFor(email, /Confirm your email/), '/auth/confirm');
+    await page.goto(`${app.url}/auth/confirm#token=${token}`);
+    await page.getByText('Your email is confirmed. You can sign in now.').waitFor();
+    await page.goto(`${app.url}/auth/login`);
+    await hydrated(page);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${app.url}/`);
+  }
+
+  /** From the test checkout page: Pay, then the success page with the order paid. */
+  async function payOnTestCheckout(page: Page, amount: string): Promise<string> {
+    await page.waitForURL(/\/payment\/test-checkout\?order=/);
+    await page.getByText('Test checkout — no real money is taken').waitFor();
+    await page.getByRole('button', { name: `Pay ${amount}` }).click();
+    await page.waitForURL(/\/payment\/success\?order=/);
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    return new URL(page.url()).searchParams.get('order')!;
+  }
+
+  it('a new user signs up, sees the 14-day trial on /usage, buys a pack through the test checkout, finds it in /billing, and donates $2 for 100 credits', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems = watch(page);
+    const email = `buyer-${Date.now().toString(36)}@example.com`;
+    try {
+      await signUpAndSignIn(page, email);
+
+      // The trial: 10 credits, expiring 14 days from now.
+      await page.goto(`${app.url}/usage`);
+      await hydrated(page);
+      await expect(page.getByTestId('usage-balance').textContent()).resolves.toMatch(/^10\b/);
+      const inFourteenDays = new Date(Date.now() + 14 * 86_400_000).toLocaleDateString('en-US', { dateStyle: 'medium' });
+      await page.getByText(new RegExp(`^Expires ${inFourteenDays}`)).waitFor();
+      await page.getByText('Free trial', { exact: true }).first().waitFor();
+
+      // Pricing is in the header menu; the Popular pack through the test checkout.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).click();
+      await page.waitForURL(`${app.url}/pricing`);
+      await page.getByText('Test mode: purchases go to a test checkout and no real money is taken.').waitFor();
+      await page.getByRole('button', { name: 'Buy Popular: 500 credits for $9.99' }).click();
+      const orderId = await payOnTestCheckout(page, '$9.99');
+      await expect(page.getByTestId('order-number').textContent()).resolves.toMatch(/^ORD-[0-9A-Z]{8}$/);
+      const orderNumber = (await page.getByTestId('order-number').textContent())!;
+      await page.getByText('$9.99').first().waitFor();
+      await page.getByText('Test card •••• 4242').waitFor();
+      await expect(page.getByTestId('success-balance').textContent()).resolves.toContain('510 credits');
+      await expect(page.getByTestId('header-balance').textContent()).resolves.toContain('510');
+
+      // View Order: the order, highlighted, in the billing history.
+      await page.getByRole('link', { name: 'View Order' }).click();
+      await page.waitForURL(`${app.url}/billing?order=${orderId}`);
+      const row = page.locator(`tr[data-order="${orderId}"]`);
+      await row.waitFor();
+      await expect(row.getAttribute('aria-current')).resolves.toBe('true');
+      const rowText = (await row.textContent())!;
+      for (const part of [orderNumber, '$9.99', 'Paid', '500']) expect(rowText).toContain(part);
+
+      // A $2 donation: 100 credits.
+      await page.goto(`${app.url}/pricing`);
+      await hydrated(page);
+      await page.getByLabel('Donation in US dollars').fill('2');
+      await expect(page.getByTestId('donation-credits').textContent()).resolves.toContain('100 credits');
+      await page.getByRole('button', { name: 'Donate', exact: true }).click();
+      await payOnTestCheckout(page, '$2');
+      await expect(page.getByTestId('success-balance').textContent()).resolves.toContain('610 credits');
+
+      // The account menu: the balance beside the email, Billing and Usage.
+      await page.getByLabel('Account').click();
+      await expect(page.getByTestId('account-balance').textContent()).resolves.toContain('610 credits');
+      await page.getByRole('link', { name: 'Usage' }).click();
+      await page.waitForURL(`${app.url}/usage`);
+      await expect(page.getByTestId('usage-balance').textContent()).resolves.toMatch(/^610\b/);
+      await page.getByText('Donation', { exact: true }).first().waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('opens the sign-in modal when a signed-out visitor buys, then goes on to the test checkout', async () => {
+    const email = `modal-${Date.now().toString(36)}@example.com`;
+    const setup = await browser.newContext();
+    await signUpAndSignIn(await setup.newPage(), email);
+    await setup.close();
+
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const problems = watch(page);
+    try {
+      await page.goto(`${app.url}/pricing`);
+      await hydrated(page);
+      await page.getByRole('button', { name: 'Buy Starter: 100 credits for $2.99' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Sign in' });
+      await dialog.waitFor();
+      await dialog.getByLabel('Email').fill(email);
+      await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await dialog.getByRole('button', { name: 'Sign in' }).click();
+      await payOnTestCheckout(page, '$2.99');
+      await expect(page.getByTestId('success-balance').textContent()).resolves.toContain('110 credits');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('opens the low-credit modals on a 402: Charge for an account that has had credits, Donate for one that never had any', async () => {
+    // No endpoint spends credits until the image tool; the browser's side of the 402 is what is
+    // tested here, with the answer the credit ledger gives (see credits.errors.spec.ts).
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await signUpAndSignIn(page, `low-${Date.now().toString(36)}@example.com`);
+      await page.goto(`${app.url}/pricing`);
+      await hydrated(page);
+      for (const [hadCredits, title, button, target] of [
+        [true, "You don't have enough credit!", 'Charge', '/pricing'],
+        [false, "You don't have enough credits", 'Donate', '/pricing#donate'],
+      ] as const) {
+        await page.route('**/api/v1/checkout', (route) =>
+          route.fulfill({
+            status: 402,
+            contentType: 'application/json',
+            body: JSON.stringify({ errors: [title], code: 'CREDITS.INSUFFICIENT', balance: 0, had_credits: hadCredits }),
+          }),
+        );
+        await page.getByRole('button', { name: 'Buy Starter: 100 credits for $2.99' }).click();
+        const dialog = page.getByTestId('low-credit-modal');
+        await dialog.getByText(title, { exact: true }).waitFor();
+        if (!hadCredits) await dialog.getByText('50 extra credits for every $1 donated').waitFor();
+        await expect(dialog.getByRole('link', { name: button }).getAttribute('href')).resolves.toBe(target);
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'hidden' });
+        await page.unroute('**/api/v1/checkout');
+      }
+    } finally {
+      await context.close();
+    }
+  });
+});
