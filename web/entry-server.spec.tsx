@@ -141,6 +141,18 @@ describe('the payment pages', () => {
     expect(html).toContain('Test mode: purchases go to a test checkout and no real money is taken.');
   });
 
+  it('offer the free trial on the sign-up page, only while payments are on', async () => {
+    const signUp = async (config: typeof paymentsOn) => {
+      const output = await serverEntry.render(input('/auth/signup', fakePageData({ config })));
+      if (output.kind !== 'html') throw new Error('expected html');
+      return text(output.stream);
+    };
+    const on = await signUp(paymentsOn);
+    expect(on).toContain('<strong>14-day free trial, no credit card.</strong>');
+    expect(on).toContain('Confirm your email and get 10 credits');
+    expect(await signUp(loadConfig({ HAS_LOGIN: 'true' }).public)).not.toContain('free trial');
+  });
+
   it('have no test checkout (404) and no test-mode note once Stripe takes the payments', async () => {
     await expect(serverEntry.payload(input('/payment/test-checkout?order=x', withStripe))).resolves.toMatchObject({ status: 404 });
     const output = await serverEntry.render(input('/pricing', withStripe));

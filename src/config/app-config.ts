@@ -113,6 +113,7 @@ export class AppConfig {
         // Payments need accounts: without HAS_LOGIN nothing of them shows.
         has_payment: paymentsOn,
       },
+      trialCredits: paymentsOn ? e.TRIAL_CREDITS : 0,
       footerGroups: Object.fromEntries(
         Object.entries(e.FOOTER_LINK_GROUPS).filter((entry): entry is [string, [string, string][]] => Boolean(entry[1])),
       ),

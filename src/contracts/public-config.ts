@@ -10,6 +10,8 @@ export interface PublicConfig {
     google_oauth_login: boolean;
     has_payment: boolean;
   };
+  /** Credits of the free trial a confirmed account gets (0: none, or payments off). */
+  trialCredits: number;
   /** Footer link groups from config: group name to [label, href] pairs. */
   footerGroups: Record<string, [string, string][]>;
   /** Menu entries that are hidden unless configured. */

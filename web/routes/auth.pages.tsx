@@ -218,6 +218,7 @@ export function LoginPage() {
 
 export function SignUpPage() {
   const { t } = usePageI18n();
+  const { trialCredits } = useSiteConfig();
   const navigate = useNavigate();
   const form = useValidatedForm(signUpSchema, { email: '', password: '', password_confirmation: '' });
   const submit = form.onSubmit(async () => {
@@ -227,6 +228,11 @@ export function SignUpPage() {
 
   return (
     <AuthCard title={t('auth.signUpTitle')}>
+      {trialCredits > 0 && (
+        <p className="mb-5 rounded-2xl bg-primary-50 px-4 py-3 text-sm text-primary-900 dark:bg-primary-950/50 dark:text-primary-100" data-testid="trial-offer">
+          <strong>{t('auth.trialTitle')}</strong> {t('auth.trialText', { credits: trialCredits })}
+        </p>
+      )}
       <form noValidate onSubmit={submit} className="space-y-4">
         <Field id="email" label={t('auth.email')} error={form.errors.email}>
           <input id="email" type="email" required maxLength={256} autoComplete="email" className={inputClass} {...form.field('email')} />

@@ -133,6 +133,8 @@ const pages = {
   'auth.haveAccount': 'Already have an account?',
   'auth.spamNote': 'To prevent spam, some actions require being signed in.',
   'auth.signUpTitle': 'Create your account',
+  'auth.trialTitle': '14-day free trial, no credit card.',
+  'auth.trialText': 'Confirm your email and get {credits} credits to try the image tools.',
   'auth.verifyTitle': 'Confirm your email',
   'auth.verifySent': 'We sent a confirmation link to {email}. Open it to activate your account.',
   'auth.verifySentNoEmail': 'We sent you a confirmation link. Open it to activate your account.',
