@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { CheckoutView, CreditsView, LedgerEventView, OrderView, Paged } from 'src/contracts/billing';
+import { creditsViewSchema, ledgerPageSchema, orderPageSchema, orderViewSchema } from 'src/contracts/billing.schema';
 import { insertSignedInUser } from './support/accounts';
 import { startApp, startWorker, type RunningApp } from './support/app-process';
 import { linkToken, startMailSink, type MailSink } from './support/mail-sink';
@@ -126,7 +127,9 @@ describe('credits with the local test checkout, end to end', () => {
     expect(days).toBeGreaterThan(13.9);
     expect(days).toBeLessThanOrEqual(14);
     expect(credits.daily_usage).toHaveLength(30);
-    const history = await read<Paged<LedgerEventView>>('/api/v1/credits/history', token);
+    // The answers are what the OpenAPI document says they are.
+    creditsViewSchema.parse(credits);
+    const history = ledgerPageSchema.parse(await read<Paged<LedgerEventView>>('/api/v1/credits/history', token));
     expect(history.items.map((e) => [e.kind, e.credits, e.description])).toEqual([['grant', 10, 'Free trial: 10 credits for 14 days']]);
   });
 
@@ -144,8 +147,9 @@ describe('credits with the local test checkout, end to end', () => {
     const donated = (Date.parse(credits.lots[2]!.expires_at) - Date.now()) / DAY;
     expect(Math.round(donated)).toBe(365);
 
-    const orders = await read<Paged<OrderView>>('/api/v1/orders', token);
+    const orders = orderPageSchema.parse(await read<Paged<OrderView>>('/api/v1/orders', token));
     expect(orders.items.map((o) => o.id)).toEqual([donation.id, pack.id]);
+    orderViewSchema.parse(pack);
 
     // Pressing Pay again changes nothing; Cancel after paying is refused.
     expect((await call('POST', `/api/v1/orders/${pack.id}/test_payment`, { token, body: { result: 'paid' } })).status).toBe(200);

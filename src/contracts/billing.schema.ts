@@ -1,7 +1,21 @@
 import { z } from 'zod';
-import { DONATION_MAX_USD, DONATION_MIN_USD, type CheckoutInput } from './billing';
+import {
+  DONATION_MAX_USD,
+  DONATION_MIN_USD,
+  LEDGER_EVENT_KINDS,
+  LOT_SOURCES,
+  ORDER_STATUSES,
+  type CheckoutInput,
+  type CheckoutView,
+  type CreditPack,
+  type CreditsView,
+  type LedgerEventView,
+  type OrderView,
+  type Paged,
+  type PricingData,
+} from './billing';
 
-/** Request schemas of the credits and billing API (zod: kept apart so pages that only format prices do not load it). */
+/** Schemas of the credits and billing API (zod: kept apart so pages that only format prices do not load it). */
 
 /** POST /api/v1/checkout: a pack, or a donation of whole dollars (exactly one of the two). */
 export const checkoutSchema = z
@@ -33,3 +47,71 @@ export const adminGrantSchema = z.strictObject({
   validity_days: z.number().int().min(1).max(3650).default(365),
   reason: z.string().trim().min(3).max(200),
 });
+
+// Response shapes, for the OpenAPI document (the TypeScript interfaces in ./billing are the contract;
+// `satisfies` keeps the two in step).
+const isoDate = z.string().describe('ISO 8601 date and time');
+const paged = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), page: z.number().int(), pages: z.number().int(), total: z.number().int() });
+
+const creditPackSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  credits: z.number().int(),
+  validity_days: z.number().int(),
+  price_cents: z.number().int().describe('US cents'),
+  currency: z.literal('usd'),
+  most_popular: z.boolean(),
+  features: z.array(z.string()),
+}) satisfies z.ZodType<CreditPack>;
+
+export const pricingSchema = z.object({
+  packs: z.array(creditPackSchema),
+  test_mode: z.boolean().describe('Payments go to the local test checkout: no real money'),
+  trial: z.object({ credits: z.number().int(), days: z.number().int() }),
+  donation: z.object({ credits_per_dollar: z.number().int(), min_usd: z.number().int(), max_usd: z.number().int(), validity_days: z.number().int() }),
+}) satisfies z.ZodType<PricingData>;
+
+export const checkoutViewSchema = z.object({
+  order_id: z.uuid(),
+  url: z.string().describe("Where the browser goes to pay: Stripe Checkout, or the local test checkout's path"),
+}) satisfies z.ZodType<CheckoutView>;
+
+export const orderViewSchema = z.object({
+  id: z.uuid(),
+  number: z.string().describe('ORD- and 8 characters'),
+  kind: z.enum(['pack', 'donation']),
+  description: z.string(),
+  amount_cents: z.number().int(),
+  refunded_cents: z.number().int().describe('Cumulative'),
+  currency: z.literal('usd'),
+  status: z.enum(ORDER_STATUSES),
+  credits: z.number().int(),
+  payment_method: z.string().nullable(),
+  test: z.boolean(),
+  created_at: isoDate,
+  paid_at: isoDate.nullable(),
+}) satisfies z.ZodType<OrderView>;
+
+export const orderPageSchema = paged(orderViewSchema) satisfies z.ZodType<Paged<OrderView>>;
+
+export const creditsViewSchema = z.object({
+  balance: z.number().int(),
+  lots: z.array(
+    z.object({
+      id: z.uuid(),
+      source: z.enum(LOT_SOURCES),
+      granted: z.number().int(),
+      remaining: z.number().int(),
+      expires_at: isoDate,
+      created_at: isoDate,
+      expiring_soon: z.boolean(),
+    }),
+  ),
+  had_credits: z.boolean(),
+  daily_usage: z.array(z.object({ date: z.string().describe('YYYY-MM-DD (UTC)'), credits: z.number().int() })),
+}) satisfies z.ZodType<CreditsView>;
+
+export const ledgerPageSchema = paged(
+  z.object({ id: z.string(), kind: z.enum(LEDGER_EVENT_KINDS), credits: z.number().int().describe('Signed change of the balance'), description: z.string(), created_at: isoDate }),
+) satisfies z.ZodType<Paged<LedgerEventView>>;

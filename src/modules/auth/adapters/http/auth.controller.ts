@@ -1,7 +1,6 @@
-import { ApiBody, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { AppConfig } from 'src/config/app-config';
 import {
   emailOnlySchema,
@@ -13,6 +12,7 @@ import {
   type SignInInput,
   type SignUpInput,
 } from 'src/contracts/auth.schema';
+import { ApiJsonBody } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
 import { AuthService } from '../../application/auth.service';
@@ -21,7 +21,6 @@ import { toUserView, type UserView } from '../../domain/user';
 import { SignedInGuard } from './auth.guards';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 
-const body = (schema: z.ZodType) => ApiBody({ schema: z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input' }) as Record<string, unknown> });
 const HOUR = 60 * 60_000;
 
 /**
@@ -41,7 +40,7 @@ export class AuthController {
   @HttpCode(202)
   @RateLimit(10, HOUR)
   @ApiOperation({ summary: 'Create an account; a confirmation link is emailed' })
-  @body(signUpSchema)
+  @ApiJsonBody(signUpSchema)
   async signUp(@Body(new ZodPipe(signUpSchema)) input: SignUpInput) {
     this.requireEmailLogin();
     await this.auth.signUp(input);
@@ -52,7 +51,7 @@ export class AuthController {
   @HttpCode(202)
   @RateLimit(10, HOUR)
   @ApiOperation({ summary: 'Send the confirmation link again (same answer whatever the address)' })
-  @body(emailOnlySchema)
+  @ApiJsonBody(emailOnlySchema)
   async resend(@Body(new ZodPipe(emailOnlySchema)) input: { email: string }) {
     this.requireEmailLogin();
     await this.auth.resendConfirmation(input.email);
@@ -63,7 +62,7 @@ export class AuthController {
   @HttpCode(200)
   @RateLimit(30, HOUR)
   @ApiOperation({ summary: 'Confirm an email address with the token of its link' })
-  @body(linkTokenSchema)
+  @ApiJsonBody(linkTokenSchema)
   async confirm(@Body(new ZodPipe(linkTokenSchema)) input: { token: string }) {
     this.requireLogin();
     await this.auth.confirmEmail(input.token);
@@ -74,7 +73,7 @@ export class AuthController {
   @HttpCode(200)
   @RateLimit(20, 15 * 60_000)
   @ApiOperation({ summary: 'Sign in: the user in the body, the token in the Authorization header and the token cookie' })
-  @body(signInSchema)
+  @ApiJsonBody(signInSchema)
   async signIn(@Body(new ZodPipe(signInSchema)) input: SignInInput, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserView> {
     this.requireEmailLogin();
     const { user, token } = await this.auth.signIn(input);
@@ -99,7 +98,7 @@ export class AuthController {
   @HttpCode(202)
   @RateLimit(10, HOUR)
   @ApiOperation({ summary: 'Email a password reset link (same answer whatever the address)' })
-  @body(emailOnlySchema)
+  @ApiJsonBody(emailOnlySchema)
   async forgotPassword(@Body(new ZodPipe(emailOnlySchema)) input: { email: string }) {
     this.requireEmailLogin();
     await this.auth.requestPasswordReset(input.email);
@@ -110,7 +109,7 @@ export class AuthController {
   @HttpCode(200)
   @RateLimit(20, HOUR)
   @ApiOperation({ summary: 'Set a new password with a reset token; signs out every session' })
-  @body(passwordResetSchema)
+  @ApiJsonBody(passwordResetSchema)
   async resetPassword(@Body(new ZodPipe(passwordResetSchema)) input: PasswordResetInput) {
     this.requireEmailLogin();
     await this.auth.resetPassword(input);

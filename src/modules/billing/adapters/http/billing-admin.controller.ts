@@ -1,10 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { ORDER_STATUSES, type OrderStatus } from 'src/contracts/billing';
-import { adminRefundSchema } from 'src/contracts/billing.schema';
+import { adminRefundSchema, orderViewSchema } from 'src/contracts/billing.schema';
 import { AdminGuard } from 'src/modules/auth/auth.module';
 import { PaymentsEnabledGuard } from 'src/modules/credits/credits.module';
+import { ApiJsonBody, ApiJsonResponse } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
 import { BillingService } from '../../application/billing.service';
@@ -33,7 +34,8 @@ export class BillingAdminController {
   @HttpCode(200)
   @RateLimit(30, 60_000)
   @ApiOperation({ summary: 'Admin: refund an order, all that is left or amount_cents of it' })
-  @ApiBody({ schema: z.toJSONSchema(adminRefundSchema, { target: 'openapi-3.0', io: 'input' }) as Record<string, unknown> })
+  @ApiJsonBody(adminRefundSchema)
+  @ApiJsonResponse(orderViewSchema)
   refund(@Param('id') id: string, @Body(new ZodPipe(adminRefundSchema)) input: { amount_cents?: number }) {
     return this.billing.refund(id, input.amount_cents);
   }

@@ -1,16 +1,16 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { CheckoutInput, CheckoutView, OrderView, Paged, PricingData } from 'src/contracts/billing';
-import { checkoutSchema, pageQuerySchema } from 'src/contracts/billing.schema';
+import { checkoutSchema, checkoutViewSchema, orderPageSchema, orderViewSchema, pageQuerySchema, pricingSchema } from 'src/contracts/billing.schema';
 import { SignedInGuard } from 'src/modules/auth/auth.module';
 import { PaymentsDisabledError, PaymentsEnabledGuard } from 'src/modules/credits/credits.module';
+import { ApiJsonBody, ApiJsonResponse } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
 import { BillingService } from '../../application/billing.service';
 
-const body = (schema: z.ZodType) => ApiBody({ schema: z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input' }) as Record<string, unknown> });
 const testPaymentSchema = z.strictObject({ result: z.enum(['paid', 'canceled'], { error: 'result is "paid" or "canceled"' }) });
 
 /** Pricing, checkout and the signed-in user's orders. */
@@ -22,6 +22,7 @@ export class BillingController {
   @Get('pricing')
   @RateLimit(120, 60_000)
   @ApiOperation({ summary: 'Credit packs, the free trial and the donation terms (prices in USD cents)' })
+  @ApiJsonResponse(pricingSchema)
   pricing(): PricingData {
     const pricing = this.billing.pricing();
     if (!pricing) throw new PaymentsDisabledError();
@@ -34,7 +35,8 @@ export class BillingController {
   @UseGuards(PaymentsEnabledGuard, SignedInGuard)
   @ApiSecurity('session')
   @ApiOperation({ summary: 'Start paying for a pack ({pack_id}) or a donation ({donation_usd}, whole dollars 1-500): the browser goes to `url`' })
-  @body(checkoutSchema)
+  @ApiJsonBody(checkoutSchema)
+  @ApiJsonResponse(checkoutViewSchema, 201)
   checkout(@Body(new ZodPipe(checkoutSchema)) input: CheckoutInput, @Req() request: FastifyRequest): Promise<CheckoutView> {
     const { user } = request.auth!;
     return this.billing.checkout({ id: user.id, email: user.email }, input);
@@ -45,6 +47,7 @@ export class BillingController {
   @UseGuards(PaymentsEnabledGuard, SignedInGuard)
   @ApiSecurity('session')
   @ApiOperation({ summary: 'The billing history: orders newest first, 20 a page' })
+  @ApiJsonResponse(orderPageSchema)
   orders(
     @Req() request: FastifyRequest,
     @Query(new ZodPipe(pageQuerySchema)) query: { page: number },
@@ -59,6 +62,7 @@ export class BillingController {
   @UseGuards(PaymentsEnabledGuard, SignedInGuard)
   @ApiSecurity('session')
   @ApiOperation({ summary: "One of the user's orders (404 for anyone else's); a pending order is checked with the payment service first" })
+  @ApiJsonResponse(orderViewSchema)
   order(@Req() request: FastifyRequest, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<OrderView> {
     void reply.header('cache-control', 'no-store');
     return this.billing.order(request.auth!.user.id, id);
@@ -70,7 +74,8 @@ export class BillingController {
   @UseGuards(PaymentsEnabledGuard, SignedInGuard)
   @ApiSecurity('session')
   @ApiOperation({ summary: 'The local test checkout (only without STRIPE_SECRET_KEY): pay or cancel an order, no real money' })
-  @body(testPaymentSchema)
+  @ApiJsonBody(testPaymentSchema)
+  @ApiJsonResponse(orderViewSchema)
   testPayment(@Req() request: FastifyRequest, @Param('id') id: string, @Body(new ZodPipe(testPaymentSchema)) input: { result: 'paid' | 'canceled' }): Promise<OrderView> {
     return this.billing.testPayment(request.auth!.user.id, id, input.result);
   }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Get, Headers, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { CreditsView, LedgerEventView, Paged } from 'src/contracts/billing';
-import { adminGrantSchema, pageQuerySchema } from 'src/contracts/billing.schema';
+import { adminGrantSchema, creditsViewSchema, ledgerPageSchema, pageQuerySchema } from 'src/contracts/billing.schema';
 import { AdminGuard, AuthService, SignedInGuard } from 'src/modules/auth/auth.module';
+import { ApiJsonBody, ApiJsonResponse } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
 import { CreditsService } from '../../application/credits.service';
@@ -28,6 +29,7 @@ export class CreditsController {
   @RateLimit(120, 60_000)
   @UseGuards(PaymentsEnabledGuard, SignedInGuard)
   @ApiOperation({ summary: 'Balance, spendable lots (soonest to expire first) and credits used per day over 30 days' })
+  @ApiJsonResponse(creditsViewSchema)
   view(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<CreditsView> {
     void reply.header('cache-control', 'no-store');
     return this.credits.view(request.auth!.user.id);
@@ -37,6 +39,7 @@ export class CreditsController {
   @RateLimit(120, 60_000)
   @UseGuards(PaymentsEnabledGuard, SignedInGuard)
   @ApiOperation({ summary: 'Grants, spends, refunds, take-backs and expiries, newest first (20 a page)' })
+  @ApiJsonResponse(ledgerPageSchema)
   history(
     @Req() request: FastifyRequest,
     @Query(new ZodPipe(pageQuerySchema)) query: { page: number },
@@ -51,7 +54,7 @@ export class CreditsController {
   @RateLimit(60, 60_000)
   @UseGuards(PaymentsEnabledGuard, AdminGuard)
   @ApiOperation({ summary: 'Admin: grant credits to an account with a reason (an Idempotency-Key header makes a retry grant once)' })
-  @ApiBody({ schema: z.toJSONSchema(adminGrantSchema, { target: 'openapi-3.0', io: 'input' }) as Record<string, unknown> })
+  @ApiJsonBody(adminGrantSchema)
   async grant(
     @Body(new ZodPipe(adminGrantSchema)) input: z.output<typeof adminGrantSchema>,
     @Headers('idempotency-key') key: string | undefined,

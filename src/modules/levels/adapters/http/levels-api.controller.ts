@@ -21,13 +21,13 @@ import { parseLevelId, type GuideFeedback, type LevelListQuery } from 'src/contr
 import { guideFeedbackSchema, levelListQuerySchema } from 'src/contracts/levels.schema';
 import { ConflictError, NotFoundError, ValidationError } from 'src/platform/errors/app-error';
 import { AdminGuard } from 'src/modules/auth/auth.module';
+import { jsonSchema } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
 import { LevelsService } from '../../application/levels.service';
 import {
   errorSchema,
   guideRequestResultSchema,
-  jsonSchema,
   levelDetailSchema,
   levelListSchema,
 } from './levels-api.schemas';

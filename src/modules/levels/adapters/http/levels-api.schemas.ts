@@ -46,6 +46,3 @@ export const guideRequestResultSchema = z.object({
 });
 
 export const errorSchema = z.object({ errors: z.array(z.string()), code: z.string() });
-
-/** JSON Schema of a zod schema, for @nestjs/swagger decorators. */
-export const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { target: 'openapi-3.0' }) as Record<string, unknown>;
