@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { freePort, startApp, type RunningApp } from './support/app-process';
-import { launchBrowser } from './support/browser';
+import { hydrated, launchBrowser } from './support/browser';
 import { linkToken, startMailSink, type MailSink } from './support/mail-sink';
 
 const PASSWORD = 'correct horse battery';
@@ -29,12 +29,6 @@ describe('accounts in a real browser', () => {
     await mail?.close();
     await rm(dataDir, { recursive: true, force: true });
   });
-
-  const hydrated = (page: Page) =>
-    page.waitForFunction(() => {
-      const input = document.querySelector('header form input');
-      return !!input && Object.keys(input).some((key) => key.startsWith('__reactFiber'));
-    });
 
   it('signs up, confirms from the email, signs in, shows the account menu, and signs out', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

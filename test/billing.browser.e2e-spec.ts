@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { freePort, startApp, type RunningApp } from './support/app-process';
-import { launchBrowser } from './support/browser';
+import { hydrated, launchBrowser } from './support/browser';
 import { linkToken, startMailSink, type MailSink } from './support/mail-sink';
 
 const PASSWORD = 'correct horse battery';
@@ -40,12 +40,6 @@ describe('credits and payments in a real browser', () => {
     await mail?.close();
     await rm(dataDir, { recursive: true, force: true });
   });
-
-  const hydrated = (page: Page) =>
-    page.waitForFunction(() => {
-      const input = document.querySelector('header form input');
-      return !!input && Object.keys(input).some((key) => key.startsWith('__reactFiber'));
-    });
 
   /** Collects what a user would see as broken: uncaught errors and console errors. */
   function watch(page: Page): string[] {

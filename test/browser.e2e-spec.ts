@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { ROOT, startApp, type RunningApp } from './support/app-process';
-import { launchBrowser } from './support/browser';
+import { hydrated, launchBrowser } from './support/browser';
 
 describe('the site in a real browser', () => {
   let app: RunningApp;
@@ -32,13 +32,6 @@ describe('the site in a real browser', () => {
     const response = await page.goto(`${app.url}${path}`);
     return { page, problems, response, close: () => context.close() };
   }
-
-  /** Resolves once React has hydrated (the router's state is live). */
-  const hydrated = (page: Page) =>
-    page.waitForFunction(() => {
-      const input = document.querySelector('header form input');
-      return !!input && Object.keys(input).some((key) => key.startsWith('__reactFiber'));
-    });
 
   it('hydrates the home page with no console error', async () => {
     const { page, problems, response, close } = await open('/');

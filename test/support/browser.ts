@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium (apt-get install chromium), headless; CHROMIUM_PATH overrides the binary. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -18,3 +18,10 @@ export function launchBrowser(): Promise<Browser> {
     ],
   });
 }
+
+/** Resolves once React has hydrated the page (the header's search box has its fiber). */
+export const hydrated = (page: Page) =>
+  page.waitForFunction(() => {
+    const input = document.querySelector('header form input');
+    return !!input && Object.keys(input).some((key) => key.startsWith('__reactFiber'));
+  });

@@ -5,6 +5,7 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { AppConfig } from 'src/config/app-config';
 import { DatabaseServer } from './database-server';
 import { mikroOrmOptions } from './mikro-orm.options';
+import { SqlRunner } from './sql-runner';
 
 @Module({
   providers: [{ provide: DatabaseServer, inject: [AppConfig], useFactory: (c: AppConfig) => DatabaseServer.open(c) }],
@@ -47,7 +48,7 @@ class DatabaseLifecycle implements OnModuleInit, BeforeApplicationShutdown {
       useFactory: (server: DatabaseServer) => mikroOrmOptions(server.url, server.kind),
     }),
   ],
-  providers: [DatabaseLifecycle],
-  exports: [DatabaseServerModule],
+  providers: [DatabaseLifecycle, SqlRunner],
+  exports: [DatabaseServerModule, SqlRunner],
 })
 export class DatabaseModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from '@mikro-orm/postgresql';
+import { SqlRunner } from 'src/platform/database/sql-runner';
 import type { OrderStatus } from 'src/contracts/billing';
 import type { Order } from '../../domain/order';
 import { newOrderNumber } from '../../domain/order-number';
@@ -68,16 +68,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 @Injectable()
 export class PostgresOrderRepository extends OrderRepository {
-  constructor(private readonly em: EntityManager) {
+  constructor(private readonly db: SqlRunner) {
     super();
   }
 
   private sql<T>(query: string, params: unknown[] = []): Promise<T[]> {
-    return this.em.execute<T[]>(query, params);
+    return this.db.query<T>(query, params);
   }
 
   inTransaction<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work());
+    return this.db.transaction(work);
   }
 
   async create(order: NewOrder): Promise<Order> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from '@mikro-orm/postgresql';
+import { SqlRunner } from 'src/platform/database/sql-runner';
 import { EXPIRING_SOON_DAYS, type LedgerEventKind, type LotSource } from 'src/contracts/billing';
 import { allocate } from '../../domain/allocate';
 import { CreditLedger, type Charge, type ChargeState, type CreditLot, type GrantRequest, type HoldRequest, type LedgerEvent } from '../../domain/credit-ledger.port';
@@ -37,16 +37,16 @@ const toCharge = (row: ChargeRow): Charge => ({
  */
 @Injectable()
 export class PostgresCreditLedger extends CreditLedger {
-  constructor(private readonly em: EntityManager) {
+  constructor(private readonly db: SqlRunner) {
     super();
   }
 
   private sql<T>(query: string, params: unknown[] = []): Promise<T[]> {
-    return this.em.execute<T[]>(query, params);
+    return this.db.query<T>(query, params);
   }
 
   private inTransaction<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work());
+    return this.db.transaction(work);
   }
 
   async grant(request: GrantRequest): Promise<{ granted: boolean }> {
