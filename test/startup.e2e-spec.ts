@@ -1,7 +1,7 @@
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, startApp } from './support/app-process';
+import { ROOT, runUntilExit, startApp } from './support/app-process';
 
 const ADMIN = 'ops@example.com';
 const PASSWORD = 'a long enough password';
@@ -109,6 +109,22 @@ describe('start-up with nothing configured', () => {
       expect(await levels.text()).toContain('No guides match');
     } finally {
       expect(await app.stop()).toBe(0);
+      await rm(contentDir, { recursive: true, force: true });
+      await rm(data, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('refuses to start with payments on and a broken pricing file, naming the field, without a stack trace', async () => {
+    const contentDir = await mkdtemp(join(tmpdir(), 'guides-bad-pricing-'));
+    const data = await mkdtemp(join(tmpdir(), 'guides-bad-pricing-data-'));
+    await cp(join(ROOT, 'content'), contentDir, { recursive: true });
+    await writeFile(join(contentDir, 'pricing.yaml'), 'packs:\n  - id: starter\n    name: Starter\n    credits: 100\n    validity_days: 30\n    price_cents: 2.99\n');
+    try {
+      const { code, output } = await runUntilExit({ DATA_DIR: data, CONTENT_DIR: contentDir, HAS_LOGIN: 'true', HAS_PAYMENT: 'true' });
+      expect(code).toBe(1);
+      expect(output).toContain(`Invalid configuration:\n  - ${join(contentDir, 'pricing.yaml')}: packs.0.price_cents: Invalid input: expected int`);
+      expect(output).not.toMatch(/\n\s+at /);
+    } finally {
       await rm(contentDir, { recursive: true, force: true });
       await rm(data, { recursive: true, force: true });
     }

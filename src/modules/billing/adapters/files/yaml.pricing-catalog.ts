@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { AppConfig } from 'src/config/app-config';
+import { AppConfig, ConfigError } from 'src/config/app-config';
 import type { CreditPack } from 'src/contracts/billing';
 import { PricingCatalog } from '../../domain/pricing-catalog.port';
 
@@ -29,12 +29,11 @@ export function readPricingFile(path: string): CreditPack[] {
   try {
     raw = parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`${path}: ${(error as Error).message}`, { cause: error });
+    throw new ConfigError([`${path}: ${(error as Error).message}`]);
   }
   const parsed = pricingFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new Error(`${path}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}`);
-  }
+  // A ConfigError: the process stops with the problems listed, no stack trace.
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => `${path}: ${i.path.join('.') || '(file)'}: ${i.message}`));
   return parsed.data.packs.map((pack) => ({ ...pack, currency: 'usd' as const }));
 }
 
