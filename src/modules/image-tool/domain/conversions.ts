@@ -1,0 +1,25 @@
+/**
+ * The conversions the image tool offers. Each costs 1 credit. AI upscaling runs an ESRGAN model
+ * (ONNX Runtime, CPU) and bounds its input; the classic styles run on sharp.
+ */
+export const CONVERSIONS = {
+  'ai-2x': { kind: 'ai', model: 'esrgan-medium-x2', scale: 2, maxInputSide: 512 },
+  'ai-2x-fast': { kind: 'ai', model: 'esrgan-slim-x2', scale: 2, maxInputSide: 512 },
+  'ai-4x': { kind: 'ai', model: 'esrgan-medium-x4', scale: 4, maxInputSide: 256 },
+  sketch: { kind: 'classic', scale: 1, maxInputSide: 2048 },
+  cartoon: { kind: 'classic', scale: 1, maxInputSide: 2048 },
+  enhance: { kind: 'classic', scale: 2, maxInputSide: 1024 },
+} as const satisfies Record<string, { kind: 'ai' | 'classic'; scale: number; maxInputSide: number; model?: string }>;
+
+export type ConversionId = keyof typeof CONVERSIONS;
+export type AiModelId = Extract<(typeof CONVERSIONS)[ConversionId], { kind: 'ai' }>['model'];
+export const CONVERSION_IDS = Object.keys(CONVERSIONS) as ConversionId[];
+export const DEFAULT_CONVERSION: ConversionId = 'ai-2x';
+export const isConversionId = (value: string): value is ConversionId => Object.hasOwn(CONVERSIONS, value);
+
+/** Decoded pixels: 8-bit RGB, row-major, no alpha (`data.length === width * height * 3`). */
+export interface RgbImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
