@@ -29,5 +29,7 @@ module.exports = {
     '^test/(.*)$': '<rootDir>/test/$1',
   },
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
+  // ONNX Runtime's output arrays come from Node's realm: give the test realm the same typed arrays.
+  setupFiles: ['<rootDir>/test/support/host-typed-arrays.ts'],
   testTimeout: 60_000,
 };

@@ -6,6 +6,7 @@ import { Migration20261122030000ContentImportData } from './Migration20261122030
 import { Migration20261122040000Accounts } from './Migration20261122040000Accounts';
 import { Migration20261122050000MailOutbox } from './Migration20261122050000MailOutbox';
 import { Migration20261123000000CreditsAndBilling } from './Migration20261123000000CreditsAndBilling';
+import { Migration20261123010000ImageJobs } from './Migration20261123010000ImageJobs';
 
 /**
  * Every migration, in order. Append new ones (npm run migration:create writes the file); never edit
@@ -19,4 +20,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122040000Accounts', class: Migration20261122040000Accounts },
   { name: 'Migration20261122050000MailOutbox', class: Migration20261122050000MailOutbox },
   { name: 'Migration20261123000000CreditsAndBilling', class: Migration20261123000000CreditsAndBilling },
+  { name: 'Migration20261123010000ImageJobs', class: Migration20261123010000ImageJobs },
 ];

@@ -7,6 +7,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { BillingModule } from './modules/billing/billing.module';
 import { ContentModule } from './modules/content/content.module';
 import { CreditsModule } from './modules/credits/credits.module';
+import { ImageToolModule } from './modules/image-tool/image-tool.module';
 import { ErrorLogModule } from './modules/error-log/error-log.module';
 import { LevelsModule } from './modules/levels/levels.module';
 import { DatabaseModule } from './platform/database/database.module';
@@ -20,7 +21,7 @@ import type { ServerEntrySource } from './ssr/server-entry.source';
 import { SsrModule } from './ssr/ssr.module';
 
 /** The feature modules (bounded contexts). The CLI loads them too, for their entities. */
-export const FEATURE_MODULES = [AuthModule, ErrorLogModule, LevelsModule, ContentModule, CreditsModule, BillingModule];
+export const FEATURE_MODULES = [AuthModule, ErrorLogModule, LevelsModule, ContentModule, CreditsModule, BillingModule, ImageToolModule];
 
 /** The web process: platform, feature modules, and last the SSR catch-all for pages. */
 @Module({})

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { applyNodeEnv, ConfigError, loadConfig } from './config/app-config';
 import { closeOnSignals } from './platform/lifecycle/graceful-shutdown';
+import { SharpImageCodec } from './modules/image-tool/image-tool.module';
 import { WorkerModule } from './worker.module';
 
 // Below the orchestrator's grace period (30 s in compose); a job cut short is run again later.
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  // One libvips thread and no cache per conversion, and only the image formats we take.
+  SharpImageCodec.configureSharpForWorkers();
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
   const logger = new NestLogger('Main');

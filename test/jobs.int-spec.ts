@@ -12,6 +12,7 @@ import { OutboxMailSchema } from 'src/platform/mail/mail-outbox.entity';
 import { MailModule } from 'src/platform/mail/mail.module';
 import { bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
 import { BullmqJobWorkers } from 'src/platform/queue/bullmq-job-workers';
+import { JobProcessors } from 'src/platform/queue/job-processors';
 import { JobQueue } from 'src/platform/queue/job-queue';
 import { JobRetryPolicy } from 'src/platform/queue/job-retry-policy';
 import type { RetryPolicy } from 'src/platform/queue/jobs';
@@ -45,7 +46,13 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
   const build = async (withWorkers: boolean, appConfig = config) => {
     const app = await Test.createTestingModule({
       imports: [ConfigModule.forRoot(appConfig), DatabaseModule, QueueModule, MailModule],
-      providers: withWorkers ? [BullmqJobWorkers] : [],
+      providers: withWorkers
+        ? [
+            BullmqJobWorkers,
+            // The worker refuses to start while a job of the registry has no processor; image jobs are not this test's.
+            { provide: 'image-jobs-elsewhere', inject: [JobProcessors], useFactory: (p: JobProcessors) => p.register('image.convert', () => Promise.reject(new Error('not in this test'))) },
+          ]
+        : [],
     })
       .overrideProvider(JobRetryPolicy)
       .useValue({ of: () => retry })

@@ -171,3 +171,38 @@ describe('the payment pages', () => {
     }
   });
 });
+
+describe('the image tool', () => {
+  const on = fakePageData({ config: loadConfig({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true' }).public });
+
+  it('is a 404 while payments are off, and missing from the menu', async () => {
+    await expect(serverEntry.payload(input('/tools/image'))).resolves.toMatchObject({ status: 404, error: { message: 'Page not found: /tools/image' } });
+    const output = await serverEntry.render(input('/'));
+    if (output.kind !== 'html') throw new Error('expected html');
+    expect(await text(output.stream)).not.toContain('/tools/image');
+  });
+
+  it('renders the form the same for everyone: tabs, conversions, the cost, and no job, balance or user data', async () => {
+    const output = await serverEntry.render(input('/tools/image', on));
+    if (output.kind !== 'html') throw new Error('expected html');
+    expect(output.status).toBe(200);
+    const html = await text(output.stream);
+    expect(html).toContain('<h1 class="text-3xl font-extrabold tracking-tight sm:text-4xl">AI image upscaler</h1>');
+    expect(html).toMatch(/role="tablist" aria-label="Image source"/);
+    expect(html).toMatch(/role="tab"[^>]*aria-selected="true"[^>]*>.*?Upload<\/button>/);
+    expect(html).toMatch(/role="tab"[^>]*aria-selected="false"[^>]*>.*?Image URL<\/button>/);
+    expect(html).toContain('accept="image/jpeg,image/png,image/webp,image/gif"');
+    expect(html).toContain('AI upscale 4x');
+    expect(html).toContain('Up to 256 px; larger images are shrunk first');
+    expect(html).toMatch(/name="conversion" checked="" value="ai-2x"/);
+    expect(html).toContain('1 credit');
+    expect(html).toMatch(/<a href="\/tools\/image" aria-current="page"[^>]*>Image tool<\/a>/);
+    // What belongs to the user loads in the browser: no wait notice, no balance, no sign-in note, no history yet.
+    expect(html).not.toContain('Processing image');
+    expect(html).not.toContain('data-testid="image-balance"');
+    expect(html).not.toContain('data-testid="image-sign-in-note"');
+    expect(html).not.toContain('Please enter a valid image URL');
+    expect(html).toContain('Loading…');
+    expect(html).not.toContain('noindex');
+  });
+});

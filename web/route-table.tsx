@@ -64,6 +64,8 @@ export const PAGES: PageRoute[] = [
   { id: 'explore', path: '/explore', module: 'web/routes/info.pages.tsx', load: () => import('web/routes/info.pages').then((m) => m.ExplorePage), cache: true },
   ...authRoutes(),
   ...billingRoutes(),
+  // The image tool (404 while payments are off); the user's jobs load in the browser.
+  { id: 'image-tool', path: '/tools/image', module: 'web/routes/images.page.tsx', load: () => import('web/routes/images.page').then((m) => m.ImageToolPage), cache: true },
   // Any content page by slug; last before the catch-all.
   { id: 'page', path: '/:slug', module: 'web/routes/content.page.tsx', load: () => import('web/routes/content.page').then((m) => m.ContentPage), cache: true },
   { id: 'not-found', path: '*', load: nothing },

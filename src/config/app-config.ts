@@ -45,6 +45,13 @@ export class AppConfig {
     trialCredits: number;
     stripe?: { secretKey: string; webhookSecret: string; apiUrl: string };
   };
+  readonly images: {
+    retentionDays: number;
+    /** A user's jobs queued or running at once. */
+    maxUnfinished: number;
+    /** Files under DATA_DIR/images, or S3-compatible storage shared by several machines. */
+    store: { kind: 'file'; dir: string } | { kind: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+  };
   readonly public: PublicConfig;
 
   constructor(e: Env) {
@@ -92,6 +99,22 @@ export class AppConfig {
               userInfoUrl: e.GOOGLE_USERINFO_URL,
             }
           : undefined,
+    };
+    this.images = {
+      retentionDays: e.IMAGE_RETENTION_DAYS,
+      maxUnfinished: e.IMAGE_MAX_UNFINISHED,
+      store:
+        e.IMAGE_STORE === 's3' && e.S3_BUCKET
+          ? {
+              kind: 's3',
+              bucket: e.S3_BUCKET,
+              endpoint: e.S3_ENDPOINT,
+              region: e.S3_REGION,
+              accessKeyId: e.S3_ACCESS_KEY_ID,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+              forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            }
+          : { kind: 'file', dir: resolve(this.dataDir, 'images') },
     };
     const paymentsOn = e.HAS_PAYMENT && e.HAS_LOGIN;
     this.payments = {

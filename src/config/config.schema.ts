@@ -143,7 +143,22 @@ export const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText(512).pipe(z.string().regex(/^whsec_[A-Za-z0-9+/=_]+$/, 'must be a webhook signing secret (whsec_...)').optional()),
   // Stripe's API origin; only tests and egress proxies change it.
   STRIPE_API_URL: z.url({ protocol: /^https?$/ }).max(2048).default('https://api.stripe.com'),
+
+  // The image tool: where inputs and results are kept, and for how long.
+  IMAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  IMAGE_MAX_UNFINISHED: z.coerce.number().int().min(1).max(100).default(3),
+  IMAGE_STORE: z.enum(['file', 's3']).default('file'),
+  S3_BUCKET: optionalText(63),
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().trim().min(1).max(64).default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalText(256),
+  S3_SECRET_ACCESS_KEY: optionalText(256),
+  // S3-compatible servers (MinIO, s3rver) want bucket names in the path rather than the host.
+  S3_FORCE_PATH_STYLE: flag(false),
 }).superRefine((e, ctx) => {
+  if (e.IMAGE_STORE === 's3' && !e.S3_BUCKET) {
+    ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required with IMAGE_STORE=s3' });
+  }
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'is required with STRIPE_SECRET_KEY (payments are confirmed by the webhook)' });
   }

@@ -15,9 +15,9 @@ const menuLinkClass = 'block w-full rounded-lg px-3 py-2 text-left text-sm font-
 
 /**
  * The header's account corner (only with has_login): 'Sign in' opening the login modal, or the
- * signed-in user's menu (email, sign out; with has_payment also the credit balance, Billing and
- * Usage). User state loads in the browser, so pages stay cacheable. Other code opens the login
- * modal through web/lib/login-modal.
+ * signed-in user's menu (email, sign out; with has_payment also the credit balance, the image
+ * tool, Billing and Usage). User state loads in the browser, so pages stay cacheable. Other code
+ * opens the login modal through web/lib/login-modal.
  */
 export function AccountMenu() {
   const { settings } = useSiteConfig();
@@ -114,6 +114,9 @@ export function AccountMenu() {
             </div>
             {settings.has_payment && (
               <>
+                <Link to="/tools/image" onClick={closeMenu} className={menuLinkClass}>
+                  {t('menu.imageTool')}
+                </Link>
                 <Link to="/billing" onClick={closeMenu} className={menuLinkClass}>
                   {t('account.billing')}
                 </Link>

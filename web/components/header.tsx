@@ -43,16 +43,17 @@ export function Header() {
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4 sm:gap-6 sm:px-6">
         <Link to="/" className="flex shrink-0 items-center gap-2.5 font-bold tracking-tight">
           <Logo />
-          <span className="hidden text-lg sm:inline">{config.siteName}</span>
+          {/* Only read out on phones and beside the tablet menu, where the menu, search and account corner fill the row. */}
+          <span className="sr-only text-lg sm:not-sr-only md:sr-only lg:not-sr-only">{config.siteName}</span>
         </Link>
-        <nav aria-label={t('header.menu')} className="hidden md:block">
+        <nav aria-label={t('header.menu')} className="hidden shrink-0 md:block">
           <ul className="flex items-center gap-1">
             {items.map((item) => (
               <li key={item.to}>
                 <NavLink
                   to={item.to}
                   end={item.to === "/"}
-                  className="rounded-full px-3 py-1.5 text-sm font-medium text-gray-600 transition hover:bg-gray-100 hover:text-gray-900 aria-[current=page]:text-primary-700 dark:text-gray-300 dark:hover:bg-gray-800 dark:hover:text-white dark:aria-[current=page]:text-primary-400"
+                  className="rounded-full px-3 py-1.5 text-sm font-medium whitespace-nowrap text-gray-600 transition hover:bg-gray-100 hover:text-gray-900 aria-[current=page]:text-primary-700 dark:text-gray-300 dark:hover:bg-gray-800 dark:hover:text-white dark:aria-[current=page]:text-primary-400"
                 >
                   {item.label}
                 </NavLink>

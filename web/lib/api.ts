@@ -39,18 +39,31 @@ const IDEMPOTENT = new Set<Method>(['GET', 'PUT', 'DELETE']);
  * on the statuses above. A 5xx is reported to the error log; a 402 for missing credits opens the
  * low-credit modal (the ApiError is still thrown; callers need no toast of their own for it); a
  * network failure shows the toast 'fetch exception:' with the text, and is rethrown. `t`
- * translates the toast and the status message.
+ * translates the toast and the status message. `retry: false` sends a request once whatever the
+ * answer (one that charges credits: a second try could do the work twice).
  */
-export async function apiRequest<T>(t: Translate, method: Method, path: string, body?: unknown): Promise<ApiResponse<T>> {
-  const retries = IDEMPOTENT.has(method) ? 0 : 1;
+export function apiRequest<T>(t: Translate, method: Method, path: string, body?: unknown, options?: SendOptions): Promise<ApiResponse<T>> {
+  // A JSON content-type with no body is refused by the server (Fastify): only send it with one.
+  const json = body !== undefined;
+  return send<T>(t, method, path, json ? JSON.stringify(body) : undefined, json ? { 'content-type': 'application/json' } : {}, options);
+}
+
+/** POSTs form data (multipart, with files; the browser sets its content-type) and reads a JSON answer, as apiRequest does. */
+export const apiUpload = <T>(t: Translate, path: string, form: FormData, options?: SendOptions) => send<T>(t, 'POST', path, form, {}, options);
+
+interface SendOptions {
+  retry?: boolean;
+}
+
+async function send<T>(t: Translate, method: Method, path: string, body: BodyInit | undefined, headers: Record<string, string>, options?: SendOptions): Promise<ApiResponse<T>> {
+  const retries = options?.retry === false || IDEMPOTENT.has(method) ? 0 : 1;
   for (let attempt = 0; ; attempt++) {
     let response: Response;
     try {
       response = await fetch(path, {
         method,
-        // A JSON content-type with no body is refused by the server (Fastify): only send it with one.
-        headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...authorizationHeader() },
-        body: body !== undefined ? JSON.stringify(body) : undefined,
+        headers: { accept: 'application/json', ...headers, ...authorizationHeader() },
+        body,
         credentials: 'same-origin',
       });
     } catch (error) {

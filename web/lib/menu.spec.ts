@@ -19,14 +19,18 @@ describe('menus', () => {
     ]);
   });
 
-  it('adds Pricing to the header only when payments are on', () => {
-    expect(menuItems(loadConfig({ HAS_LOGIN: 'true' }).public, t).map((i) => i.to)).not.toContain('/pricing');
+  it('adds the image tool and Pricing to the header only when payments are on', () => {
+    const paths = (env: Record<string, string>) => menuItems(loadConfig(env).public, t).map((i) => i.to);
+    expect(paths({ HAS_LOGIN: 'true' })).not.toContain('/pricing');
+    expect(paths({ HAS_LOGIN: 'true' })).not.toContain('/tools/image');
     // has_payment needs accounts too: HAS_PAYMENT alone leaves it off.
-    expect(menuItems(loadConfig({ HAS_PAYMENT: 'true' }).public, t).map((i) => i.to)).not.toContain('/pricing');
+    expect(paths({ HAS_PAYMENT: 'true' })).not.toContain('/pricing');
+    expect(paths({ HAS_PAYMENT: 'true' })).not.toContain('/tools/image');
     expect(menuItems(loadConfig({ HAS_PAYMENT: 'true', HAS_LOGIN: 'true', MENU_ENTRIES: 'blog' }).public, t)).toEqual([
       { to: '/', label: 'Home' },
       { to: '/levels', label: 'Levels' },
       { to: '/blog', label: 'Blog' },
+      { to: '/tools/image', label: 'Image tool' },
       { to: '/pricing', label: 'Pricing' },
     ]);
   });

@@ -8,7 +8,7 @@ export interface MenuItem {
 
 /**
  * Header menu entries: download, FAQ, media and blog only when configured (MENU_ENTRIES), as the
- * spec hides them by default; pricing only with payments on (has_payment).
+ * spec hides them by default; the image tool and pricing only with payments on (has_payment).
  */
 export function menuItems(config: PublicConfig, t: Translate): MenuItem[] {
   const { menu } = config;
@@ -19,7 +19,12 @@ export function menuItems(config: PublicConfig, t: Translate): MenuItem[] {
     ...(menu.faq ? [{ to: '/faq', label: t('menu.faq') }] : []),
     ...(menu.media ? [{ to: '/media', label: t('menu.media') }] : []),
     ...(menu.blog ? [{ to: '/blog', label: t('menu.blog') }] : []),
-    ...(config.settings.has_payment ? [{ to: '/pricing', label: t('menu.pricing') }] : []),
+    ...(config.settings.has_payment
+      ? [
+          { to: '/tools/image', label: t('menu.imageTool') },
+          { to: '/pricing', label: t('menu.pricing') },
+        ]
+      : []),
   ];
 }
 

@@ -62,6 +62,7 @@ export const LOADERS: Record<string, Loader> = {
   // The packs, trial and donation terms; null (so 404) while payments are off.
   pricing: async ({ url, data }) => (await data.billing.pricing()) ?? unknownRoute(url.pathname),
   ...Object.fromEntries(PAYMENT_ACCOUNT_PAGES.map((id) => [id, paymentAccountPage])),
+  'image-tool': paymentAccountPage,
   // The local test checkout exists only while no Stripe key is set (test mode).
   'payment-test-checkout': async ({ url, data }) => ((await data.billing.pricing())?.test_mode ? null : unknownRoute(url.pathname)),
 };
@@ -72,7 +73,7 @@ function authPage({ data }: LoaderArgs): null {
   return null;
 }
 
-/** Billing, usage and the payment pages: 404 while payments are off; their data loads in the browser. */
+/** Billing, usage, the payment pages and the image tool: 404 while payments are off; their data loads in the browser. */
 function paymentAccountPage({ url, data }: LoaderArgs): null {
   if (!data.config.settings.has_payment) unknownRoute(url.pathname);
   return null;

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import {
   formatUsd,
   INSUFFICIENT_CREDITS,
@@ -11,6 +11,23 @@ import {
   type Paged,
   type PricingData,
 } from 'src/contracts/billing';
+import {
+  Account,
+  AccountPage,
+  Badge,
+  buttonClass,
+  cardClass,
+  linkClass,
+  LoadFailed,
+  Loading,
+  mutedClass,
+  Pager,
+  secondaryButtonClass,
+  SignInPrompt,
+  useAccountData,
+  useCredits,
+  useSession,
+} from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
 import { Seo } from 'web/components/seo';
 import { usePageI18n } from 'web/i18n/page-messages';
@@ -23,7 +40,6 @@ import {
   LOT_SOURCE_KEYS,
   ORDER_STATUS_KEYS,
   orderStatusTone,
-  pageHref,
   pageParam,
   POLL_INTERVAL_MS,
   POLL_LIMIT_MS,
@@ -31,10 +47,10 @@ import {
   usageChart,
   wasPaid,
 } from 'web/lib/billing-format';
-import { creditsLabel, creditsStore, refreshCredits } from 'web/lib/credits';
+import { creditsLabel, refreshCredits } from 'web/lib/credits';
 import { openLoginModal } from 'web/lib/login-modal';
 import { Link, useLocation, useNavigate, usePageData } from 'web/lib/router/router';
-import { sessionStore, signedOut } from 'web/lib/session';
+import { signedOut } from 'web/lib/session';
 import { notify } from 'web/lib/toasts';
 
 /*
@@ -42,164 +58,6 @@ import { notify } from 'web/lib/toasts';
  * and /usage. Their HTML is the same for everyone (pages are cached): only /pricing has loader data
  * (the packs); what belongs to the signed-in user loads here, in the browser.
  */
-
-const cardClass = 'rounded-3xl border border-gray-200 bg-white p-6 shadow-sm dark:border-gray-800 dark:bg-gray-900/60';
-const buttonClass =
-  'inline-flex items-center justify-center gap-2 rounded-full bg-primary-600 px-5 py-2.5 font-semibold text-white shadow-sm transition hover:bg-primary-700 disabled:opacity-60 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400';
-const secondaryButtonClass =
-  'inline-flex items-center justify-center gap-2 rounded-full border border-gray-300 px-5 py-2.5 font-semibold text-gray-800 transition hover:bg-gray-50 disabled:opacity-60 dark:border-gray-700 dark:text-gray-100 dark:hover:bg-gray-800';
-const linkClass = 'font-medium text-primary-700 hover:underline dark:text-primary-400';
-const mutedClass = 'text-gray-600 dark:text-gray-400';
-
-const useSession = () => useSyncExternalStore(sessionStore.subscribe, sessionStore.get, sessionStore.serverGet);
-const useCredits = () => useSyncExternalStore(creditsStore.subscribe, creditsStore.get, creditsStore.serverGet);
-
-type Remote<T> =
-  | { status: 'waiting' }
-  | { status: 'signed-out' }
-  | { status: 'ready'; data: T }
-  | { status: 'failed'; error: unknown };
-
-/**
- * GETs `path` for the signed-in user, again when the user or the path changes. 'waiting' until the
- * session is known (and on the server), 'signed-out' without a user.
- */
-function useAccountData<T>(path: string | null): [Remote<T>, () => void] {
-  const { t } = usePageI18n();
-  const session = useSession();
-  const [attempt, setAttempt] = useState(0);
-  const key = session.userInfo && path ? `${session.userInfo.email} ${path} ${attempt}` : null;
-  const [result, setResult] = useState<{ key: string; data?: T; error?: unknown }>();
-
-  useEffect(() => {
-    if (!key || !path) return;
-    let live = true;
-    apiRequest<T>(t, 'GET', path).then(
-      (response) => live && setResult({ key, data: response.data }),
-      (error: unknown) => {
-        if (!live) return;
-        // The session ended meanwhile: show the page signed out.
-        if (error instanceof ApiError && error.status === 401) signedOut();
-        setResult({ key, error });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [key, path, t]);
-
-  const retry = () => setAttempt((n) => n + 1);
-  if (!session.loaded) return [{ status: 'waiting' }, retry];
-  if (!session.userInfo) return [{ status: 'signed-out' }, retry];
-  if (!result || result.key !== key) return [{ status: 'waiting' }, retry];
-  return [result.error !== undefined ? { status: 'failed', error: result.error } : { status: 'ready', data: result.data as T }, retry];
-}
-
-/** Title and page frame of the account pages (never indexed). */
-function AccountPage({ title, wide, children }: { title: string; wide?: boolean; children: ReactNode }) {
-  return (
-    <main className={`mx-auto px-4 py-8 sm:px-6 sm:py-12 ${wide ? 'max-w-5xl' : 'max-w-3xl'}`}>
-      <Seo title={title} noindex />
-      <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{title}</h1>
-      <div className="mt-6">{children}</div>
-    </main>
-  );
-}
-
-/** "Please sign in to see …" with a button opening the login modal; the page loads its data after. */
-function SignInPrompt({ message }: { message: string }) {
-  const { t } = usePageI18n();
-  return (
-    <div className={`${cardClass} text-center`} data-testid="sign-in-prompt">
-      <Icon name="lock" className="mx-auto size-8 text-gray-400" />
-      <p className="mt-3 text-lg font-medium">{message}</p>
-      <button type="button" onClick={() => openLoginModal({ onSignedIn: () => undefined })} className={`${buttonClass} mt-5`}>
-        {t('account.signIn')}
-      </button>
-    </div>
-  );
-}
-
-function Loading() {
-  const { t } = usePageI18n();
-  return (
-    <p role="status" className={`${cardClass} animate-pulse text-center ${mutedClass}`}>
-      {t('account.loading')}
-    </p>
-  );
-}
-
-function LoadFailed({ retry, message }: { retry: () => void; message?: string }) {
-  const { t } = usePageI18n();
-  return (
-    <div role="alert" className="rounded-3xl border border-red-200 bg-red-50 p-6 text-center text-red-900 dark:border-red-900 dark:bg-red-950/40 dark:text-red-200">
-      <p className="font-medium">{message ?? t('account.loadFailed')}</p>
-      <button type="button" onClick={retry} className={`${secondaryButtonClass} mt-4`}>
-        {t('account.retry')}
-      </button>
-    </div>
-  );
-}
-
-/** The parts every account page shares: waiting, signed out, failed (404: `notFound`). Renders `ready` with the data. */
-function Account<T>({
-  remote,
-  retry,
-  signIn,
-  notFound,
-  ready,
-}: {
-  remote: Remote<T>;
-  retry: () => void;
-  signIn: string;
-  notFound?: string;
-  ready: (data: T) => ReactNode;
-}) {
-  if (remote.status === 'waiting') return <Loading />;
-  if (remote.status === 'signed-out') return <SignInPrompt message={signIn} />;
-  if (remote.status === 'failed') {
-    const missing = remote.error instanceof ApiError && remote.error.status === 404;
-    return missing && notFound ? <p className={cardClass}>{notFound}</p> : <LoadFailed retry={retry} />;
-  }
-  return ready(remote.data);
-}
-
-/** Previous / page N of M / Next, as links (?page=N). */
-function Pager({ path, page, pages }: { path: string; page: number; pages: number }) {
-  const { t } = usePageI18n();
-  if (pages <= 1) return null;
-  const step = 'inline-flex items-center gap-1 rounded-full px-3 py-1.5 text-sm font-semibold hover:bg-gray-100 dark:hover:bg-gray-800';
-  return (
-    <nav aria-label={t('pagination.label')} className="mt-4 flex items-center justify-between gap-2">
-      {page > 1 ? (
-        <Link to={pageHref(path, page - 1)} className={step}>
-          <Icon name="chevronLeft" className="size-4" /> {t('paging.previous')}
-        </Link>
-      ) : (
-        <span />
-      )}
-      <span className={`text-sm ${mutedClass}`}>{t('paging.page', { page, pages })}</span>
-      {page < pages ? (
-        <Link to={pageHref(path, page + 1)} className={step}>
-          {t('paging.next')} <Icon name="chevronRight" className="size-4" />
-        </Link>
-      ) : (
-        <span />
-      )}
-    </nav>
-  );
-}
-
-const TONES = {
-  green: 'bg-primary-50 text-primary-800 ring-primary-600/20 dark:bg-primary-950 dark:text-primary-300 dark:ring-primary-400/30',
-  amber: 'bg-amber-50 text-amber-800 ring-amber-600/20 dark:bg-amber-950 dark:text-amber-300 dark:ring-amber-400/30',
-  red: 'bg-red-50 text-red-800 ring-red-600/20 dark:bg-red-950 dark:text-red-300 dark:ring-red-400/30',
-  gray: 'bg-gray-50 text-gray-700 ring-gray-500/20 dark:bg-gray-800 dark:text-gray-300 dark:ring-gray-400/30',
-};
-
-function Badge({ tone, children }: { tone: keyof typeof TONES; children: ReactNode }) {
-  return <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ring-inset ${TONES[tone]}`}>{children}</span>;
-}
 
 function StatusBadge({ status }: { status: OrderStatus }) {
   const { t } = usePageI18n();
@@ -541,6 +399,8 @@ export function PaymentSuccessPage() {
   const email = session.userInfo?.email;
   const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<{ key: string; order?: OrderView; error?: unknown; gaveUp?: boolean }>();
+  // The balance shows once it was asked for after the payment (before that it is the old one).
+  const [balanceFor, setBalanceFor] = useState<string | null>(null);
   const key = id && email ? `${email} ${id} ${attempt}` : null;
 
   useEffect(() => {
@@ -555,7 +415,7 @@ export function PaymentSuccessPage() {
         const again = keepPolling(order, startedAt, Date.now());
         setState({ key, order, gaveUp: order.status === 'pending' && !again });
         if (again) timer = setTimeout(poll, POLL_INTERVAL_MS);
-        else if (wasPaid(order)) void refreshCredits();
+        else if (wasPaid(order)) void refreshCredits().finally(() => live && setBalanceFor(key));
       } catch (error) {
         if (!live) return;
         if (error instanceof ApiError && error.status === 401) signedOut();
@@ -674,7 +534,7 @@ export function PaymentSuccessPage() {
         <div className="mt-4">
           <OrderFacts order={order} paid />
         </div>
-        {credits.view && (
+        {credits.view && balanceFor === key && (
           <p className="mt-2 rounded-2xl bg-primary-50 px-4 py-3 font-semibold text-primary-900 dark:bg-primary-950/60 dark:text-primary-100" data-testid="success-balance">
             {t('success.balance')}: {creditsLabel(t, credits.view.balance, tag)}
           </p>

@@ -19,10 +19,10 @@ export function mikroOrmOptions(url: string, kind: 'postgres' | 'embedded'): Opt
       allOrNothing: true,
       snapshot: false,
     },
-    // The credit ledger's and the orders' tables carry CHECK constraints, partial indexes and
-    // foreign keys that only their hand-written migration states (their adapters use SQL for row
-    // locks and conditional updates): migration:create leaves them alone instead of "fixing" them.
-    schemaGenerator: { skipTables: [/^credit_/, 'orders', 'payment_events'] },
+    // The credit ledger's, the orders' and the image jobs' tables carry CHECK constraints, partial
+    // indexes and foreign keys that only their hand-written migrations state (their adapters use
+    // SQL for row locks and conditional updates): migration:create leaves them alone.
+    schemaGenerator: { skipTables: [/^credit_/, 'orders', 'payment_events', 'image_jobs'] },
     // The embedded server is one PGlite instance: one connection serialises work cleanly.
     pool: kind === 'embedded' ? { min: 0, max: 1 } : { min: 0, max: 10 },
     ensureDatabase: false,

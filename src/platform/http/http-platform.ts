@@ -2,6 +2,7 @@ import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from 'src/config/app-config';
@@ -9,6 +10,8 @@ import type { RedisConnection } from 'src/platform/redis/redis.module';
 
 /** Request bodies above this size are refused with 413; routes that take uploads raise their own limit. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
+/** The one file a multipart upload may carry (the image tool's 10 MB). */
+export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
 
 /** Content-Security-Policy: same-origin everything, inline scripts only with this request's nonce. */
 export function cspDirectives(config: AppConfig): Record<string, string[] | null> {
@@ -47,6 +50,13 @@ export async function configureHttpPlatform(
   });
 
   await app.register(cookie);
+
+  // Uploads (the image tool): one file of at most UPLOAD_LIMIT_BYTES and a few short fields; a
+  // larger file is refused with 413 while it streams in. Read by the routes that take uploads.
+  await app.register(multipart, {
+    throwFileSizeLimit: true,
+    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 4096, fieldNameSize: 64, headerPairs: 50 },
+  });
 
   await app.register(helmet, {
     enableCSPNonces: true,

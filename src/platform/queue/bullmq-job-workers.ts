@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { AppConfig } from 'src/config/app-config';
 import { bullmqPrefix } from './bullmq-job-queue.adapter';
 import { JobProcessors } from './job-processors';
-import { isJobName, QUEUE_NAMES, validateJob } from './jobs';
+import { isJobName, QUEUE_CONCURRENCY, QUEUE_NAMES, validateJob } from './jobs';
 import { describeFailure, PermanentJobError } from './queue.errors';
 
 /**
@@ -36,14 +36,18 @@ export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy
       const worker = new Worker(queue, (job) => this.process(job), {
         connection: this.connection,
         prefix: bullmqPrefix(this.config),
-        concurrency: this.config.queue.concurrency,
+        concurrency: QUEUE_CONCURRENCY[queue] ?? this.config.queue.concurrency,
       });
-      worker.on('failed', (job, error) => this.logFailure(job, error));
+      worker.on('failed', (job, error) => {
+        this.logFailure(job, error);
+        if (job && this.failedForGood(job, error)) void this.runFailedHandler(job);
+      });
       worker.on('stalled', (id) => this.logger.warn(`Job ${id} of queue ${queue} stalled (its worker stopped): it runs again`));
       worker.on('error', (error) => this.logger.error(`Queue ${queue}: ${describeFailure(error)} ${error.message}`));
       this.workers.push(worker);
     }
-    this.logger.log(`Running queue(s) ${QUEUE_NAMES.join(', ')} with concurrency ${this.config.queue.concurrency}`);
+    const concurrency = QUEUE_NAMES.map((queue) => `${queue} ${QUEUE_CONCURRENCY[queue] ?? this.config.queue.concurrency}`).join(', ');
+    this.logger.log(`Running queue(s) with concurrency ${concurrency}`);
   }
 
   /** Stops fetching, waits for the running jobs, then disconnects (before the database closes). */
@@ -70,6 +74,23 @@ export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy
     } catch (error) {
       if (error instanceof PermanentJobError) throw new UnrecoverableError(`${error.name}: ${describeFailure(error.cause)}`);
       throw error;
+    }
+  }
+
+  private failedForGood(job: Job, error: Error): boolean {
+    return error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1) || /stalled more than/i.test(error.message);
+  }
+
+  /** The module's clean-up for a job that failed for good (an image job gives its credit back). */
+  private async runFailedHandler(job: Job): Promise<void> {
+    const name = job.name;
+    if (!isJobName(name)) return;
+    const handler = this.processors.failedHandler(name);
+    if (!handler) return;
+    try {
+      await handler(validateJob(name, job.data), { id: job.id ?? '', name, attempt: job.attemptsMade, attempts: job.opts.attempts ?? 1 });
+    } catch (error) {
+      this.logger.error(`The failure handler of job ${name} ${job.id} failed (${describeFailure(error)}); the module's sweeper catches up`);
     }
   }
 

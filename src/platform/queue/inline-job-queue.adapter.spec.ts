@@ -125,4 +125,52 @@ describe('InlineJobQueue', () => {
     expect(runs).toBe(2);
     expect(warnings).toContain('Shutting down: 1 waiting job(s) abandoned: mail.send inline-2');
   });
+
+  it('runs image conversions one at a time (the queue\'s concurrency), mail alongside', async () => {
+    const ids = [PLAYER, GONE, SLOW];
+    let running = 0;
+    let most = 0;
+    const done: string[] = [];
+    processors.register('image.convert', async ({ jobId }) => {
+      most = Math.max(most, ++running);
+      await new Promise((r) => setTimeout(r, 1_000));
+      running--;
+      done.push(jobId);
+    });
+    const mails: string[] = [];
+    processors.register('mail.send', async ({ outboxId }) => void mails.push(outboxId));
+    for (const jobId of ids) await queue.enqueue('image.convert', { jobId }, { jobId: `image-${jobId}` });
+    await queue.enqueue('mail.send', mail);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(mails).toEqual([PLAYER]);
+    await jest.advanceTimersByTimeAsync(3_000);
+    expect(done).toEqual(ids);
+    expect(most).toBe(1);
+  });
+
+  it('calls the failure handler once a job has failed for good, not while it is retried', async () => {
+    const failed: number[] = [];
+    processors.register(
+      'image.convert',
+      async (_data, job) => {
+        if (job.attempt < 3) throw new Error('flaky');
+        throw new Error('still broken');
+      },
+      { onFailed: async (_data, job) => void failed.push(job.attempt) },
+    );
+    await queue.enqueue('image.convert', { jobId: PLAYER });
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(failed).toEqual([]);
+    await jest.advanceTimersByTimeAsync(20_000);
+    expect(failed).toEqual([3]);
+
+    processors = new JobProcessors();
+    queue = new InlineJobQueue(processors, new JobRetryPolicy());
+    processors.register('image.convert', async () => {
+      throw new PermanentJobError('not an image');
+    }, { onFailed: async (_data, job) => void failed.push(job.attempt) });
+    await queue.enqueue('image.convert', { jobId: GONE });
+    await jest.advanceTimersByTimeAsync(0);
+    expect(failed).toEqual([3, 1]);
+  });
 });

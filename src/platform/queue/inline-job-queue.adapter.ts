@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { JobProcessors } from './job-processors';
 import { JobQueue, type EnqueueOptions } from './job-queue';
 import { backoffDelay, JobRetryPolicy } from './job-retry-policy';
-import { validateJob, type JobData, type JobName } from './jobs';
+import { JOBS, QUEUE_CONCURRENCY, validateJob, type JobData, type JobName, type QueueName } from './jobs';
 import { describeFailure, PermanentJobError, QueueUnavailableError } from './queue.errors';
 
 interface InlineJob {
@@ -24,6 +24,8 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
   /** Waiting and running jobs, by id (an id is taken again only once its job is done). */
   private readonly jobs = new Map<string, InlineJob>();
   private readonly running = new Set<Promise<void>>();
+  /** Per queue with a concurrency limit: how many of its jobs run, and those due that wait for a turn. */
+  private readonly lanes = new Map<QueueName, { active: number; due: InlineJob[] }>();
   private closing = false;
   private sequence = 0;
 
@@ -48,7 +50,8 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
   /** Stops taking jobs, drops the waiting ones and waits for those running (before the database closes). */
   async onModuleDestroy(): Promise<void> {
     this.closing = true;
-    const waiting = [...this.jobs.values()].filter((job) => job.timer);
+    const queued = new Set([...this.lanes.values()].flatMap((lane) => lane.due.splice(0)));
+    const waiting = [...this.jobs.values()].filter((job) => job.timer || queued.has(job));
     for (const job of waiting) {
       clearTimeout(job.timer);
       this.jobs.delete(job.id);
@@ -63,10 +66,37 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
     // unref: a pending retry never keeps the process alive on its own.
     job.timer = setTimeout(() => {
       job.timer = undefined;
-      const run = this.attempt(job);
-      this.running.add(run);
-      void run.then(() => this.running.delete(run));
+      this.start(job);
     }, delayMs).unref();
+  }
+
+  /** Runs a due job now, or when its queue has a free slot (image conversions: one at a time). */
+  private start(job: InlineJob): void {
+    const queue = JOBS[job.name].queue;
+    const limit = QUEUE_CONCURRENCY[queue];
+    let lane = this.lanes.get(queue);
+    if (limit !== undefined) {
+      if (!lane) this.lanes.set(queue, (lane = { active: 0, due: [] }));
+      if (lane.active >= limit) return void lane.due.push(job);
+      lane.active++;
+    }
+    const run = this.attempt(job).finally(() => {
+      this.running.delete(run);
+      if (!lane) return;
+      lane.active--;
+      const next = lane.due.shift();
+      if (next && !this.closing) this.start(next);
+    });
+    this.running.add(run);
+  }
+
+  private async failedForGood(job: InlineJob, attempt: number, attempts: number): Promise<void> {
+    const handler = this.processors.failedHandler(job.name);
+    try {
+      await handler?.(job.data as never, { id: job.id, name: job.name, attempt, attempts });
+    } catch (error) {
+      this.logger.error(`The failure handler of job ${job.name} ${job.id} failed (${describeFailure(error)})`);
+    }
   }
 
   private async attempt(job: InlineJob): Promise<void> {
@@ -81,6 +111,7 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
       if (error instanceof PermanentJobError || attempt >= policy.attempts) {
         this.jobs.delete(job.id);
         this.logger.error(`${failure}: giving up`);
+        await this.failedForGood(job, attempt, policy.attempts);
       } else if (this.closing) {
         this.jobs.delete(job.id);
         this.logger.warn(`${failure}: abandoned, the process is shutting down`);

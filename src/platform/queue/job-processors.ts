@@ -14,6 +14,12 @@ export interface JobContext {
 export type JobHandler<N extends JobName> = (data: JobData<N>, job: JobContext) => Promise<void>;
 
 /**
+ * Called once a job has failed for good: its last attempt failed, it failed permanently, or it
+ * stalled too often (its worker died each time). Runs where the job ran; must be idempotent.
+ */
+export type FailedJobHandler<N extends JobName> = (data: JobData<N>, job: JobContext) => Promise<void>;
+
+/**
  * Who runs each job. A module registers its processors from onModuleInit:
  *   constructor(processors: JobProcessors, ...) {}
  *   onModuleInit() { this.processors.register('mail.send', (message) => this.mailer.send(message)); }
@@ -22,10 +28,17 @@ export type JobHandler<N extends JobName> = (data: JobData<N>, job: JobContext) 
 @Injectable()
 export class JobProcessors {
   private readonly handlers = new Map<JobName, JobHandler<JobName>>();
+  private readonly failedHandlers = new Map<JobName, FailedJobHandler<JobName>>();
 
-  register<N extends JobName>(name: N, handler: JobHandler<N>): void {
+  register<N extends JobName>(name: N, handler: JobHandler<N>, options: { onFailed?: FailedJobHandler<N> } = {}): void {
     if (this.handlers.has(name)) throw new Error(`A processor for job ${name} is already registered`);
     this.handlers.set(name, handler as unknown as JobHandler<JobName>);
+    if (options.onFailed) this.failedHandlers.set(name, options.onFailed as unknown as FailedJobHandler<JobName>);
+  }
+
+  /** The handler to call when a job of this name has failed for good, if its module gave one. */
+  failedHandler<N extends JobName>(name: N): FailedJobHandler<N> | undefined {
+    return this.failedHandlers.get(name) as unknown as FailedJobHandler<N> | undefined;
   }
 
   handler<N extends JobName>(name: N): JobHandler<N> {

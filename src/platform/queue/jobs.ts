@@ -25,6 +25,9 @@ export const JOBS = {
   // 8 attempts, 5 s doubling: the last retry comes about 10 minutes after the first failure.
   // The message itself waits in the mail outbox (PostgreSQL): its links carry tokens.
   'mail.send': { queue: 'mail', data: z.object({ outboxId: z.uuid() }).strict(), retry: { attempts: 8, backoff: { type: 'exponential', delayMs: 5_000 } } },
+  // An image conversion: the job row (PostgreSQL) holds everything; its credit is held until the
+  // job succeeds or fails for good. 3 attempts, 5 s then 10 s apart.
+  'image.convert': { queue: 'images', data: z.object({ jobId: z.uuid() }).strict(), retry: { attempts: 3, backoff: { type: 'exponential', delayMs: 5_000 } } },
 } as const satisfies Record<string, JobDefinition>;
 
 export type JobName = keyof typeof JOBS;
@@ -33,6 +36,12 @@ export type JobData<N extends JobName> = z.output<(typeof JOBS)[N]['data']>;
 
 export const JOB_NAMES = Object.keys(JOBS) as JobName[];
 export const QUEUE_NAMES: QueueName[] = [...new Set(JOB_NAMES.map((name) => JOBS[name].queue))];
+
+/**
+ * Jobs a process runs at once per queue, where it differs from WORKER_CONCURRENCY: image
+ * conversions use a whole core each, so one at a time per process (run more workers for more cores).
+ */
+export const QUEUE_CONCURRENCY: Partial<Record<QueueName, number>> = { images: 1 };
 
 export const jobsOfQueue = (queue: QueueName): JobName[] => JOB_NAMES.filter((name) => JOBS[name].queue === queue);
 

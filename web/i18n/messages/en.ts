@@ -19,6 +19,7 @@ const en = {
   'menu.media': 'Media',
   'menu.blog': 'Blog',
   'menu.pricing': 'Pricing',
+  'menu.imageTool': 'Image tool',
 
   'legal.terms': 'Terms of Service',
   'legal.privacy': 'Privacy Policy',

@@ -16,6 +16,11 @@ export interface DecodedInput {
  * metadata dropped, alpha flattened, longest side shrunk to `maxSide`. Also encodes results.
  */
 export abstract class ImageCodec {
+  /**
+   * Reads only the header: format and size, or InvalidImageError. Cheap enough for the web process,
+   * which refuses a bad upload before any credit is held.
+   */
+  abstract probe(bytes: Uint8Array): Promise<{ format: DecodedInput['format']; width: number; height: number }>;
   abstract decode(bytes: Uint8Array, maxSide: number): Promise<DecodedInput>;
   /** PNG of the pixels. */
   abstract encodePng(image: RgbImage): Promise<Buffer>;

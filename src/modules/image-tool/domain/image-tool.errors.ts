@@ -21,3 +21,29 @@ export class ImageFetchError extends AppError {
     super('Could not fetch the image. Check the URL points to a public JPEG, PNG, WebP or GIF file.');
   }
 }
+
+export class TooManyUnfinishedJobsError extends AppError {
+  readonly code = 'IMAGES.TOO_MANY_UNFINISHED';
+  readonly kind = 'rate_limited';
+  constructor(max: number) {
+    super(`You have ${max} images in progress: wait for one to finish.`);
+  }
+}
+
+export class TooManySubmissionsError extends AppError {
+  readonly code = 'IMAGES.TOO_MANY_SUBMISSIONS';
+  readonly kind = 'rate_limited';
+  readonly retryAfterSeconds = 60;
+  constructor() {
+    super('Too many images in a short time, please wait a minute.');
+  }
+}
+
+/** Someone else's job answers exactly like a missing one. */
+export class ImageJobNotFoundError extends AppError {
+  readonly code = 'IMAGES.NOT_FOUND';
+  readonly kind = 'not_found';
+  constructor() {
+    super('There is no such image job, or its files were deleted.');
+  }
+}

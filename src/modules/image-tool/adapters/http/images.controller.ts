@@ -1,0 +1,95 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiConsumes, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { pageQuerySchema } from 'src/contracts/billing.schema';
+import type { ImageJobView } from 'src/contracts/images';
+import { imageConversionSchema, imageUrlJobSchema } from 'src/contracts/images.schema';
+import { SignedInGuard } from 'src/modules/auth/auth.module';
+import { PaymentsEnabledGuard } from 'src/modules/credits/credits.module';
+import { ValidationError } from 'src/platform/errors/app-error';
+import { ApiJsonBody } from 'src/platform/http/openapi-schema';
+import { ZodPipe } from 'src/platform/http/zod.pipe';
+import { RateLimit } from 'src/platform/rate-limit/rate-limit';
+import { ImageToolService, type ImageSubmission } from '../../application/image-tool.service';
+
+/** The image tool's API: submit a conversion (upload or URL), follow it, and fetch its files. */
+@ApiTags('images')
+@ApiSecurity('session')
+@Controller('api/v1/images')
+@UseGuards(PaymentsEnabledGuard, SignedInGuard)
+export class ImagesController {
+  constructor(private readonly images: ImageToolService) {}
+
+  @Post()
+  @HttpCode(202)
+  @RateLimit(20, 60_000)
+  @ApiConsumes('multipart/form-data', 'application/json')
+  @ApiOperation({
+    summary:
+      'Convert an image for 1 credit: multipart (fields conversion, file; at most 10 MB) or JSON {conversion, url}. 402 CREDITS.INSUFFICIENT when the balance is short; at most 3 unfinished jobs.',
+  })
+  @ApiJsonBody(imageUrlJobSchema)
+  async submit(@Req() request: FastifyRequest, @Body() body: unknown): Promise<ImageJobView> {
+    const submission = request.isMultipart() ? await readUpload(request) : urlSubmission(body);
+    return this.images.submit(request.auth!.user.id, submission);
+  }
+
+  @Get()
+  @RateLimit(120, 60_000)
+  @ApiOperation({ summary: "The user's image jobs, newest first, 20 a page" })
+  list(@Req() request: FastifyRequest, @Query(new ZodPipe(pageQuerySchema)) query: { page: number }, @Res({ passthrough: true }) reply: FastifyReply) {
+    void reply.header('cache-control', 'no-store');
+    return this.images.list(request.auth!.user.id, query.page);
+  }
+
+  @Get(':id')
+  @RateLimit(240, 60_000)
+  @ApiOperation({ summary: 'One job: its status, its place in the queue and an estimate while it waits, its sizes when done' })
+  job(@Req() request: FastifyRequest, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<ImageJobView> {
+    void reply.header('cache-control', 'no-store');
+    return this.images.job(request.auth!.user.id, id);
+  }
+
+  @Get(':id/:file')
+  @RateLimit(240, 60_000)
+  @ApiOperation({ summary: "A finished job's file: preview (the input as converted), result (PNG; ?download=1 to save it) or thumbnail (JPEG); owner only" })
+  async file(
+    @Req() request: FastifyRequest,
+    @Param('id') id: string,
+    @Param('file') which: string,
+    @Query(new ZodPipe(z.strictObject({ download: z.enum(['1']).optional() }))) query: { download?: '1' },
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (which !== 'preview' && which !== 'result' && which !== 'thumbnail') throw new ValidationError('The file is preview, result or thumbnail.');
+    const { bytes, contentType, job } = await this.images.file(request.auth!.user.id, id, which);
+    const name = `${job.conversion}-${job.id.slice(0, 8)}.${contentType === 'image/jpeg' ? 'jpg' : 'png'}`;
+    // A fixed type, never sniffed, only for its owner, never kept by shared caches.
+    await reply
+      .header('content-type', contentType === 'image/jpeg' ? 'image/jpeg' : 'image/png')
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'private, max-age=3600')
+      .header('content-disposition', `${query.download ? 'attachment' : 'inline'}; filename="${name}"`)
+      .send(bytes);
+  }
+}
+
+function urlSubmission(body: unknown): ImageSubmission {
+  return new ZodPipe(imageUrlJobSchema).transform(body);
+}
+
+/** The multipart form: `conversion` and one `file`; the plugin refuses a file over 10 MB with 413. */
+async function readUpload(request: FastifyRequest): Promise<ImageSubmission> {
+  let conversion: unknown;
+  let upload: Buffer | undefined;
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file' || upload) throw new ValidationError('Send one image in the field "file".');
+      upload = await part.toBuffer();
+    } else if (part.fieldname === 'conversion') {
+      conversion = part.value;
+    }
+  }
+  if (!upload?.length) throw new ValidationError('Choose an image to upload.');
+  return { conversion: new ZodPipe(imageConversionSchema).transform(conversion ?? 'ai-2x'), upload };
+}

@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import { SqlRunner } from 'src/platform/database/sql-runner';
+import type { ConversionId } from '../../domain/conversions';
+import type { ImageJob, ImageJobStatus } from '../../domain/image-job';
+import { ImageJobRepository, type NewImageJob } from '../../domain/image-job-repository.port';
+
+interface Row {
+  id: string;
+  user_id: string;
+  conversion: ConversionId;
+  source: ImageJob['source'];
+  source_url: string | null;
+  status: ImageJobStatus;
+  error_code: string | null;
+  error_message: string | null;
+  input_width: number | null;
+  input_height: number | null;
+  result_width: number | null;
+  result_height: number | null;
+  shrunk: boolean;
+  attempts: number;
+  created_at: string | Date;
+  started_at: string | Date | null;
+  finished_at: string | Date | null;
+  files_deleted_at: string | Date | null;
+}
+
+const date = (value: string | Date | null) => (value === null ? null : new Date(value));
+
+const toJob = (row: Row): ImageJob => ({
+  id: row.id,
+  userId: row.user_id,
+  conversion: row.conversion,
+  source: row.source,
+  sourceUrl: row.source_url,
+  status: row.status,
+  errorCode: row.error_code,
+  errorMessage: row.error_message,
+  inputWidth: row.input_width,
+  inputHeight: row.input_height,
+  resultWidth: row.result_width,
+  resultHeight: row.result_height,
+  shrunk: row.shrunk,
+  attempts: row.attempts,
+  createdAt: new Date(row.created_at),
+  startedAt: date(row.started_at),
+  finishedAt: date(row.finished_at),
+  filesDeletedAt: date(row.files_deleted_at),
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Image jobs in PostgreSQL, in plain SQL: each state change is one conditional UPDATE. */
+@Injectable()
+export class PostgresImageJobRepository extends ImageJobRepository {
+  constructor(private readonly db: SqlRunner) {
+    super();
+  }
+
+  inTransaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  async lockUser(userId: string): Promise<void> {
+    // Transaction-scoped: released at commit or rollback.
+    await this.db.query(`select pg_advisory_xact_lock(hashtextextended('image-jobs:' || ?, 0))`, [userId]);
+  }
+
+  async countUnfinished(userId: string): Promise<number> {
+    const [row] = await this.db.query<{ n: string }>(`select count(*) as n from image_jobs where user_id = ? and status in ('queued', 'running')`, [userId]);
+    return Number(row?.n ?? 0);
+  }
+
+  async countSince(userId: string, since: Date): Promise<number> {
+    const [row] = await this.db.query<{ n: string }>(`select count(*) as n from image_jobs where user_id = ? and created_at >= ?`, [userId, since]);
+    return Number(row?.n ?? 0);
+  }
+
+  async create(job: NewImageJob): Promise<ImageJob> {
+    const [row] = await this.db.query<Row>(
+      `insert into image_jobs (id, user_id, conversion, source, source_url, status) values (?, ?, ?, ?, ?, 'queued') returning *`,
+      [job.id, job.userId, job.conversion, job.source, job.sourceUrl],
+    );
+    return toJob(row!);
+  }
+
+  async findById(id: string): Promise<ImageJob | null> {
+    if (!UUID.test(id)) return null;
+    const [row] = await this.db.query<Row>(`select * from image_jobs where id = ?`, [id]);
+    return row ? toJob(row) : null;
+  }
+
+  async listForUser(userId: string, page: number, pageSize: number): Promise<{ items: ImageJob[]; total: number }> {
+    const rows = await this.db.query<Row & { total: string }>(
+      `select *, count(*) over () as total from image_jobs where user_id = ? order by created_at desc, id desc limit ? offset ?`,
+      [userId, pageSize, (page - 1) * pageSize],
+    );
+    const total = rows[0] ? Number(rows[0].total) : await this.countAll(userId);
+    return { items: rows.map(toJob), total };
+  }
+
+  async start(id: string): Promise<ImageJob | null> {
+    const [row] = await this.db.query<Row>(
+      `update image_jobs set status = 'running', started_at = now(), attempts = attempts + 1
+        where id = ? and status in ('queued', 'running') returning *`,
+      [id],
+    );
+    return row ? toJob(row) : null;
+  }
+
+  async succeed(id: string, result: { inputWidth: number; inputHeight: number; resultWidth: number; resultHeight: number; shrunk: boolean }): Promise<boolean> {
+    const rows = await this.db.query(
+      `update image_jobs set status = 'succeeded', finished_at = now(), input_width = ?, input_height = ?, result_width = ?, result_height = ?, shrunk = ?
+        where id = ? and status in ('queued', 'running') returning id`,
+      [result.inputWidth, result.inputHeight, result.resultWidth, result.resultHeight, result.shrunk, id],
+    );
+    return rows.length > 0;
+  }
+
+  async fail(id: string, error: { code: string; message: string }): Promise<boolean> {
+    const rows = await this.db.query(
+      `update image_jobs set status = 'failed', finished_at = now(), error_code = ?, error_message = ?
+        where id = ? and status in ('queued', 'running') returning id`,
+      [error.code.slice(0, 60), error.message.slice(0, 300), id],
+    );
+    return rows.length > 0;
+  }
+
+  async positionOf(job: ImageJob): Promise<number> {
+    const [row] = await this.db.query<{ n: string }>(
+      `select count(*) as n from image_jobs where status = 'queued' and (created_at, id) < (?, ?)`,
+      [job.createdAt, job.id],
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  async typicalSeconds(conversion: ConversionId): Promise<number | null> {
+    const [row] = await this.db.query<{ seconds: number | null }>(
+      `select percentile_cont(0.5) within group (order by extract(epoch from finished_at - started_at)) as seconds
+         from (select finished_at, started_at from image_jobs
+                where conversion = ? and status = 'succeeded' and started_at is not null
+                order by finished_at desc limit 20) recent`,
+      [conversion],
+    );
+    return row?.seconds == null ? null : Math.round(Number(row.seconds) * 10) / 10;
+  }
+
+  async queuedBefore(before: Date, limit: number): Promise<string[]> {
+    return this.ids(`status = 'queued' and created_at < ?`, [before], limit);
+  }
+
+  async unfinishedBefore(before: Date, limit: number): Promise<string[]> {
+    return this.ids(`status in ('queued', 'running') and created_at < ?`, [before], limit);
+  }
+
+  async filesOlderThan(before: Date, limit: number): Promise<string[]> {
+    return this.ids(`files_deleted_at is null and created_at < ? and status in ('succeeded', 'failed')`, [before], limit);
+  }
+
+  async markFilesDeleted(id: string): Promise<void> {
+    await this.db.query(`update image_jobs set files_deleted_at = now() where id = ?`, [id]);
+  }
+
+  private async ids(where: string, params: unknown[], limit: number): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(`select id from image_jobs where ${where} order by created_at limit ?`, [...params, limit]);
+    return rows.map((row) => row.id);
+  }
+
+  private async countAll(userId: string): Promise<number> {
+    const [row] = await this.db.query<{ n: string }>(`select count(*) as n from image_jobs where user_id = ?`, [userId]);
+    return Number(row?.n ?? 0);
+  }
+}

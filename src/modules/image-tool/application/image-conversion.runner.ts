@@ -1,0 +1,123 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from 'src/config/app-config';
+import { CreditLedger } from 'src/modules/credits/credits.module';
+import type { JobContext } from 'src/platform/queue/job-processors';
+import { PermanentJobError } from 'src/platform/queue/queue.errors';
+import { CONVERSIONS } from '../domain/conversions';
+import { chargeKey, CONVERSION_DEADLINE_MS, jobFiles } from '../domain/image-job';
+import { ImageJobRepository } from '../domain/image-job-repository.port';
+import { ImageConverter } from '../domain/image-converter.port';
+import { ImageCodec } from '../domain/image-decoder.port';
+import { ImageFetcher } from '../domain/image-fetcher.port';
+import { ImageStore } from '../domain/image-store.port';
+import { ImageFetchError, InvalidImageError } from '../domain/image-tool.errors';
+import { ImageToolService } from './image-tool.service';
+
+const THUMBNAIL_SIDE = 256;
+/** A job still unfinished this long after it was accepted can no longer finish: it fails and its credit returns. */
+export const LOST_JOB_AFTER_MS = 30 * 60_000;
+/** A queued job older than this is queued again (its message may have been lost; a duplicate is ignored). */
+export const REQUEUE_AFTER_MS = 30_000;
+
+class DeadlineError extends Error {
+  constructor() {
+    super(`The conversion took longer than ${CONVERSION_DEADLINE_MS / 1000} s`);
+    this.name = 'DeadlineError';
+  }
+}
+
+/**
+ * Runs image jobs where the jobs run. PostgreSQL decides: a finished job is never run again, the
+ * credit is captured in the same transaction as the success mark, and released (once) when the
+ * job fails for good, whether bad input (at once), attempts exhausted, or lost.
+ */
+@Injectable()
+export class ImageConversionRunner {
+  private readonly logger = new Logger('Images');
+
+  constructor(
+    private readonly jobs: ImageJobRepository,
+    private readonly ledger: CreditLedger,
+    private readonly store: ImageStore,
+    private readonly codec: ImageCodec,
+    private readonly converter: ImageConverter,
+    private readonly fetcher: ImageFetcher,
+    private readonly service: ImageToolService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async run(jobId: string, context: Pick<JobContext, 'attempt' | 'attempts'>): Promise<void> {
+    const job = await this.jobs.start(jobId);
+    if (!job) return; // finished already: a second delivery changes nothing
+    const deadline = AbortSignal.timeout(CONVERSION_DEADLINE_MS);
+    const files = jobFiles(job.id);
+    try {
+      const bytes = job.source === 'upload' ? (await this.store.get(files.input))?.bytes : (await this.fetcher.fetch(job.sourceUrl ?? '', deadline)).bytes;
+      if (!bytes) throw new InvalidImageError('The uploaded image is no longer available. Please upload it again.', 'input file missing');
+      const spec = CONVERSIONS[job.conversion];
+      const input = await this.codec.decode(bytes, spec.maxInputSide);
+      const result = await this.converter.convert(input.image, job.conversion, deadline);
+      await this.store.put(files.preview, await this.codec.encodePng(input.image), 'image/png');
+      await this.store.put(files.result, await this.codec.encodePng(result), 'image/png');
+      await this.store.put(files.thumbnail, await this.codec.thumbnail(result, THUMBNAIL_SIDE), 'image/jpeg');
+      await this.jobs.inTransaction(async () => {
+        const done = await this.jobs.succeed(job.id, {
+          inputWidth: input.image.width,
+          inputHeight: input.image.height,
+          resultWidth: result.width,
+          resultHeight: result.height,
+          shrunk: input.shrunk,
+        });
+        if (done) await this.ledger.capture(chargeKey(job.id));
+      });
+    } catch (raw) {
+      const error = deadline.aborted && !(raw instanceof InvalidImageError) && !(raw instanceof ImageFetchError) ? new DeadlineError() : raw;
+      if (error instanceof InvalidImageError || error instanceof ImageFetchError || error instanceof DeadlineError) {
+        const reason = error instanceof DeadlineError ? error.message : error.reason;
+        this.logger.warn(`Image job ${job.id} failed for good: ${reason}`);
+        const message = error instanceof DeadlineError ? 'The conversion took too long. Try a smaller image or a faster conversion.' : error.message;
+        await this.failForGood(job.id, error instanceof DeadlineError ? 'IMAGES.TOO_SLOW' : (error as InvalidImageError).code, message);
+        throw new PermanentJobError(reason, { cause: error });
+      }
+      // Another attempt may succeed (storage, database); after the last one the queue calls failedForGood.
+      this.logger.warn(`Image job ${job.id} attempt ${context.attempt}/${context.attempts} failed`);
+      throw error;
+    }
+  }
+
+  /** The queue's verdict that a job failed for good (attempts exhausted, stalled too often). */
+  async failedForGood(jobId: string): Promise<void> {
+    await this.failForGood(jobId, 'IMAGES.CONVERSION_FAILED', 'The conversion failed.');
+  }
+
+  /**
+   * Marks the job failed unless it succeeded, and gives its credit back (the ledger releases a
+   * charge once, however often this runs).
+   */
+  private async failForGood(jobId: string, code: string, message: string): Promise<void> {
+    await this.jobs.inTransaction(async () => {
+      await this.jobs.fail(jobId, { code, message });
+      const job = await this.jobs.findById(jobId);
+      if (job?.status === 'failed') await this.ledger.release(chargeKey(jobId), 'Image conversion failed: credit returned');
+    });
+  }
+
+  /**
+   * Housekeeping where the jobs run: queues again the jobs whose queue message may be lost, fails
+   * (and refunds) those that can no longer finish, and deletes files past the retention period.
+   */
+  async housekeeping(now = new Date()): Promise<{ requeued: number; lost: number; deleted: number }> {
+    const queued = await this.jobs.queuedBefore(new Date(now.getTime() - REQUEUE_AFTER_MS), 200);
+    for (const id of queued) await this.service.enqueue(id);
+    const lost = await this.jobs.unfinishedBefore(new Date(now.getTime() - LOST_JOB_AFTER_MS), 200);
+    for (const id of lost) await this.failForGood(id, 'IMAGES.LOST', 'The conversion could not finish.');
+    if (lost.length) this.logger.warn(`${lost.length} image job(s) could not finish: failed, credits returned`);
+    const expired = await this.jobs.filesOlderThan(new Date(now.getTime() - this.config.images.retentionDays * 86_400_000), 200);
+    for (const id of expired) {
+      const files = jobFiles(id);
+      for (const key of Object.values(files)) await this.store.delete(key);
+      await this.jobs.markFilesDeleted(id);
+    }
+    return { requeued: queued.length, lost: lost.length, deleted: expired.length };
+  }
+}

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from 'src/config/app-config';
+import type { Paged } from 'src/contracts/billing';
+import type { ImageJobView } from 'src/contracts/images';
+import { CreditLedger } from 'src/modules/credits/credits.module';
+import { JobQueue } from 'src/platform/queue/job-queue';
+import type { ConversionId } from '../domain/conversions';
+import { chargeKey, CREDITS_PER_IMAGE, isFinished, jobFiles, MAX_SUBMISSIONS_PER_MINUTE, type ImageJob } from '../domain/image-job';
+import { ImageJobRepository } from '../domain/image-job-repository.port';
+import { ImageCodec } from '../domain/image-decoder.port';
+import { ImageStore } from '../domain/image-store.port';
+import { ImageJobNotFoundError, TooManySubmissionsError, TooManyUnfinishedJobsError } from '../domain/image-tool.errors';
+
+const PAGE_SIZE = 20;
+
+export const CONVERSION_NAMES: Record<ConversionId, string> = {
+  'ai-2x': 'AI upscale 2x',
+  'ai-2x-fast': 'AI upscale 2x (fast)',
+  'ai-4x': 'AI upscale 4x',
+  sketch: 'Pencil sketch',
+  cartoon: 'Cartoon',
+  enhance: 'Enhance 2x',
+};
+
+export type ImageSubmission = { conversion: ConversionId } & ({ upload: Buffer } | { url: string });
+
+/**
+ * The web side of the image tool: accepts a job (its credit held, its input stored and its row
+ * written in one transaction, then queued), and shows users their jobs and files. The conversion
+ * itself runs where the jobs run (ImageConversionRunner).
+ */
+@Injectable()
+export class ImageToolService {
+  private readonly logger = new Logger('Images');
+
+  constructor(
+    private readonly jobs: ImageJobRepository,
+    private readonly ledger: CreditLedger,
+    private readonly store: ImageStore,
+    private readonly codec: ImageCodec,
+    private readonly queue: JobQueue,
+    private readonly config: AppConfig,
+  ) {}
+
+  async submit(userId: string, submission: ImageSubmission): Promise<ImageJobView> {
+    // A bad upload is refused from its header before anything is held or stored.
+    if ('upload' in submission) await this.codec.probe(submission.upload);
+    const id = randomUUID();
+    const files = jobFiles(id);
+    let stored = false;
+    try {
+      const job = await this.jobs.inTransaction(async () => {
+        await this.jobs.lockUser(userId);
+        const max = this.config.images.maxUnfinished;
+        if ((await this.jobs.countUnfinished(userId)) >= max) throw new TooManyUnfinishedJobsError(max);
+        if ((await this.jobs.countSince(userId, new Date(Date.now() - 60_000))) >= MAX_SUBMISSIONS_PER_MINUTE) throw new TooManySubmissionsError();
+        // 402 with the insufficient-credits code when the balance is short: nothing is kept.
+        await this.ledger.hold({ userId, amount: CREDITS_PER_IMAGE, idempotencyKey: chargeKey(id), description: `Image: ${CONVERSION_NAMES[submission.conversion]}` });
+        if ('upload' in submission) {
+          await this.store.put(files.input, submission.upload, 'application/octet-stream');
+          stored = true;
+        }
+        return this.jobs.create({
+          id,
+          userId,
+          conversion: submission.conversion,
+          source: 'upload' in submission ? 'upload' : 'url',
+          sourceUrl: 'url' in submission ? submission.url : null,
+        });
+      });
+      await this.enqueue(id);
+      return this.view(job);
+    } catch (error) {
+      if (stored) await this.store.delete(files.input).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Queues a job whose row exists; if the queue is down, the relay queues it later. */
+  async enqueue(id: string): Promise<void> {
+    try {
+      await this.queue.enqueue('image.convert', { jobId: id }, { jobId: `image-${id}` });
+    } catch (error) {
+      this.logger.warn({ err: error }, `Image job ${id} not queued now: the relay queues it later`);
+    }
+  }
+
+  async job(userId: string, id: string): Promise<ImageJobView> {
+    return this.view(await this.own(userId, id));
+  }
+
+  async list(userId: string, page: number): Promise<Paged<ImageJobView>> {
+    const { items, total } = await this.jobs.listForUser(userId, page, PAGE_SIZE);
+    return { items: await Promise.all(items.map((job) => this.view(job, false))), page, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)), total };
+  }
+
+  /** A file of the user's own job, while it is kept. */
+  async file(userId: string, id: string, which: 'preview' | 'result' | 'thumbnail'): Promise<{ bytes: Buffer; contentType: string; job: ImageJob }> {
+    const job = await this.own(userId, id);
+    if (job.status !== 'succeeded' || job.filesDeletedAt) throw new ImageJobNotFoundError();
+    const found = await this.store.get(jobFiles(job.id)[which]);
+    if (!found) throw new ImageJobNotFoundError();
+    return { ...found, job };
+  }
+
+  private async own(userId: string, id: string): Promise<ImageJob> {
+    const job = await this.jobs.findById(id);
+    if (!job || job.userId !== userId) throw new ImageJobNotFoundError();
+    return job;
+  }
+
+  private async view(job: ImageJob, withQueue = true): Promise<ImageJobView> {
+    let queue: ImageJobView['queue'] = null;
+    if (!isFinished(job.status)) {
+      queue = withQueue
+        ? { position: job.status === 'queued' ? await this.jobs.positionOf(job) : 0, estimate_seconds: await this.jobs.typicalSeconds(job.conversion) }
+        : { position: 0, estimate_seconds: null };
+    }
+    return {
+      id: job.id,
+      conversion: job.conversion,
+      source: job.source,
+      status: job.status,
+      error: job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? '' } : null,
+      input: job.inputWidth && job.inputHeight ? { width: job.inputWidth, height: job.inputHeight, shrunk: job.shrunk } : null,
+      result: job.resultWidth && job.resultHeight ? { width: job.resultWidth, height: job.resultHeight } : null,
+      credits: CREDITS_PER_IMAGE,
+      created_at: job.createdAt.toISOString(),
+      finished_at: job.finishedAt?.toISOString() ?? null,
+      files: job.status === 'succeeded' && !job.filesDeletedAt,
+      queue,
+    };
+  }
+}
+

@@ -1,0 +1,38 @@
+import type { ConversionId } from './conversions';
+import type { ImageJob } from './image-job';
+
+export interface NewImageJob {
+  id: string;
+  userId: string;
+  conversion: ConversionId;
+  source: 'upload' | 'url';
+  sourceUrl: string | null;
+}
+
+/** Image jobs. Counting, inserting and the credit's hold happen in one transaction (inTransaction). */
+export abstract class ImageJobRepository {
+  abstract inTransaction<T>(work: () => Promise<T>): Promise<T>;
+  /** Serialises a user's submissions (limits are counted, then a job is added). Inside inTransaction. */
+  abstract lockUser(userId: string): Promise<void>;
+  abstract countUnfinished(userId: string): Promise<number>;
+  abstract countSince(userId: string, since: Date): Promise<number>;
+  abstract create(job: NewImageJob): Promise<ImageJob>;
+  abstract findById(id: string): Promise<ImageJob | null>;
+  abstract listForUser(userId: string, page: number, pageSize: number): Promise<{ items: ImageJob[]; total: number }>;
+  /** Marks the job running (another attempt) unless it is finished; null when finished or missing. */
+  abstract start(id: string): Promise<ImageJob | null>;
+  /** Finishes a job that is not finished yet; false when it already was (a duplicate run). */
+  abstract succeed(id: string, result: { inputWidth: number; inputHeight: number; resultWidth: number; resultHeight: number; shrunk: boolean }): Promise<boolean>;
+  abstract fail(id: string, error: { code: string; message: string }): Promise<boolean>;
+  /** How many queued jobs were created before this one (its place in the queue). */
+  abstract positionOf(job: ImageJob): Promise<number>;
+  /** Median seconds from start to finish of the last successful jobs of this conversion, or null. */
+  abstract typicalSeconds(conversion: ConversionId): Promise<number | null>;
+  /** Queued jobs created before `before`: their queue message may be lost (Redis was down). */
+  abstract queuedBefore(before: Date, limit: number): Promise<string[]>;
+  /** Unfinished jobs created before `before`: they can no longer finish (lost, stalled for good). */
+  abstract unfinishedBefore(before: Date, limit: number): Promise<string[]>;
+  /** Jobs whose files are older than `before` and not deleted yet. */
+  abstract filesOlderThan(before: Date, limit: number): Promise<string[]>;
+  abstract markFilesDeleted(id: string): Promise<void>;
+}

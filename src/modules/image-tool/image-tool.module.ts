@@ -1,0 +1,57 @@
+import { Module } from '@nestjs/common';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { AppConfig } from 'src/config/app-config';
+import { AuthModule } from 'src/modules/auth/auth.module';
+import { CreditsModule } from 'src/modules/credits/credits.module';
+import { CompositeImageConverter } from './adapters/composite.image-converter';
+import { ImagesController } from './adapters/http/images.controller';
+import { SafeHttpImageFetcher } from './adapters/http/safe-http.image-fetcher';
+import { OnnxImageConverter } from './adapters/onnx/onnx.image-converter';
+import { ImageJobSchema } from './adapters/persistence/image-job.entity';
+import { PostgresImageJobRepository } from './adapters/persistence/postgres.image-job.repository';
+import { ImageConvertProcessor } from './adapters/queue/image-convert.processor';
+import { ImageJobsHousekeeping } from './adapters/schedule/image-jobs-housekeeping';
+import { SharpStyles } from './adapters/sharp/sharp-styles';
+import { SharpImageCodec } from './adapters/sharp/sharp.image-codec';
+import { FileImageStore } from './adapters/storage/file.image-store';
+import { S3ImageStore } from './adapters/storage/s3.image-store';
+import { ImageConversionRunner } from './application/image-conversion.runner';
+import { ImageToolService } from './application/image-tool.service';
+import { ImageJobRepository } from './domain/image-job-repository.port';
+import { ImageConverter } from './domain/image-converter.port';
+import { ImageCodec } from './domain/image-decoder.port';
+import { ImageFetcher } from './domain/image-fetcher.port';
+import { ImageStore } from './domain/image-store.port';
+
+/**
+ * The image tool: a conversion costs 1 credit (held through the credits module's CreditLedger,
+ * captured on success, released on failure); the web process accepts jobs, the process that runs
+ * the jobs converts them (ONNX Runtime for AI upscaling, sharp for the styles).
+ */
+@Module({
+  imports: [AuthModule, CreditsModule, MikroOrmModule.forFeature([ImageJobSchema])],
+  controllers: [ImagesController],
+  providers: [
+    ImageToolService,
+    ImageConversionRunner,
+    ImageConvertProcessor,
+    ImageJobsHousekeeping,
+    { provide: ImageJobRepository, useClass: PostgresImageJobRepository },
+    { provide: ImageCodec, useClass: SharpImageCodec },
+    { provide: ImageFetcher, useFactory: () => new SafeHttpImageFetcher() },
+    {
+      provide: ImageStore,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => {
+        const store = config.images.store;
+        return store.kind === 's3' ? new S3ImageStore(store) : new FileImageStore(store.dir);
+      },
+    },
+    // Models load on first use (once per process), so the web process, which never converts, never loads them.
+    { provide: ImageConverter, useFactory: () => new CompositeImageConverter(new OnnxImageConverter(), new SharpStyles()) },
+  ],
+})
+export class ImageToolModule {}
+
+/** The worker configures sharp for conversions at start. */
+export { SharpImageCodec } from './adapters/sharp/sharp.image-codec';

@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import sharp from 'sharp';
+import type { CreditsView, Paged } from 'src/contracts/billing';
+import type { ImageJobView } from 'src/contracts/images';
+import { insertSignedInUser } from './support/accounts';
+import { startApp, startWorker, type RunningApp, type RunningWorker } from './support/app-process';
+import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import { until } from './support/until';
+
+const ADMIN = 'images-ops@example.com';
+
+/**
+ * The image tool end to end: the built web process and worker on PostgreSQL and Redis, sharing a
+ * files directory; credits held at submission, captured on success, released on failure.
+ */
+describe('the image tool on PostgreSQL, Redis and the worker', () => {
+  let database: TestDatabase;
+  const redisKeys = testRedisPrefix();
+  let dataDir: string;
+  let app: RunningApp;
+  let worker: RunningWorker;
+  let env: Record<string, string>;
+  let db: Client;
+  let admin: string;
+  let privateImages: Server;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataDir = await mkdtemp(join(tmpdir(), 'images-e2e-'));
+    env = {
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      REDIS_KEY_PREFIX: redisKeys.prefix,
+      DATA_DIR: dataDir,
+      HAS_LOGIN: 'true',
+      HAS_PAYMENT: 'true',
+      TRIAL_CREDITS: '0',
+      ADMIN_EMAILS: ADMIN,
+      NODE_ENV: 'production',
+      MIGRATE_ON_START: 'true',
+      TRUST_PROXY: 'true',
+      // The credit check under concurrency is the point below, not the per-user job limit.
+      IMAGE_MAX_UNFINISHED: '25',
+    };
+    app = await startApp(env);
+    worker = await startWorker(env);
+    db = new Client({ connectionString: database.url });
+    await db.connect();
+    admin = await insertSignedInUser(database.url, ADMIN);
+    // An image server on loopback: a URL job pointing inside the network must never reach it.
+    privateImages = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(10)));
+    await new Promise<void>((resolve) => privateImages.listen(0, '127.0.0.1', resolve));
+  });
+
+  afterAll(async () => {
+    await worker?.stop();
+    await app?.stop();
+    privateImages?.close();
+    await db?.end();
+    await database?.drop();
+    await redisKeys.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  let ip = '';
+  beforeEach(() => {
+    ip = `10.${[1, 2, 3].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;
+  });
+
+  const call = (method: string, path: string, { token, body, form }: { token: string; body?: unknown; form?: FormData }) =>
+    fetch(`${app.url}${path}`, {
+      method,
+      headers: { 'x-forwarded-for': ip, authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: form ?? (body === undefined ? undefined : JSON.stringify(body)),
+    });
+
+  /** A signed-in user with `credits` credits, granted by an admin. */
+  async function user(credits: number): Promise<string> {
+    const email = `artist-${randomBytes(4).toString('hex')}@example.com`;
+    const token = await insertSignedInUser(database.url, email);
+    if (credits > 0) {
+      const grant = await call('POST', '/api/v1/admin/credits', { token: admin, body: { email, credits, validity_days: 30, reason: 'Image tool test' } });
+      expect(grant.status).toBe(201);
+    }
+    return token;
+  }
+
+  const balance = async (token: string) => ((await (await call('GET', '/api/v1/credits', { token })).json()) as CreditsView).balance;
+
+  const png = (width: number, height: number) =>
+    sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 } } })
+      .composite([{ input: Buffer.from(`<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 2}" r="${width / 4}" fill="#fc0"/></svg>`) }])
+      .png()
+      .toBuffer();
+
+  function upload(bytes: Buffer, conversion = 'ai-2x', name = 'photo.png', type = 'image/png'): FormData {
+    const form = new FormData();
+    form.append('conversion', conversion);
+    form.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
+    return form;
+  }
+
+  async function submit(token: string, form: FormData): Promise<ImageJobView> {
+    const response = await call('POST', '/api/v1/images', { token, form });
+    expect(response.status).toBe(202);
+    return (await response.json()) as ImageJobView;
+  }
+
+  const finished = (token: string, id: string, timeoutMs = 60_000) =>
+    until(
+      `image job ${id} to finish`,
+      async () => {
+        const job = (await (await call('GET', `/api/v1/images/${id}`, { token })).json()) as ImageJobView;
+        return job.status === 'succeeded' || job.status === 'failed' ? job : undefined;
+      },
+      timeoutMs,
+    );
+
+  it('upscales an uploaded image 2x with AI for exactly one credit, and serves the result to its owner only', async () => {
+    const token = await user(10);
+    const queued = await submit(token, upload(await png(64, 48)));
+    expect(queued).toMatchObject({ status: 'queued', conversion: 'ai-2x', credits: 1, files: false });
+    expect(queued.queue).not.toBeNull();
+    expect(await balance(token)).toBe(9);
+
+    const job = await finished(token, queued.id);
+    expect(job).toMatchObject({ status: 'succeeded', input: { width: 64, height: 48, shrunk: false }, result: { width: 128, height: 96 }, files: true, queue: null });
+    expect(await balance(token)).toBe(9);
+
+    const result = await call('GET', `/api/v1/images/${job.id}/result?download=1`, { token });
+    expect(result.status).toBe(200);
+    expect(result.headers.get('content-type')).toBe('image/png');
+    expect(result.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(result.headers.get('content-disposition')).toMatch(/^attachment; filename="ai-2x-[0-9a-f]{8}\.png"$/);
+    expect(await sharp(Buffer.from(await result.arrayBuffer())).metadata()).toMatchObject({ width: 128, height: 96, format: 'png' });
+    expect((await call('GET', `/api/v1/images/${job.id}/thumbnail`, { token })).headers.get('content-type')).toBe('image/jpeg');
+    expect((await call('GET', `/api/v1/images/${job.id}/preview`, { token })).status).toBe(200);
+
+    const stranger = await user(0);
+    for (const path of ['', '/result', '/preview']) expect((await call('GET', `/api/v1/images/${job.id}${path}`, { token: stranger })).status).toBe(404);
+    const history = (await (await call('GET', '/api/v1/images', { token })).json()) as Paged<ImageJobView>;
+    expect(history.items.map((j) => j.id)).toEqual([job.id]);
+    const { rows } = await db.query(`select state from credit_charges where idempotency_key = $1`, [`image-job:${job.id}`]);
+    expect(rows).toEqual([{ state: 'captured' }]);
+  });
+
+  it('refuses what is not an image we take before holding any credit: a pixel bomb in milliseconds, SVG, text, over 10 MB', async () => {
+    const token = await user(3);
+    // 12000 x 12000 pixels in a few kilobytes: refused from its header, never decoded.
+    const bomb = await sharp({ create: { width: 12_000, height: 12_000, channels: 3, background: '#000' } }).png({ compressionLevel: 9 }).toBuffer();
+    expect(bomb.length).toBeLessThan(1_000_000);
+    const cases: [FormData, number, string][] = [
+      [upload(bomb), 400, 'IMAGES.INVALID_IMAGE'],
+      [upload(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'), 'ai-2x', 'x.svg', 'image/svg+xml'), 400, 'IMAGES.INVALID_IMAGE'],
+      [upload(Buffer.from('just some text, not an image'), 'sketch', 'notes.txt', 'text/plain'), 400, 'IMAGES.INVALID_IMAGE'],
+      [upload(Buffer.alloc(11 * 1024 * 1024, 1)), 413, ''],
+    ];
+    for (const [form, status, code] of cases) {
+      const response = await call('POST', '/api/v1/images', { token, form });
+      expect(response.status).toBe(status);
+      if (code) expect(await response.json()).toMatchObject({ code });
+    }
+    const bad = await call('POST', '/api/v1/images', { token, body: { conversion: 'ai-2x', url: 'not a url' } });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ errors: ['url: Please enter a valid image URL'] });
+    expect(await balance(token)).toBe(3);
+  });
+
+  it('gives the credit back when a job fails: a URL inside the network is never fetched', async () => {
+    const token = await user(2);
+    const { port } = privateImages.address() as { port: number };
+    const response = await call('POST', '/api/v1/images', { token, body: { conversion: 'sketch', url: `http://127.0.0.1:${port}/photo.png` } });
+    expect(response.status).toBe(202);
+    const queued = (await response.json()) as ImageJobView;
+    expect(await balance(token)).toBe(1);
+    const job = await finished(token, queued.id);
+    expect(job.status).toBe('failed');
+    expect(job.error?.code).toBe('IMAGES.FETCH_FAILED');
+    await until('the credit to come back', async () => (await balance(token)) === 2);
+  });
+
+  it('accepts exactly 5 of 20 concurrent submissions against 5 credits', async () => {
+    const token = await user(5);
+    const image = await png(32, 32);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call('POST', '/api/v1/images', { token, form: upload(image, 'sketch') })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(5);
+    expect(statuses.every((s) => s === 202 || s === 402 || s === 429)).toBe(true);
+    expect(await balance(token)).toBe(0);
+    const refusal = answers.find((a) => a.status === 402);
+    if (refusal) expect(await refusal.json()).toMatchObject({ code: 'CREDITS.INSUFFICIENT', balance: 0, had_credits: true });
+  });
+
+  it('charges once a job whose worker was killed in the middle of it: another worker finishes it', async () => {
+    const token = await user(4);
+    const queued = await submit(token, upload(await png(512, 512)));
+    await until('the job to be running', async () => {
+      const { rows } = await db.query<{ status: string }>(`select status from image_jobs where id = $1`, [queued.id]);
+      return rows[0]?.status === 'running';
+    });
+    worker.process.kill('SIGKILL');
+    await worker.stop();
+    worker = await startWorker(env);
+    // BullMQ finds the job stalled once its lock expires (30 s) and runs it again.
+    const job = await finished(token, queued.id, 90_000);
+    expect(job.status).toBe('succeeded');
+    expect(await balance(token)).toBe(3);
+    const { rows } = await db.query<{ attempts: number }>(`select attempts from image_jobs where id = $1`, [queued.id]);
+    expect(rows[0]!.attempts).toBeGreaterThanOrEqual(2);
+    const charges = await db.query(`select state from credit_charges where idempotency_key = $1`, [`image-job:${queued.id}`]);
+    expect(charges.rows).toEqual([{ state: 'captured' }]);
+  }, 150_000);
+});
