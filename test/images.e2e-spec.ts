@@ -215,4 +215,26 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
     const charges = await db.query(`select state from credit_charges where idempotency_key = $1`, [`image-job:${queued.id}`]);
     expect(charges.rows).toEqual([{ state: 'captured' }]);
   }, 150_000);
+
+  it('accepts a job while Redis is down; the relay where the jobs run queues it later, and it converts', async () => {
+    const token = await user(2);
+    // A second web process on the same database whose Redis does not answer.
+    const noRedis = await startApp({ ...env, REDIS_URL: 'redis://127.0.0.1:1', MIGRATE_ON_START: 'false' });
+    let accepted: ImageJobView;
+    try {
+      const form = upload(await png(40, 40), 'sketch');
+      const response = await fetch(`${noRedis.url}/api/v1/images`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': ip }, body: form });
+      expect(response.status).toBe(202);
+      accepted = (await response.json()) as ImageJobView;
+      expect(accepted.status).toBe('queued');
+    } finally {
+      await noRedis.stop();
+    }
+    expect(await balance(token)).toBe(1);
+    // Old enough for the relay (it queues jobs still queued after 30 s); the worker's next run picks it up.
+    await db.query(`update image_jobs set created_at = now() - interval '1 minute' where id = $1`, [accepted.id]);
+    const job = await finished(token, accepted.id, 90_000);
+    expect(job.status).toBe('succeeded');
+    expect(await balance(token)).toBe(1);
+  }, 120_000);
 });

@@ -53,7 +53,12 @@ export class MailOutboxSweeper {
     private readonly jobs: JobQueue,
   ) {}
 
+  // Two methods: @nestjs/schedule keeps one schedule per method (a second decorator replaces the first).
   @Timeout(1_000)
+  async atStart(): Promise<void> {
+    await this.run();
+  }
+
   @Interval(60_000)
   async run(): Promise<void> {
     await this.sweep(new Date()).catch((error: unknown) => this.logger.warn({ err: error }, 'Outbox sweep failed'));

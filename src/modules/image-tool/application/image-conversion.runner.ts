@@ -109,6 +109,7 @@ export class ImageConversionRunner {
   async housekeeping(now = new Date()): Promise<{ requeued: number; lost: number; deleted: number }> {
     const queued = await this.jobs.queuedBefore(new Date(now.getTime() - REQUEUE_AFTER_MS), 200);
     for (const id of queued) await this.service.enqueue(id);
+    if (queued.length) this.logger.log(`${queued.length} queued image job(s) handed to the queue again`);
     const lost = await this.jobs.unfinishedBefore(new Date(now.getTime() - LOST_JOB_AFTER_MS), 200);
     for (const id of lost) await this.failForGood(id, 'IMAGES.LOST', 'The conversion could not finish.');
     if (lost.length) this.logger.warn(`${lost.length} image job(s) could not finish: failed, credits returned`);

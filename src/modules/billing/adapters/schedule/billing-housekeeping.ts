@@ -13,7 +13,12 @@ export class BillingHousekeeping {
     private readonly config: AppConfig,
   ) {}
 
+  // Two methods: @nestjs/schedule keeps one schedule per method (a second decorator replaces the first).
   @Timeout(3_000)
+  async atStart(): Promise<void> {
+    await this.run();
+  }
+
   @Interval(10 * 60_000)
   async run(): Promise<void> {
     if (!this.config.payments.enabled) return;

@@ -12,7 +12,12 @@ export class CreditsHousekeeping {
 
   constructor(private readonly credits: CreditsService) {}
 
+  // Two methods: @nestjs/schedule keeps one schedule per method (a second decorator replaces the first).
   @Timeout(2_000)
+  async atStart(): Promise<void> {
+    await this.run();
+  }
+
   @Interval(60_000)
   async run(): Promise<void> {
     await this.credits.housekeeping().catch((error: unknown) => this.logger.warn({ err: error }, 'Credit housekeeping failed'));

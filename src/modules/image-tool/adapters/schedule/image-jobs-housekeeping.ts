@@ -13,7 +13,12 @@ export class ImageJobsHousekeeping {
     private readonly config: AppConfig,
   ) {}
 
+  // Two methods: @nestjs/schedule keeps one schedule per method (a second decorator replaces the first).
   @Timeout(2_500)
+  async atStart(): Promise<void> {
+    await this.run();
+  }
+
   @Interval(30_000)
   async run(): Promise<void> {
     if (!this.config.payments.enabled) return;

@@ -1,0 +1,47 @@
+import { ScheduleModule, SchedulerRegistry } from '@nestjs/schedule';
+import { Test } from '@nestjs/testing';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { loadConfig, AppConfig } from 'src/config/app-config';
+import { BillingHousekeeping } from 'src/modules/billing/adapters/schedule/billing-housekeeping';
+import { BillingService } from 'src/modules/billing/application/billing.service';
+import { CreditsHousekeeping } from 'src/modules/credits/adapters/schedule/credits-housekeeping';
+import { CreditsService } from 'src/modules/credits/application/credits.service';
+import { ImageJobsHousekeeping } from 'src/modules/image-tool/adapters/schedule/image-jobs-housekeeping';
+import { ImageConversionRunner } from 'src/modules/image-tool/application/image-conversion.runner';
+import { MailOutboxSweeper } from 'src/platform/mail/mail-outbox';
+import { JobQueue } from 'src/platform/queue/job-queue';
+
+/**
+ * Every piece of recurring work runs soon after start AND on its interval. (Two schedule
+ * decorators on one method silently keep only one of them: the intervals never ran.)
+ */
+describe('the scheduled work', () => {
+  it('registers a start-up run and an interval for each housekeeper', async () => {
+    const idle = { sweep: async () => 0, housekeeping: async () => ({}), expireStalePending: async () => 0 };
+    const app = await Test.createTestingModule({
+      imports: [ScheduleModule.forRoot()],
+      providers: [
+        MailOutboxSweeper,
+        CreditsHousekeeping,
+        BillingHousekeeping,
+        ImageJobsHousekeeping,
+        { provide: AppConfig, useValue: loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true' }) },
+        { provide: EntityManager, useValue: {} },
+        { provide: JobQueue, useValue: {} },
+        { provide: CreditsService, useValue: idle },
+        { provide: BillingService, useValue: idle },
+        { provide: ImageConversionRunner, useValue: idle },
+      ],
+    }).compile();
+    jest.spyOn(MailOutboxSweeper.prototype, 'sweep').mockResolvedValue(0);
+    await app.init();
+    try {
+      const registry = app.get(SchedulerRegistry);
+      expect(registry.getIntervals()).toHaveLength(4);
+      expect(registry.getTimeouts()).toHaveLength(4);
+    } finally {
+      await app.close();
+      jest.restoreAllMocks();
+    }
+  });
+});
