@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { Worker } from 'node:worker_threads';
 import type { AiModelId, RgbImage } from 'src/modules/image-tool/domain/conversions';
 
 export interface TileOptions {
@@ -19,7 +18,7 @@ export interface UpscaleOptions {
 const DEFAULT_TILES: TileOptions = { tileSize: 128, overlap: 8 };
 
 /** One run of the model: where its input window is, and which part of its output is kept. */
-interface Tile {
+export interface Tile {
   x: number;
   y: number;
   width: number;
@@ -30,13 +29,46 @@ interface Tile {
   keepHeight: number;
 }
 
+/** The thread's code: plain CommonJS, run as it is from src/ (jest) and from dist/ (SWC re-emits it). */
+const THREAD_FILE = join(__dirname, 'onnx-inference.thread.js');
+
+/** Messages to the inference thread. */
+type ToThread =
+  | { type: 'upscale'; id: number; model: AiModelId; pixels: ArrayBuffer; width: number; height: number; tiles: Tile[] }
+  | { type: 'cancel'; id: number }
+  | { type: 'close' };
+
+/** Messages from the inference thread, each about one upscale. */
+type FromThread =
+  | { type: 'progress'; id: number; done: number; total: number }
+  | { type: 'done'; id: number; pixels: ArrayBuffer; width: number; height: number }
+  | { type: 'aborted'; id: number }
+  | { type: 'failed'; id: number; message: string; stack?: string };
+
+type Outcome = { result: RgbImage } | { error: unknown };
+
+interface Request {
+  id: number;
+  message: Extract<ToThread, { type: 'upscale' }>;
+  signal: AbortSignal;
+  onProgress?: UpscaleOptions['onProgress'];
+  settle(outcome: Outcome): void;
+}
+
 /**
  * Runs the ESRGAN models that scripts/build-models.mjs converts to ONNX (NCHW float32, pixel values
- * 0-255) on the CPU, one thread per run, in tiles. Each model is loaded once per process, on first use.
+ * 0-255) on the CPU, in tiles, in a worker thread: ONNX Runtime blocks the event loop it runs on for
+ * a whole tile (0.3-0.5 s), and without Redis the web process runs the jobs itself. One thread per
+ * converter, started on the first upscale, running one upscale at a time (the others wait here) on
+ * one CPU thread; it loads each model once, on first use. A thread that dies fails its upscale, and
+ * the next one starts a new thread.
  */
 export class OnnxImageConverter {
-  private readonly sessions = new Map<AiModelId, Promise<InferenceSession>>();
   private readonly tiles: TileOptions;
+  private readonly waiting: Request[] = [];
+  private thread?: Worker;
+  private running?: Request;
+  private lastId = 0;
 
   constructor(
     private readonly modelsDir = resolve('dist/models'),
@@ -50,60 +82,122 @@ export class OnnxImageConverter {
     return new OnnxImageConverter(join(rootDir, 'dist/models'));
   }
 
-  async upscale(image: RgbImage, model: AiModelId, signal: AbortSignal, options: UpscaleOptions = {}): Promise<RgbImage> {
+  /** Rejects with the signal's reason once it aborts: at once while waiting, after the current tile while running. */
+  upscale(image: RgbImage, model: AiModelId, signal: AbortSignal, options: UpscaleOptions = {}): Promise<RgbImage> {
     const { width, height } = image;
     if (!(width >= 1 && height >= 1) || image.data.length !== width * height * 3) {
-      throw new Error(`Not an RGB image: ${image.data.length} bytes for ${width}x${height}`);
+      return Promise.reject(new Error(`Not an RGB image: ${image.data.length} bytes for ${width}x${height}`));
     }
-    signal.throwIfAborted();
-    const session = await this.session(model);
-    const tiles = planTiles(width, height, this.tiles);
-    let out: Uint8ClampedArray | undefined;
-    let scale = 0;
-    for (const [index, tile] of tiles.entries()) {
-      signal.throwIfAborted();
-      const result = await session.run({ input: new Tensor('float32', windowToNchw(image, tile), [1, 3, tile.height, tile.width]) });
-      const output = result.output as Tensor;
-      const [, channels, outHeight, outWidth] = output.dims as number[];
-      if (!out) {
-        scale = outWidth! / tile.width;
-        if (channels !== 3 || !Number.isInteger(scale) || outHeight !== tile.height * scale) {
-          throw new Error(`Model ${model} answered ${output.dims.join('x')} for a ${tile.width}x${tile.height} input`);
-        }
-        out = new Uint8ClampedArray(width * scale * height * scale * 3);
-      }
-      keepTile(output.data as Float32Array, tile, scale, out, width * scale);
-      output.dispose();
-      options.onProgress?.(index + 1, tiles.length);
-    }
-    // Uint8ClampedArray clamps to 0-255 and rounds on assignment.
-    return { data: new Uint8Array(out!.buffer), width: width * scale, height: height * scale };
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const id = ++this.lastId;
+    // A copy (under 1 ms for 512x512) is handed over, not the caller's buffer: the runner still encodes
+    // the input as the preview after converting, and a transferred buffer is left empty.
+    const pixels = image.data.slice().buffer;
+    const message = { type: 'upscale', id, model, pixels, width, height, tiles: planTiles(width, height, this.tiles) } as const;
+    return new Promise<RgbImage>((resolvePromise, reject) => {
+      const onAbort = () => this.cancel(request);
+      const request: Request = {
+        id,
+        message,
+        signal,
+        onProgress: options.onProgress,
+        settle: (outcome) => {
+          signal.removeEventListener('abort', onAbort);
+          if ('result' in outcome) resolvePromise(outcome.result);
+          else reject(outcome.error);
+        },
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(request);
+      this.next();
+    });
   }
 
-  /** Releases the loaded models (worker shutdown, tests). */
+  /**
+   * Upscales not finished yet fail at once; the thread frees the models and ends after the tile under
+   * way. Not `worker.terminate()`: a thread stopped inside ONNX Runtime aborts the whole process.
+   * A later upscale starts a new thread.
+   */
   async close(): Promise<void> {
-    const sessions = [...this.sessions.values()];
-    this.sessions.clear();
-    for (const session of await Promise.allSettled(sessions)) if (session.status === 'fulfilled') await session.value.release();
+    const thread = this.thread;
+    this.thread = undefined;
+    const closed = new Error('The image converter was closed');
+    for (const request of [...(this.running ? [this.running] : []), ...this.waiting.splice(0)]) request.settle({ error: closed });
+    this.running = undefined;
+    if (!thread) return;
+    const exited = new Promise((resolveExit) => thread.once('exit', resolveExit));
+    thread.ref(); // the process waits for the thread's own end
+    thread.postMessage({ type: 'close' } satisfies ToThread);
+    await exited;
   }
 
-  private session(model: AiModelId): Promise<InferenceSession> {
-    let session = this.sessions.get(model);
-    if (!session) {
-      session = this.load(model);
-      this.sessions.set(model, session);
-      // A failed load is not cached: the next job tries again (after a build, say).
-      session.catch(() => this.sessions.delete(model));
+  private next(): void {
+    if (this.running) return;
+    const request = this.waiting.shift();
+    if (!request) return;
+    this.running = request;
+    try {
+      const thread = (this.thread ??= this.startThread());
+      thread.ref(); // an upscale under way keeps the process alive; an idle thread does not
+      thread.postMessage(request.message satisfies ToThread, [request.message.pixels]);
+    } catch (error) {
+      this.finish(request, { error });
     }
-    return session;
   }
 
-  private async load(model: AiModelId): Promise<InferenceSession> {
-    const path = join(this.modelsDir, `${model}.onnx`);
-    if (!existsSync(path)) {
-      throw new Error(`The ONNX model ${model} is missing (${path}): run \`npm run build\`, which converts it from its npm package`);
+  private finish(request: Request, outcome: Outcome): void {
+    if (this.running !== request) return;
+    this.running = undefined;
+    this.thread?.unref();
+    request.settle(outcome);
+    this.next();
+  }
+
+  private cancel(request: Request): void {
+    const index = this.waiting.indexOf(request);
+    if (index >= 0) {
+      this.waiting.splice(index, 1);
+      request.settle({ error: request.signal.reason });
+    } else if (this.running === request) {
+      this.thread?.postMessage({ type: 'cancel', id: request.id } satisfies ToThread);
     }
-    return InferenceSession.create(path, { executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' });
+  }
+
+  private startThread(): Worker {
+    const thread = new Worker(THREAD_FILE, { name: 'onnx-inference', workerData: { modelsDir: this.modelsDir } });
+    thread.on('message', (message: FromThread) => this.onMessage(message));
+    // After an 'error', the 'exit' that follows finds this thread forgotten already.
+    thread.on('error', (error) => this.onThreadEnd(thread, `failed: ${error.message}`));
+    thread.on('exit', (code) => this.onThreadEnd(thread, `stopped (exit code ${code})`));
+    return thread;
+  }
+
+  private onMessage(message: FromThread): void {
+    const request = this.running;
+    if (request?.id !== message.id) return;
+    switch (message.type) {
+      case 'progress':
+        // Once aborted, the caller hears nothing more but the rejection.
+        if (!request.signal.aborted) request.onProgress?.(message.done, message.total);
+        return;
+      case 'done':
+        if (request.signal.aborted) return this.finish(request, { error: request.signal.reason });
+        return this.finish(request, { result: { data: new Uint8Array(message.pixels), width: message.width, height: message.height } });
+      case 'aborted':
+        return this.finish(request, { error: request.signal.reason });
+      case 'failed': {
+        const error = new Error(message.message);
+        if (message.stack) error.stack = message.stack; // where in the thread it failed
+        return this.finish(request, { error });
+      }
+    }
+  }
+
+  private onThreadEnd(thread: Worker, how: string): void {
+    if (this.thread !== thread) return; // closed, or replaced already
+    this.thread = undefined;
+    const request = this.running;
+    if (request) this.finish(request, { error: new Error(`The ONNX inference thread ${how}`) });
   }
 }
 
@@ -123,6 +217,7 @@ function planAxis(length: number, { tileSize, overlap }: TileOptions) {
   });
 }
 
+/** The tiles the thread runs, in order (the thread converts their pixels, in onnx-inference.thread.js). */
 export function planTiles(width: number, height: number, options: TileOptions): Tile[] {
   const columns = planAxis(width, options);
   return planAxis(height, options).flatMap((row) =>
@@ -137,38 +232,4 @@ export function planTiles(width: number, height: number, options: TileOptions): 
       keepHeight: row.keepSize,
     })),
   );
-}
-
-/** The tile's window of RGB bytes as planar float32 (the model's NCHW input, values 0-255). */
-function windowToNchw(image: RgbImage, tile: Tile): Float32Array {
-  const plane = tile.width * tile.height;
-  const input = new Float32Array(3 * plane);
-  for (let y = 0; y < tile.height; y++) {
-    let source = ((tile.y + y) * image.width + tile.x) * 3;
-    let target = y * tile.width;
-    for (let x = 0; x < tile.width; x++, source += 3, target++) {
-      input[target] = image.data[source]!;
-      input[plane + target] = image.data[source + 1]!;
-      input[2 * plane + target] = image.data[source + 2]!;
-    }
-  }
-  return input;
-}
-
-/** Copies the kept part of a tile's planar output into the interleaved RGB result. */
-function keepTile(output: Float32Array, tile: Tile, scale: number, out: Uint8ClampedArray, outWidth: number) {
-  const tileWidth = tile.width * scale;
-  const plane = tileWidth * tile.height * scale;
-  const rows = tile.keepHeight * scale;
-  const columns = tile.keepWidth * scale;
-  for (let y = 0; y < rows; y++) {
-    const sourceRow = (tile.keepY * scale + y) * tileWidth + tile.keepX * scale;
-    let target = (((tile.y + tile.keepY) * scale + y) * outWidth + (tile.x + tile.keepX) * scale) * 3;
-    for (let x = 0; x < columns; x++, target += 3) {
-      const source = sourceRow + x;
-      out[target] = output[source]!;
-      out[target + 1] = output[plane + source]!;
-      out[target + 2] = output[2 * plane + source]!;
-    }
-  }
 }
