@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { AppConfig } from 'src/config/app-config';
 import { bullmqPrefix } from './bullmq-job-queue.adapter';
 import { JobProcessors } from './job-processors';
-import { isJobName, QUEUE_CONCURRENCY, QUEUE_NAMES, validateJob } from './jobs';
+import { isJobName, QUEUE_CONCURRENCY, QUEUE_LOCK_MS, QUEUE_NAMES, validateJob } from './jobs';
 import { describeFailure, PermanentJobError } from './queue.errors';
 
 /**
@@ -37,6 +37,7 @@ export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy
         connection: this.connection,
         prefix: bullmqPrefix(this.config),
         concurrency: QUEUE_CONCURRENCY[queue] ?? this.config.queue.concurrency,
+        ...(QUEUE_LOCK_MS[queue] ? { lockDuration: QUEUE_LOCK_MS[queue], stalledInterval: QUEUE_LOCK_MS[queue] } : {}),
       });
       worker.on('failed', (job, error) => {
         this.logFailure(job, error);
