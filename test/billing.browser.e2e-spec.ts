@@ -1,12 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { freePort, startApp, type RunningApp } from './support/app-process';
-import { hydrated, launchBrowser } from './support/browser';
-import { linkToken, startMailSink, type MailSink } from './support/mail-sink';
-
-const PASSWORD = 'correct horse battery';
+import type { RunningApp } from './support/app-process';
+import { hydrated } from './support/browser';
+import { BROWSER_PASSWORD, signUpAndSignIn, startBrowserSite, type BrowserSite } from './support/browser-site';
 
 /**
  * The issue's "done when", as a new user would try it: `HAS_LOGIN=true HAS_PAYMENT=true npm start`
@@ -14,32 +9,16 @@ const PASSWORD = 'correct horse battery';
  * catch the confirmation mail).
  */
 describe('credits and payments in a real browser', () => {
+  let site: BrowserSite;
   let app: RunningApp;
   let browser: Browser;
-  let mail: MailSink;
-  let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'guides-billing-browser-'));
-    mail = await startMailSink();
-    const port = await freePort();
-    app = await startApp({
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      HAS_LOGIN: 'true',
-      HAS_PAYMENT: 'true',
-      SMTP_URL: mail.url,
-    });
-    browser = await launchBrowser();
+    site = await startBrowserSite({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true' });
+    ({ app, browser } = site);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await mail?.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => site?.close());
 
   /** Collects what a user would see as broken: uncaught errors and console errors. */
   function watch(page: Page): string[] {
@@ -50,25 +29,6 @@ describe('credits and payments in a real browser', () => {
       if (message.type() === 'error' && !/401/.test(message.text())) problems.push(message.text());
     });
     return problems;
-  }
-
-  async function signUpAndSignIn(page: Page, email: string): Promise<void> {
-    await page.goto(`${app.url}/auth/signup`);
-    await hydrated(page);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password (at least 8 characters)').fill(PASSWORD);
-    await page.getByLabel('Confirm password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/auth\/email_verifications/);
-    const token = linkToken(await mail.waitFor(email, /Confirm your email/), '/auth/confirm');
-    await page.goto(`${app.url}/auth/confirm#token=${token}`);
-    await page.getByText('Your email is confirmed. You can sign in now.').waitFor();
-    await page.goto(`${app.url}/auth/login`);
-    await hydrated(page);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${app.url}/`);
   }
 
   /** From the test checkout page: Pay, then the success page with the order paid. */
@@ -87,7 +47,7 @@ describe('credits and payments in a real browser', () => {
     const problems = watch(page);
     const email = `buyer-${Date.now().toString(36)}@example.com`;
     try {
-      await signUpAndSignIn(page, email);
+      await signUpAndSignIn(site, page, email);
 
       // The trial: 10 credits, expiring 14 days from now.
       await page.goto(`${app.url}/usage`);
@@ -144,7 +104,7 @@ describe('credits and payments in a real browser', () => {
   it('opens the sign-in modal when a signed-out visitor buys, then goes on to the test checkout', async () => {
     const email = `modal-${Date.now().toString(36)}@example.com`;
     const setup = await browser.newContext();
-    await signUpAndSignIn(await setup.newPage(), email);
+    await signUpAndSignIn(site, await setup.newPage(), email);
     await setup.close();
 
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -157,7 +117,7 @@ describe('credits and payments in a real browser', () => {
       const dialog = page.getByRole('dialog', { name: 'Sign in' });
       await dialog.waitFor();
       await dialog.getByLabel('Email').fill(email);
-      await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await dialog.getByLabel('Password', { exact: true }).fill(BROWSER_PASSWORD);
       await dialog.getByRole('button', { name: 'Sign in' }).click();
       await payOnTestCheckout(page, '$2.99');
       await expect(page.getByTestId('success-balance').textContent()).resolves.toContain('110 credits');
@@ -173,7 +133,7 @@ describe('credits and payments in a real browser', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     try {
-      await signUpAndSignIn(page, `low-${Date.now().toString(36)}@example.com`);
+      await signUpAndSignIn(site, page, `low-${Date.now().toString(36)}@example.com`);
       await page.goto(`${app.url}/pricing`);
       await hydrated(page);
       for (const [hadCredits, title, button, target] of [

@@ -1,14 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { IMAGE_WAIT_NOTICE } from 'src/contracts/images';
-import { freePort, startApp, type RunningApp } from './support/app-process';
-import { hydrated, launchBrowser } from './support/browser';
-import { linkToken, startMailSink, type MailSink } from './support/mail-sink';
-
-const PASSWORD = 'correct horse battery';
+import type { RunningApp } from './support/app-process';
+import { hydrated } from './support/browser';
+import { signUpAndSignIn, startBrowserSite, type BrowserSite } from './support/browser-site';
 
 /**
  * The image tool's "done when", as a new user would try it: `HAS_LOGIN=true HAS_PAYMENT=true npm
@@ -16,44 +13,17 @@ const PASSWORD = 'correct horse battery';
  * server only to catch the confirmation mail.
  */
 describe('the image tool in a real browser', () => {
+  let site: BrowserSite;
   let app: RunningApp;
   let browser: Browser;
-  let mail: MailSink;
   let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'guides-images-browser-'));
-    mail = await startMailSink();
-    const port = await freePort();
-    app = await startApp({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, HAS_LOGIN: 'true', HAS_PAYMENT: 'true', SMTP_URL: mail.url });
-    browser = await launchBrowser();
+    site = await startBrowserSite({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true' });
+    ({ app, browser, dataDir } = site);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await mail?.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
-
-  async function signUpAndSignIn(page: Page, email: string): Promise<void> {
-    await page.goto(`${app.url}/auth/signup`);
-    await hydrated(page);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password (at least 8 characters)').fill(PASSWORD);
-    await page.getByLabel('Confirm password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/auth\/email_verifications/);
-    const token = linkToken(await mail.waitFor(email, /Confirm your email/), '/auth/confirm');
-    await page.goto(`${app.url}/auth/confirm#token=${token}`);
-    await page.getByText('Your email is confirmed. You can sign in now.').waitFor();
-    await page.goto(`${app.url}/auth/login`);
-    await hydrated(page);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${app.url}/`);
-  }
+  afterAll(() => site?.close());
 
   it('a new user uploads a photo, sees the wait notice, then the AI 2x result, downloads it, and has 9 credits left', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
@@ -66,7 +36,7 @@ describe('the image tool in a real browser', () => {
       .png()
       .toFile(photo);
     try {
-      await signUpAndSignIn(page, `painter-${Date.now().toString(36)}@example.com`);
+      await signUpAndSignIn(site, page, `painter-${Date.now().toString(36)}@example.com`);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Image tool' }).click();
       await page.waitForURL(`${app.url}/tools/image`);
       await hydrated(page);
