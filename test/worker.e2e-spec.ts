@@ -8,7 +8,7 @@ import { Client } from 'pg';
 import { loadConfig } from 'src/config/app-config';
 import { BullmqJobQueue, bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
 import { JobRetryPolicy } from 'src/platform/queue/job-retry-policy';
-import { DB_CLI, ROOT, runUntilExit, startWorker, WORKER, type RunningWorker } from './support/app-process';
+import { CONTENT_CLI, DB_CLI, ROOT, runUntilExit, startWorker, WORKER, type RunningWorker } from './support/app-process';
 import { startMailSink, type MailSink } from './support/mail-sink';
 import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
 import { until } from './support/until';
@@ -68,6 +68,15 @@ describe('the built worker process', () => {
       await db.end();
     }
   }
+
+  it('npm run content:import and content:wanted run from the build (they load the modules they need)', async () => {
+    const imported = await runUntilExit({ DATABASE_URL: database.url }, { script: CONTENT_CLI, args: ['import'] });
+    expect(imported.output).toMatch(/Level guides: \d+ new/);
+    expect(imported.code).toBe(0);
+    const wanted = await runUntilExit({ DATABASE_URL: database.url }, { script: CONTENT_CLI, args: ['wanted'] });
+    expect(wanted.output).toContain('No guide requests yet');
+    expect(wanted.code).toBe(0);
+  });
 
   it('npm run migration:create finds nothing to write on a migrated database (the entities match the migrations)', async () => {
     const { code, output } = await runUntilExit({ DATABASE_URL: database.url }, { script: DB_CLI, args: ['migration:create'] });

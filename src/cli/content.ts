@@ -9,6 +9,9 @@ import { LevelsService } from 'src/modules/levels/application/levels.service';
 import { LevelsModule } from 'src/modules/levels/levels.module';
 import { AppError } from 'src/platform/errors/app-error';
 import { DatabaseModule } from 'src/platform/database/database.module';
+import { MailModule } from 'src/platform/mail/mail.module';
+import { QueueModule } from 'src/platform/queue/queue.module';
+import { RedisModule } from 'src/platform/redis/redis.module';
 
 /**
  * Content commands, against DATABASE_URL (or the embedded database):
@@ -25,7 +28,8 @@ async function main(command: string | undefined): Promise<void> {
   const config = loadConfig(undefined, { CONTENT_IMPORT_ON_START: 'false' });
   applyNodeEnv(config);
 
-  @Module({ imports: [ConfigModule.forRoot(config), DatabaseModule, LevelsModule] })
+  // LevelsModule's guards need the accounts module, whose services need Redis, the queue and mail.
+  @Module({ imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, QueueModule, MailModule, LevelsModule] })
   class ContentCliModule {}
 
   const app = await NestFactory.createApplicationContext(ContentCliModule, { logger: ['error', 'warn'] });

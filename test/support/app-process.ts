@@ -7,6 +7,7 @@ export const ROOT = resolve(__dirname, '../..');
 const MAIN = resolve(ROOT, 'dist/server/src/main.js');
 export const WORKER = resolve(ROOT, 'dist/server/src/worker.js');
 export const DB_CLI = resolve(ROOT, 'dist/server/src/cli/db.js');
+export const CONTENT_CLI = resolve(ROOT, 'dist/server/src/cli/content.js');
 
 export async function freePort(): Promise<number> {
   const server = createServer();
