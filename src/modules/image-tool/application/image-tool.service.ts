@@ -13,6 +13,8 @@ import { ImageStore } from '../domain/image-store.port';
 import { ImageJobNotFoundError, TooManySubmissionsError, TooManyUnfinishedJobsError } from '../domain/image-tool.errors';
 
 const PAGE_SIZE = 20;
+/** The estimate is a median over recent jobs: recomputed at most this often, not on every poll. */
+const ESTIMATE_TTL_MS = 30_000;
 
 export const CONVERSION_NAMES: Record<ConversionId, string> = {
   'ai-2x': 'AI upscale 2x',
@@ -33,6 +35,7 @@ export type ImageSubmission = { conversion: ConversionId } & ({ upload: Buffer }
 @Injectable()
 export class ImageToolService {
   private readonly logger = new Logger('Images');
+  private readonly estimates = new Map<ConversionId, { seconds: Promise<number | null>; until: number }>();
 
   constructor(
     private readonly jobs: ImageJobRepository,
@@ -104,6 +107,17 @@ export class ImageToolService {
     return { ...found, job };
   }
 
+  /** Browsers poll a job every second while it waits: the median of recent durations is cached briefly. */
+  private estimate(conversion: ConversionId): Promise<number | null> {
+    const now = Date.now();
+    let cached = this.estimates.get(conversion);
+    if (!cached || cached.until < now) {
+      cached = { seconds: this.jobs.typicalSeconds(conversion).catch(() => null), until: now + ESTIMATE_TTL_MS };
+      this.estimates.set(conversion, cached);
+    }
+    return cached.seconds;
+  }
+
   private async own(userId: string, id: string): Promise<ImageJob> {
     const job = await this.jobs.findById(id);
     if (!job || job.userId !== userId) throw new ImageJobNotFoundError();
@@ -114,7 +128,7 @@ export class ImageToolService {
     let queue: ImageJobView['queue'] = null;
     if (!isFinished(job.status)) {
       queue = withQueue
-        ? { position: job.status === 'queued' ? await this.jobs.positionOf(job) : 0, estimate_seconds: await this.jobs.typicalSeconds(job.conversion) }
+        ? { position: job.status === 'queued' ? await this.jobs.positionOf(job) : 0, estimate_seconds: await this.estimate(job.conversion) }
         : { position: 0, estimate_seconds: null };
     }
     return {
