@@ -6,14 +6,13 @@ import { Logger } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from 'src/config/app-config';
-import { ConfigModule } from 'src/config/config.module';
+import { PlatformModule } from 'src/platform/platform.module';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { CREDITS_ENTITIES } from 'src/modules/credits/adapters/persistence/credits.entities';
 import { PostgresCreditLedger } from 'src/modules/credits/adapters/persistence/postgres.credit-ledger';
 import { CreditsService } from 'src/modules/credits/application/credits.service';
 import { CreditLedger } from 'src/modules/credits/domain/credit-ledger.port';
 import { InsufficientCreditsError } from 'src/modules/credits/domain/credits.errors';
-import { DatabaseModule } from 'src/platform/database/database.module';
 import { createTestDatabase, type TestDatabase } from './support/services';
 
 /**
@@ -39,7 +38,7 @@ describe.each(['postgres', 'embedded'] as const)('the credit ledger on %s', (kin
     }
     const config = loadConfig({}, { ...env, HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TRIAL_CREDITS: '10' });
     app = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(config), DatabaseModule, MikroOrmModule.forFeature(CREDITS_ENTITIES)],
+      imports: [PlatformModule.forRoot(config, { structuredLogs: false }), MikroOrmModule.forFeature(CREDITS_ENTITIES)],
       providers: [{ provide: CreditLedger, useClass: PostgresCreditLedger }, CreditsService],
     }).compile();
     await app.init();

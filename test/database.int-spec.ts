@@ -4,21 +4,17 @@ import { join } from 'node:path';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
 import { Test } from '@nestjs/testing';
 import { type AppConfig, loadConfig } from 'src/config/app-config';
-import { ConfigModule } from 'src/config/config.module';
+import { PlatformModule } from 'src/platform/platform.module';
 import { ErrorLogService } from 'src/modules/error-log/application/error-log.service';
 import { ErrorLogModule } from 'src/modules/error-log/error-log.module';
 import { MikroOrmErrorReportRepository } from 'src/modules/error-log/adapters/persistence/mikro-orm-error-report.repository';
 import { ErrorReportRepository } from 'src/modules/error-log/domain/error-report.repository';
-import { DatabaseModule } from 'src/platform/database/database.module';
-import { MailModule } from 'src/platform/mail/mail.module';
-import { QueueModule } from 'src/platform/queue/queue.module';
-import { RedisModule } from 'src/platform/redis/redis.module';
 import { createTestDatabase, type TestDatabase } from './support/services';
 
 /** Boots just the database platform and the error-log module, as the web process does. */
 async function boot(config: AppConfig) {
   const moduleRef = await Test.createTestingModule({
-    imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, QueueModule, MailModule, ErrorLogModule],
+    imports: [PlatformModule.forRoot(config, { structuredLogs: false }), ErrorLogModule],
   }).compile();
   return moduleRef.init();
 }

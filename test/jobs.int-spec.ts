@@ -4,9 +4,8 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { loadConfig, type AppConfig } from 'src/config/app-config';
-import { ConfigModule } from 'src/config/config.module';
+import { PlatformModule } from 'src/platform/platform.module';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { DatabaseModule } from 'src/platform/database/database.module';
 import { MailOutbox, MailOutboxSweeper } from 'src/platform/mail/mail-outbox';
 import { OutboxMailSchema } from 'src/platform/mail/mail-outbox.entity';
 import { MailModule } from 'src/platform/mail/mail.module';
@@ -45,7 +44,7 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
 
   const build = async (withWorkers: boolean, appConfig = config) => {
     const app = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(appConfig), DatabaseModule, QueueModule, MailModule],
+      imports: [PlatformModule.forRoot(appConfig, { structuredLogs: false }), QueueModule, MailModule],
       providers: withWorkers
         ? [
             BullmqJobWorkers,

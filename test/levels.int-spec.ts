@@ -4,14 +4,10 @@ import { join } from 'node:path';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { loadConfig } from 'src/config/app-config';
-import { ConfigModule } from 'src/config/config.module';
+import { PlatformModule } from 'src/platform/platform.module';
 import { ContentImportService } from 'src/modules/levels/application/content-import.service';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
 import { LevelsModule } from 'src/modules/levels/levels.module';
-import { DatabaseModule } from 'src/platform/database/database.module';
-import { MailModule } from 'src/platform/mail/mail.module';
-import { QueueModule } from 'src/platform/queue/queue.module';
-import { RedisModule } from 'src/platform/redis/redis.module';
 import { createTestDatabase, type TestDatabase } from './support/services';
 
 const FIXTURES = join(__dirname, 'fixtures/content');
@@ -30,7 +26,7 @@ describe('level guides on PostgreSQL', () => {
     contentDir = await mkdtemp(join(tmpdir(), 'guides-content-'));
     await cp(FIXTURES, contentDir, { recursive: true });
     const config = loadConfig({ DATABASE_URL: database.url, MIGRATE_ON_START: 'true', CONTENT_DIR: contentDir, CONTENT_IMPORT_ON_START: 'false' });
-    app = await Test.createTestingModule({ imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, QueueModule, MailModule, LevelsModule] }).compile();
+    app = await Test.createTestingModule({ imports: [PlatformModule.forRoot(config, { structuredLogs: false }), LevelsModule] }).compile();
     await app.init();
     importer = app.get(ContentImportService);
     levels = app.get(LevelsService);

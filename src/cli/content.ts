@@ -3,15 +3,11 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
 import { applyNodeEnv, ConfigError, loadConfig } from 'src/config/app-config';
-import { ConfigModule } from 'src/config/config.module';
 import { ContentImportService } from 'src/modules/levels/application/content-import.service';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
 import { LevelsModule } from 'src/modules/levels/levels.module';
 import { AppError } from 'src/platform/errors/app-error';
-import { DatabaseModule } from 'src/platform/database/database.module';
-import { MailModule } from 'src/platform/mail/mail.module';
-import { QueueModule } from 'src/platform/queue/queue.module';
-import { RedisModule } from 'src/platform/redis/redis.module';
+import { PlatformModule } from 'src/platform/platform.module';
 
 /**
  * Content commands, against DATABASE_URL (or the embedded database):
@@ -28,8 +24,7 @@ async function main(command: string | undefined): Promise<void> {
   const config = loadConfig(undefined, { CONTENT_IMPORT_ON_START: 'false' });
   applyNodeEnv(config);
 
-  // LevelsModule's guards need the accounts module, whose services need Redis, the queue and mail.
-  @Module({ imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, QueueModule, MailModule, LevelsModule] })
+  @Module({ imports: [PlatformModule.forRoot(config, { structuredLogs: false }), LevelsModule] })
   class ContentCliModule {}
 
   const app = await NestFactory.createApplicationContext(ContentCliModule, { logger: ['error', 'warn'] });

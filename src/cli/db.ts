@@ -4,11 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/core';
 import { FEATURE_MODULES } from 'src/app.module';
 import { applyNodeEnv, ConfigError, loadConfig } from 'src/config/app-config';
-import { ConfigModule } from 'src/config/config.module';
-import { DatabaseModule } from 'src/platform/database/database.module';
-import { MailModule } from 'src/platform/mail/mail.module';
-import { QueueModule } from 'src/platform/queue/queue.module';
-import { RedisModule } from 'src/platform/redis/redis.module';
+import { PlatformModule } from 'src/platform/platform.module';
 
 /**
  * Database commands, against DATABASE_URL (or the embedded database when it is not set):
@@ -25,8 +21,8 @@ async function main(command: string | undefined): Promise<void> {
   const config = loadConfig(undefined, { CONTENT_IMPORT_ON_START: 'false', MIGRATE_ON_START: 'false' });
   applyNodeEnv(config);
 
-  // The feature modules' services need the platform's Redis, queue and mail providers to be built.
-  @Module({ imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, QueueModule, MailModule, ...FEATURE_MODULES] })
+  // The feature modules bring their entities (the migration diff compares them with the database).
+  @Module({ imports: [PlatformModule.forRoot(config, { structuredLogs: false }), ...FEATURE_MODULES] })
   class DatabaseCliModule {}
 
   const app = await NestFactory.createApplicationContext(DatabaseCliModule, { logger: ['error', 'warn'] });

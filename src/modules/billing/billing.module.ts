@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { AppConfig } from 'src/config/app-config';
-import { AuthModule } from 'src/modules/auth/auth.module';
+import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
 import { CreditsModule } from 'src/modules/credits/credits.module';
 import { YamlPricingCatalog } from './adapters/files/yaml.pricing-catalog';
 import { BillingAdminController } from './adapters/http/billing-admin.controller';
@@ -23,7 +23,7 @@ import { PricingCatalog } from './domain/pricing-catalog.port';
  * granted and taken back only through the credits module's CreditLedger.
  */
 @Module({
-  imports: [AuthModule, CreditsModule, MikroOrmModule.forFeature([OrderSchema, PaymentEventSchema])],
+  imports: [AuthGuardsModule, CreditsModule, MikroOrmModule.forFeature([OrderSchema, PaymentEventSchema])],
   controllers: [BillingController, StripeWebhookController, BillingAdminController],
   providers: [
     BillingService,

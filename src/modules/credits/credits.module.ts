@@ -1,6 +1,6 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
-import { AccountEvents, AuthModule } from 'src/modules/auth/auth.module';
+import { AccountEvents, AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
 import { CreditsController } from './adapters/http/credits.controller';
 import { PaymentsEnabledGuard } from './adapters/http/payments-enabled.guard';
 import { CREDITS_ENTITIES } from './adapters/persistence/credits.entities';
@@ -14,7 +14,7 @@ import { CreditLedger } from './domain/credit-ledger.port';
  * free trial granted on account confirmation, the balance and usage API, and its housekeeping.
  */
 @Module({
-  imports: [AuthModule, MikroOrmModule.forFeature(CREDITS_ENTITIES)],
+  imports: [AuthGuardsModule, MikroOrmModule.forFeature(CREDITS_ENTITIES)],
   controllers: [CreditsController],
   providers: [CreditsService, PaymentsEnabledGuard, CreditsHousekeeping, { provide: CreditLedger, useClass: PostgresCreditLedger }],
   exports: [CreditLedger, CreditsService, PaymentsEnabledGuard],

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
-import { AuthModule } from 'src/modules/auth/auth.module';
+import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
 import { ErrorLogController } from './adapters/http/error-log.controller';
 import { ErrorReportSchema } from './adapters/persistence/error-report.entity';
 import { MikroOrmErrorReportRepository } from './adapters/persistence/mikro-orm-error-report.repository';
@@ -21,7 +21,7 @@ class ErrorLogServerErrorSink extends ServerErrorSink {
 
 /** Client (and later server) error reports, grouped by fingerprint, readable by ops. */
 @Module({
-  imports: [MikroOrmModule.forFeature([ErrorReportSchema]), AuthModule],
+  imports: [MikroOrmModule.forFeature([ErrorReportSchema]), AuthGuardsModule],
   controllers: [ErrorLogController],
   providers: [
     ErrorLogService,

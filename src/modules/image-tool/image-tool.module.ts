@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { AppConfig } from 'src/config/app-config';
-import { AuthModule } from 'src/modules/auth/auth.module';
+import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
 import { CreditsModule } from 'src/modules/credits/credits.module';
+import { QueueModule } from 'src/platform/queue/queue.module';
 import { CompositeImageConverter } from './adapters/composite.image-converter';
 import { ImagesController } from './adapters/http/images.controller';
 import { SafeHttpImageFetcher } from './adapters/http/safe-http.image-fetcher';
@@ -29,7 +30,7 @@ import { ImageStore } from './domain/image-store.port';
  * the jobs converts them (ONNX Runtime for AI upscaling, sharp for the styles).
  */
 @Module({
-  imports: [AuthModule, CreditsModule, MikroOrmModule.forFeature([ImageJobSchema])],
+  imports: [AuthGuardsModule, CreditsModule, QueueModule, MikroOrmModule.forFeature([ImageJobSchema])],
   controllers: [ImagesController],
   providers: [
     ImageToolService,

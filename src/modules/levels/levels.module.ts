@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
-import { AuthModule } from 'src/modules/auth/auth.module';
+import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
 import { AppConfig } from 'src/config/app-config';
 import { MarkdownRenderer } from 'src/platform/content/content-file';
 import { MarkdownItRenderer } from 'src/platform/content/markdown-it.renderer';
@@ -21,7 +21,7 @@ import { GuideVoteRepository, LevelContentSource, LevelRepository } from './doma
 
 /** Level guides: content import, the read side for pages and the API, guide requests and feedback. */
 @Module({
-  imports: [MikroOrmModule.forFeature([LevelSchema, GuideRequestSchema, GuideFeedbackSchema, ContentImportSchema]), AuthModule],
+  imports: [MikroOrmModule.forFeature([LevelSchema, GuideRequestSchema, GuideFeedbackSchema, ContentImportSchema]), AuthGuardsModule],
   controllers: [LevelsApiController, PreviewImageController],
   providers: [
     LevelsService,

@@ -1,6 +1,7 @@
-import { Global, Logger, Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { AppConfig } from 'src/config/app-config';
+import { QueueModule } from 'src/platform/queue/queue.module';
 import { FileMailer } from './file-mailer.adapter';
 import { MailOutbox, MailOutboxSweeper, MikroOrmMailOutbox } from './mail-outbox';
 import { OutboxMailSchema } from './mail-outbox.entity';
@@ -10,12 +11,11 @@ import { SmtpMailer } from './smtp-mailer.adapter';
 
 /**
  * Mail: MailOutbox to send (stored, then a 'mail.send' job with the row id), the Mailer port
- * (SMTP at SMTP_URL, else .eml files under DATA_DIR/mail) and the job that calls it. Needs
- * QueueModule (global). MailOutboxSweeper runs on the schedule of the process that runs the jobs.
+ * (SMTP at SMTP_URL, else .eml files under DATA_DIR/mail) and the job that calls it.
+ * MailOutboxSweeper runs on the schedule of the process that runs the jobs.
  */
-@Global()
 @Module({
-  imports: [MikroOrmModule.forFeature([OutboxMailSchema])],
+  imports: [MikroOrmModule.forFeature([OutboxMailSchema]), QueueModule],
   providers: [
     {
       provide: Mailer,

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import { BullmqJobQueue } from './bullmq-job-queue.adapter';
 import { InlineJobQueue } from './inline-job-queue.adapter';
@@ -11,7 +11,6 @@ import { JobRetryPolicy } from './job-retry-policy';
  * REDIS_URL the queue is BullMQ and the worker process (src/worker.ts) runs the jobs; without,
  * this process runs them (InlineJobQueue), so `npm start` stays one command.
  */
-@Global()
 @Module({
   providers: [
     JobProcessors,

@@ -1,4 +1,4 @@
-import { Global, Injectable, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { AppConfig } from 'src/config/app-config';
 
@@ -40,6 +40,6 @@ export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-@Global()
+/** Import it where Redis is used: an explicit dependency, so a CLI that never needs Redis never connects. */
 @Module({ providers: [RedisConnection], exports: [RedisConnection] })
 export class RedisModule {}

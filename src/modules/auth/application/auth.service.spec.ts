@@ -14,6 +14,7 @@ import { hashSecret } from '../domain/secrets';
 import type { Session } from '../domain/session';
 import type { User } from '../domain/user';
 import { AccountEvents } from './account-events.service';
+import { SessionAuthenticator } from './session-authenticator.service';
 import { AuthService } from './auth.service';
 
 // The real argon2, with its verify counted: proves how many argon2 verifications a sign-in costs.
@@ -198,6 +199,7 @@ describe('AuthService', () => {
   let service: AuthService;
   /** The user ids announced as confirmed, in order. */
   let confirmedIds: string[];
+  let sessionsAuth: SessionAuthenticator;
 
   beforeEach(() => {
     config = loadConfig({ HAS_LOGIN: 'true', ADMIN_EMAILS: 'ops@example.com' });
@@ -214,6 +216,7 @@ describe('AuthService', () => {
     confirmedIds = [];
     events.onConfirmed(async (userId) => void confirmedIds.push(userId));
     service = new AuthService(users, sessions, tokens, hasher, limiter, jobs, config, events);
+    sessionsAuth = new SessionAuthenticator(users, sessions, config);
     jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
   });
 
@@ -454,9 +457,9 @@ describe('AuthService', () => {
       expect(sessions.rows.size).toBe(sessionsBefore); // no session started
       expect(sessions.ofUser(user.id).every((s) => s.revokedAt !== null)).toBe(true);
       expect(sessions.ofUser(user.id)).toHaveLength(2);
-      await expect(service.authenticate(first.token)).resolves.toBeNull();
-      await expect(service.authenticate(second.token)).resolves.toBeNull();
-      await expect(service.authenticate(bystander.token)).resolves.toMatchObject({ user: { id: other.id } });
+      await expect(sessionsAuth.authenticate(first.token)).resolves.toBeNull();
+      await expect(sessionsAuth.authenticate(second.token)).resolves.toBeNull();
+      await expect(sessionsAuth.authenticate(bystander.token)).resolves.toMatchObject({ user: { id: other.id } });
 
       const newHash = users.row('player@example.com').passwordHash!;
       expect(newHash).not.toBe(oldHash);
@@ -510,21 +513,21 @@ describe('AuthService', () => {
 
     it('returns the user and session of a live token', async () => {
       const { token, user } = await signedIn();
-      await expect(service.authenticate(token)).resolves.toMatchObject({ user: { id: user.id }, session: { tokenHash: hashSecret(token) } });
+      await expect(sessionsAuth.authenticate(token)).resolves.toMatchObject({ user: { id: user.id }, session: { tokenHash: hashSecret(token) } });
     });
 
     it('refuses malformed and unknown tokens', async () => {
       await signedIn();
-      await expect(service.authenticate('')).resolves.toBeNull();
-      await expect(service.authenticate('not a token')).resolves.toBeNull();
-      await expect(service.authenticate('B'.repeat(43))).resolves.toBeNull();
+      await expect(sessionsAuth.authenticate('')).resolves.toBeNull();
+      await expect(sessionsAuth.authenticate('not a token')).resolves.toBeNull();
+      await expect(sessionsAuth.authenticate('B'.repeat(43))).resolves.toBeNull();
     });
 
     it('refuses a revoked session (sign-out)', async () => {
       const { token } = await signedIn();
       await expect(service.signOut(token)).resolves.toBe(true);
       expect(sessions.row(token).revokedAt).toBeInstanceOf(Date);
-      await expect(service.authenticate(token)).resolves.toBeNull();
+      await expect(sessionsAuth.authenticate(token)).resolves.toBeNull();
       await expect(service.signOut(token)).resolves.toBe(false);
     });
 
@@ -534,7 +537,7 @@ describe('AuthService', () => {
       row.lastUsedAt = ago(config.auth.sessionIdleMs + 60_000);
       expect(row.expiresAt.getTime()).toBeGreaterThan(Date.now());
 
-      await expect(service.authenticate(token)).resolves.toBeNull();
+      await expect(sessionsAuth.authenticate(token)).resolves.toBeNull();
     });
 
     it('keeps a session used within sessionIdleMs alive and records its use', async () => {
@@ -543,7 +546,7 @@ describe('AuthService', () => {
       const lastUsed = ago(config.auth.sessionIdleMs - DAY);
       row.lastUsedAt = lastUsed;
 
-      await expect(service.authenticate(token)).resolves.not.toBeNull();
+      await expect(sessionsAuth.authenticate(token)).resolves.not.toBeNull();
       expect(row.lastUsedAt.getTime()).toBeGreaterThan(lastUsed.getTime());
     });
 
@@ -553,13 +556,13 @@ describe('AuthService', () => {
       row.expiresAt = ago(1_000);
       row.lastUsedAt = ago(0);
 
-      await expect(service.authenticate(token)).resolves.toBeNull();
+      await expect(sessionsAuth.authenticate(token)).resolves.toBeNull();
     });
 
     it('refuses a session whose user is gone', async () => {
       const { token, user } = await signedIn();
       users.rows.delete(user.id);
-      await expect(service.authenticate(token)).resolves.toBeNull();
+      await expect(sessionsAuth.authenticate(token)).resolves.toBeNull();
     });
   });
 
@@ -590,7 +593,7 @@ describe('AuthService', () => {
       expect(users.row('player@example.com').confirmedAt).toBeInstanceOf(Date);
       // Whoever chose the password of an unconfirmed account was never proven to own the address.
       expect(users.row('player@example.com').passwordHash).toBeNull();
-      await expect(service.authenticate(result.token)).resolves.toMatchObject({ user: { id: user.id } });
+      await expect(sessionsAuth.authenticate(result.token)).resolves.toMatchObject({ user: { id: user.id } });
     });
 
     it('keeps the original confirmation date when linking a confirmed account', async () => {
@@ -639,7 +642,7 @@ describe('AuthService', () => {
   it('knows the administrators from ADMIN_EMAILS', async () => {
     const admin = await confirmedUser('ops@example.com');
     const player = await confirmedUser('player@example.com');
-    expect(service.isAdmin(admin)).toBe(true);
-    expect(service.isAdmin(player)).toBe(false);
+    expect(sessionsAuth.isAdmin(admin)).toBe(true);
+    expect(sessionsAuth.isAdmin(player)).toBe(false);
   });
 });

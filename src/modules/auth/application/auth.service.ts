@@ -6,7 +6,7 @@ import { InvalidCredentialsError, InvalidLinkError, TooManyAttemptsError, Unconf
 import { TOKEN_LIFETIME_MS, type TokenPurpose } from '../domain/one-time-token';
 import { AttemptLimiter, OneTimeTokenRepository, PasswordHasher, SessionRepository, UserRepository } from '../domain/ports';
 import { hashSecret, looksLikeSecret, newSecret } from '../domain/secrets';
-import { isSessionLive, TOUCH_AFTER_MS, type Session } from '../domain/session';
+import type { Session } from '../domain/session';
 import { normalizeEmail, type User } from '../domain/user';
 import { AccountEvents } from './account-events.service';
 import { accountExistsEmail, confirmationEmail, passwordResetEmail } from './emails';
@@ -24,7 +24,7 @@ export interface SignedIn {
   session: Session;
 }
 
-/** Sign-up, confirmation, sign-in and out, password reset, Google sign-in, and session checks. */
+/** Sign-up, confirmation, sign-in and out, password reset, Google sign-in (SessionAuthenticator checks sessions). */
 @Injectable()
 export class AuthService {
   private readonly logger = new Logger('Auth');
@@ -98,18 +98,6 @@ export class AuthService {
     return this.sessions.revokeByTokenHash(hashSecret(token), this.clock());
   }
 
-  /** The user and session of a bearer token, or null when it is unknown, revoked or expired. */
-  async authenticate(token: string): Promise<{ user: User; session: Session } | null> {
-    if (!looksLikeSecret(token)) return null;
-    const session = await this.sessions.findByTokenHash(hashSecret(token));
-    const now = this.clock();
-    if (!session || !isSessionLive(session, now, this.config.auth.sessionIdleMs)) return null;
-    const user = await this.users.findById(session.userId);
-    if (!user) return null;
-    if (now.getTime() - session.lastUsedAt.getTime() > TOUCH_AFTER_MS) await this.sessions.touch(session.id, now);
-    return { user, session };
-  }
-
   /** Mails a reset link when the address has an account; the same answer either way. */
   async requestPasswordReset(rawEmail: string): Promise<void> {
     const email = normalizeEmail(rawEmail);
@@ -160,15 +148,6 @@ export class AuthService {
     const created = inserted ?? (await this.users.findByEmail(email));
     if (!created) throw new InvalidLinkError();
     return this.startSession(created);
-  }
-
-  /** The id of the account with this address, if any (admin tools). */
-  async userIdByEmail(rawEmail: string): Promise<string | null> {
-    return (await this.users.findByEmail(normalizeEmail(rawEmail)))?.id ?? null;
-  }
-
-  isAdmin(user: User): boolean {
-    return this.config.auth.adminEmails.has(user.email);
   }
 
   private async startSession(user: User): Promise<SignedIn> {

@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from 'src/config/app-config';
-import { AuthService } from '../../application/auth.service';
+import { SessionAuthenticator } from '../../application/session-authenticator.service';
 import { AdminRequiredError, CrossSiteRequestError, LoginDisabledError, SignInRequiredError, TokenInUrlError } from '../../domain/auth.errors';
 import type { Session } from '../../domain/session';
 import type { User } from '../../domain/user';
@@ -30,7 +30,7 @@ const TOKEN_PARAMS = ['token', 'access_token', 'auth_token'];
 @Injectable()
 export class SignedInGuard implements CanActivate {
   constructor(
-    protected readonly auth: AuthService,
+    protected readonly auth: SessionAuthenticator,
     protected readonly config: AppConfig,
   ) {}
 
@@ -71,5 +71,25 @@ export class AdminGuard extends SignedInGuard {
     const { user } = context.switchToHttp().getRequest<FastifyRequest>().auth!;
     if (!this.auth.isAdmin(user)) throw new AdminRequiredError();
     return true;
+  }
+}
+
+/**
+ * For server-rendered admin pages and ops screens, which answer 404 to everyone else: is the
+ * request's session (cookie or header) an admin's? Read-only, so no origin check is needed.
+ */
+@Injectable()
+export class AdminAccess {
+  constructor(
+    private readonly auth: SessionAuthenticator,
+    private readonly config: AppConfig,
+  ) {}
+
+  async isAdmin(request: FastifyRequest): Promise<boolean> {
+    if (!this.config.public.settings.has_login) return false;
+    const found = readToken(request);
+    if (!found) return false;
+    const session = await this.auth.authenticate(found.token);
+    return session !== null && this.auth.isAdmin(session.user);
   }
 }

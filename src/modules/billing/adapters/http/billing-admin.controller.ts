@@ -3,7 +3,7 @@ import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { ORDER_STATUSES, type OrderStatus } from 'src/contracts/billing';
 import { adminRefundSchema, orderViewSchema } from 'src/contracts/billing.schema';
-import { AdminGuard } from 'src/modules/auth/auth.module';
+import { AdminGuard } from 'src/modules/auth/auth-guards.module';
 import { PaymentsEnabledGuard } from 'src/modules/credits/credits.module';
 import { ApiJsonBody, ApiJsonResponse } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';

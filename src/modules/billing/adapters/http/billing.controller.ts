@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { CheckoutInput, CheckoutView, OrderView, Paged, PricingData } from 'src/contracts/billing';
 import { checkoutSchema, checkoutViewSchema, orderPageSchema, orderViewSchema, pageQuerySchema, pricingSchema } from 'src/contracts/billing.schema';
-import { SignedInGuard } from 'src/modules/auth/auth.module';
+import { SignedInGuard } from 'src/modules/auth/auth-guards.module';
 import { PaymentsDisabledError, PaymentsEnabledGuard } from 'src/modules/credits/credits.module';
 import { ApiJsonBody, ApiJsonResponse } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { CreditsView, LedgerEventView, Paged } from 'src/contracts/billing';
 import { adminGrantSchema, creditsViewSchema, ledgerPageSchema, pageQuerySchema } from 'src/contracts/billing.schema';
-import { AdminGuard, AuthService, SignedInGuard } from 'src/modules/auth/auth.module';
+import { AdminGuard, SessionAuthenticator, SignedInGuard } from 'src/modules/auth/auth-guards.module';
 import { ApiJsonBody, ApiJsonResponse } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
@@ -22,7 +22,7 @@ const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9_.:-]{8,100}$/, 'Idemp
 export class CreditsController {
   constructor(
     private readonly credits: CreditsService,
-    private readonly auth: AuthService,
+    private readonly auth: SessionAuthenticator,
   ) {}
 
   @Get('credits')

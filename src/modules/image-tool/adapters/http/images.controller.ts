@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { pageQuerySchema } from 'src/contracts/billing.schema';
 import type { ImageJobView } from 'src/contracts/images';
 import { imageConversionSchema, imageUrlJobSchema } from 'src/contracts/images.schema';
-import { SignedInGuard } from 'src/modules/auth/auth.module';
+import { SignedInGuard } from 'src/modules/auth/auth-guards.module';
 import { PaymentsEnabledGuard } from 'src/modules/credits/credits.module';
 import { ValidationError } from 'src/platform/errors/app-error';
 import { ApiJsonBody } from 'src/platform/http/openapi-schema';
