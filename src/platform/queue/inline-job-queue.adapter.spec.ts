@@ -148,6 +148,30 @@ describe('InlineJobQueue', () => {
     expect(most).toBe(1);
   });
 
+  it('counts its jobs per queue: waiting, running, waiting for a retry, and done or failed since start', async () => {
+    const policy = { of: () => ({ attempts: 2, backoff: { type: 'fixed' as const, delayMs: 1_000 } }) };
+    queue = new InlineJobQueue(processors, policy);
+    const zero = { waiting: 0, active: 0, delayed: 0, completed: 0, failed: 0 };
+    expect(queue.counts()).toEqual({ mail: zero, images: zero });
+
+    processors.register('image.convert', () => new Promise<void>((resolve) => setTimeout(resolve, 5_000)));
+    processors.register('mail.send', async ({ outboxId }) => {
+      if (outboxId === GONE) throw new Error('down');
+    });
+    await queue.enqueue('image.convert', { jobId: PLAYER }, { jobId: 'image-1' });
+    await queue.enqueue('image.convert', { jobId: GONE }, { jobId: 'image-2' });
+    await queue.enqueue('mail.send', mail);
+    await queue.enqueue('mail.send', { outboxId: GONE });
+    expect(queue.counts()).toEqual({ mail: { ...zero, waiting: 2 }, images: { ...zero, waiting: 2 } });
+
+    await jest.advanceTimersByTimeAsync(0);
+    // One conversion at a time: the second waits for its turn; one mail sent, one waits for its retry.
+    expect(queue.counts()).toEqual({ mail: { ...zero, delayed: 1, completed: 1 }, images: { ...zero, active: 1, waiting: 1 } });
+
+    await jest.advanceTimersByTimeAsync(10_000);
+    expect(queue.counts()).toEqual({ mail: { ...zero, completed: 1, failed: 1 }, images: { ...zero, completed: 2 } });
+  });
+
   it('calls the failure handler once a job has failed for good, not while it is retried', async () => {
     const failed: number[] = [];
     processors.register(

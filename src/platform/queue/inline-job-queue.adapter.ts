@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { JobProcessors } from './job-processors';
 import { JobQueue, type EnqueueOptions } from './job-queue';
 import { backoffDelay, JobRetryPolicy } from './job-retry-policy';
-import { JOBS, QUEUE_CONCURRENCY, validateJob, type JobData, type JobName, type QueueName } from './jobs';
+import { JOBS, QUEUE_CONCURRENCY, QUEUE_NAMES, validateJob, type JobData, type JobName, type QueueName } from './jobs';
 import { describeFailure, PermanentJobError, QueueUnavailableError } from './queue.errors';
 
 interface InlineJob {
@@ -11,6 +11,17 @@ interface InlineJob {
   data: unknown;
   attemptsMade: number;
   timer?: NodeJS.Timeout;
+  /** waiting: due or about to be; delayed: waiting for a retry; active: running. */
+  state: 'waiting' | 'delayed' | 'active';
+}
+
+/** A queue of this process at one moment, named like BullMQ's counts; completed and failed count since start. */
+export interface InlineQueueCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  completed: number;
+  failed: number;
 }
 
 /**
@@ -28,6 +39,8 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
   private readonly lanes = new Map<QueueName, { active: number; due: InlineJob[] }>();
   private closing = false;
   private sequence = 0;
+  /** Jobs finished since start, per queue: succeeded, and failed for good. */
+  private readonly finished = new Map<QueueName, { completed: number; failed: number }>();
 
   constructor(
     private readonly processors: JobProcessors,
@@ -42,9 +55,18 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
     this.processors.handler(name); // no processor: the caller learns it now, not in a log later
     const id = options.jobId ?? `inline-${++this.sequence}`;
     if (this.jobs.has(id)) return;
-    const job: InlineJob = { id, name, data: parsed, attemptsMade: 0 };
+    const job: InlineJob = { id, name, data: parsed, attemptsMade: 0, state: 'waiting' };
     this.jobs.set(id, job);
     this.schedule(job, 0);
+  }
+
+  /** Every queue of the registry with its jobs in this process right now (the ops page without Redis). */
+  counts(): Record<QueueName, InlineQueueCounts> {
+    const counts = Object.fromEntries(
+      QUEUE_NAMES.map((queue) => [queue, { waiting: 0, active: 0, delayed: 0, completed: 0, failed: 0, ...this.finished.get(queue) }]),
+    ) as Record<QueueName, InlineQueueCounts>;
+    for (const job of this.jobs.values()) counts[JOBS[job.name].queue][job.state]++;
+    return counts;
   }
 
   /** Stops taking jobs, drops the waiting ones and waits for those running (before the database closes). */
@@ -63,6 +85,7 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
   }
 
   private schedule(job: InlineJob, delayMs: number): void {
+    job.state = job.attemptsMade > 0 ? 'delayed' : 'waiting';
     // unref: a pending retry never keeps the process alive on its own.
     job.timer = setTimeout(() => {
       job.timer = undefined;
@@ -77,9 +100,13 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
     let lane = this.lanes.get(queue);
     if (limit !== undefined) {
       if (!lane) this.lanes.set(queue, (lane = { active: 0, due: [] }));
-      if (lane.active >= limit) return void lane.due.push(job);
+      if (lane.active >= limit) {
+        job.state = 'waiting';
+        return void lane.due.push(job);
+      }
       lane.active++;
     }
+    job.state = 'active';
     const run = this.attempt(job).finally(() => {
       this.running.delete(run);
       if (!lane) return;
@@ -88,6 +115,13 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
       if (next && !this.closing) this.start(next);
     });
     this.running.add(run);
+  }
+
+  private tally(job: InlineJob, outcome: 'completed' | 'failed'): void {
+    const queue = JOBS[job.name].queue;
+    const finished = this.finished.get(queue) ?? { completed: 0, failed: 0 };
+    finished[outcome]++;
+    this.finished.set(queue, finished);
   }
 
   private async failedForGood(job: InlineJob, attempt: number, attempts: number): Promise<void> {
@@ -105,11 +139,13 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
     try {
       await this.processors.handler(job.name)(job.data as never, { id: job.id, name: job.name, attempt, attempts: policy.attempts });
       this.jobs.delete(job.id);
+      this.tally(job, 'completed');
     } catch (error) {
       job.attemptsMade = attempt;
       const failure = `Job ${job.name} ${job.id} failed (attempt ${attempt}/${policy.attempts}, ${describeFailure(error)})`;
       if (error instanceof PermanentJobError || attempt >= policy.attempts) {
         this.jobs.delete(job.id);
+        this.tally(job, 'failed');
         this.logger.error(`${failure}: giving up`);
         await this.failedForGood(job, attempt, policy.attempts);
       } else if (this.closing) {
