@@ -1,0 +1,223 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { freePort, ROOT } from './support/app-process';
+import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
+import { until } from './support/until';
+
+/**
+ * Every npm script the README's tables list, run the way a newcomer runs it (`npm run <name>` from
+ * the repository, nothing configured but what the row says), after the build `npm test` made. The
+ * list comes from the README itself, so a new row without a recipe here fails this test.
+ */
+
+interface Run {
+  code: number | null;
+  output: string;
+}
+
+/** Runs `npm run <script>` (or `npm start`) in its own process group, with only `env` (plus PATH, HOME). */
+function npm(script: string, env: Record<string, string>) {
+  const args = script === 'start' ? ['start'] : ['run', script];
+  const child = spawn('npm', ['--silent', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // already gone
+    }
+  };
+  return {
+    output: () => output,
+    exited,
+    /** Waits until `probe` holds; the error carries the script's output. */
+    async until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+      await until(what, async () => (await probe()) || (child.exitCode !== null ? 'exited' : false), timeoutMs).then(
+        (value) => {
+          if (value === 'exited') throw new Error(`npm ${script} exited with ${child.exitCode} before ${what}:\n${output}`);
+        },
+        (error: Error) => {
+          throw new Error(`${error.message}:\n${output}`);
+        },
+      );
+    },
+    /** Runs to completion (killed after `timeoutMs`). */
+    async finish(timeoutMs = 240_000): Promise<Run> {
+      const timer = setTimeout(() => signal('SIGKILL'), timeoutMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return { code, output };
+    },
+    /**
+     * Stops a long-running script as an orchestrator would stop the process: SIGTERM, then SIGKILL
+     * to the whole group after 30 s.
+     */
+    async stop(): Promise<Run> {
+      // The script's node processes only: npm and the shell between pass on what node exits with.
+      const group = execFileSync('ps', ['-o', 'pid=,comm=', '-g', String(child.pid)], { encoding: 'utf8' });
+      const scripts = group.split('\n').map((line) => line.trim().split(/\s+/)).filter(([pid, comm]) => comm === 'node' && Number(pid) !== child.pid);
+      for (const pid of scripts.map(([pid]) => Number(pid))) {
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+      }
+      const timer = setTimeout(() => signal('SIGKILL'), 30_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return { code, output };
+    },
+  };
+}
+
+const get = (url: string) => fetch(url).then((r) => r.status, () => 0);
+
+/** The scripts named in the README's tables (`npm run x`, `npm start`, `npm test`). */
+async function scriptsInReadmeTables(): Promise<string[]> {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const names = new Set<string>();
+  for (const line of readme.split('\n').filter((l) => l.startsWith('|'))) {
+    for (const m of line.matchAll(/`npm (?:run ([\w:-]+)|(start|test))\b/g)) names.add(m[1] ?? m[2]!);
+  }
+  return [...names].sort();
+}
+
+describe('the npm scripts the README lists', () => {
+  const dirs: string[] = [];
+  const databases: TestDatabase[] = [];
+  let migrated: TestDatabase;
+
+  const tempDir = async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'npm-script-'));
+    dirs.push(dir);
+    return dir;
+  };
+  const database = async () => {
+    const db = await createTestDatabase();
+    databases.push(db);
+    return db;
+  };
+
+  beforeAll(async () => {
+    migrated = await database();
+    const run = await npm('migrate', { DATABASE_URL: migrated.url }).finish();
+    if (run.code !== 0) throw new Error(`npm run migrate failed:\n${run.output}`);
+  });
+
+  afterAll(async () => {
+    await Promise.all(databases.map((db) => db.drop()));
+    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  /** What each script must do; `npm test` runs build and lint before the tests themselves. */
+  const recipes: Record<string, () => Promise<void>> = {
+    async start() {
+      // The newcomer's first start on PostgreSQL: an empty database, nothing else configured.
+      const db = await database();
+      const port = await freePort();
+      const app = npm('start', { DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: await tempDir() });
+      try {
+        await app.until('/readyz answers 200', async () => (await get(`http://127.0.0.1:${port}/readyz`)) === 200);
+        expect(await get(`http://127.0.0.1:${port}/`)).toBe(200);
+        expect(await get(`http://127.0.0.1:${port}/levels/27`)).toBe(200);
+      } finally {
+        expect((await app.stop()).code).toBe(0);
+      }
+    },
+    async dev() {
+      const port = await freePort();
+      const dev = npm('dev', { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: await tempDir() });
+      try {
+        await dev.until('the home page answers 200', async () => (await get(`http://127.0.0.1:${port}/`)) === 200);
+        expect(await get(`http://127.0.0.1:${port}/levels/27`)).toBe(200);
+      } finally {
+        await dev.stop();
+      }
+    },
+    async worker() {
+      const worker = npm('worker', { DATABASE_URL: migrated.url, REDIS_URL, REDIS_KEY_PREFIX: `t${randomBytes(4).toString('hex')}:` });
+      await worker.until('the worker is ready', () => worker.output().includes('Worker ready'));
+      expect((await worker.stop()).code).toBe(0);
+    },
+    async migrate() {
+      const db = await database();
+      const first = await npm('migrate', { DATABASE_URL: db.url }).finish();
+      expect(first.output).toMatch(/Applied .+ to the postgres database/);
+      expect(first.code).toBe(0);
+      const again = await npm('migrate', { DATABASE_URL: db.url }).finish();
+      expect(again.output).toContain('The postgres database is up to date');
+    },
+    async 'migration:create'() {
+      const run = await npm('migration:create', { DATABASE_URL: migrated.url }).finish();
+      // A regression would write a migration file into the repository: remove it, then fail.
+      const written = /Wrote (migrations\/\S+\.ts)/.exec(run.output)?.[1];
+      if (written) await rm(join(ROOT, written), { force: true });
+      expect(run.output).toContain('The entities match the database: no migration needed');
+      expect(run.code).toBe(0);
+    },
+    async 'content:import'() {
+      const run = await npm('content:import', { DATABASE_URL: migrated.url }).finish();
+      expect(run.output).toMatch(/Level guides: \d+ new, \d+ updated/);
+      expect(run.code).toBe(0);
+    },
+    async 'content:wanted'() {
+      const run = await npm('content:wanted', { DATABASE_URL: migrated.url }).finish();
+      expect(run.output).toMatch(/No guide requests yet|request\(s\)/);
+      expect(run.code).toBe(0);
+    },
+    async lint() {
+      const run = await npm('lint', {}).finish();
+      expect(run.output).toContain('no dependency violations found');
+      expect(run.code).toBe(0);
+    },
+    async 'test:unit'() {
+      // "No services needed": point the services somewhere nothing answers.
+      const run = await npm('test:unit', { TEST_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', TEST_REDIS_URL: 'redis://127.0.0.1:1' }).finish();
+      expect(run.output).toMatch(/Tests:\s+\d+ passed, \d+ total/);
+      expect(run.code).toBe(0);
+    },
+    async 'bench:levels'() {
+      const run = await npm('bench:levels', { BENCH_ROUNDS: '1', BENCH_SECONDS: '1' }).finish();
+      expect(run.output).toMatch(/baseline\s+\d+ req\/s.*1\.000x/);
+      expect(run.output).toMatch(/cached\s+\d+ req\/s.*\d\.\d{3}x/);
+      expect(run.code).toBe(0);
+    },
+    async 'bench:ssr'() {
+      const run = await npm('bench:ssr', { BENCH_ROUNDS: '1', BENCH_SECONDS: '1' }).finish();
+      expect(run.output).toMatch(/\d\.\d{3}x/);
+      expect(run.code).toBe(0);
+    },
+    // `npm test` is what CI runs, and it runs these first: a broken one fails the whole run.
+    async build() {
+      const scripts = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+      expect(scripts.test).toMatch(/npm run build/);
+    },
+    async test() {
+      const scripts = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+      expect(scripts.test).toBe('npm run lint && npm run build && npm run test:jest');
+    },
+  };
+
+  it('has a recipe for every script the README lists', async () => {
+    const listed = await scriptsInReadmeTables();
+    expect(listed.length).toBeGreaterThan(8);
+    expect(listed.filter((name) => !(name in recipes))).toEqual([]);
+  });
+
+  it.each(Object.keys(recipes))('npm run %s', async (name) => {
+    await recipes[name]!();
+  }, 300_000);
+});
