@@ -6,6 +6,8 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { BODY_LIMIT_BYTES, configureHttpPlatform } from './platform/http/http-platform';
 import { setupOpenApi } from './platform/http/openapi';
+import { registerMetricsHttp } from './platform/metrics/metrics-http.adapter';
+import { MetricsService } from './platform/metrics/metrics.service';
 import { requestIdOf } from './platform/logging/request-id';
 import { RedisConnection } from './platform/redis/redis.module';
 import { SsrModule } from './ssr/ssr.module';
@@ -27,6 +29,7 @@ export async function createWebApp(config: AppConfig, rootDir: string): Promise<
   });
   app.useLogger(app.get(Logger));
   await configureHttpPlatform(app, config, app.get(RedisConnection));
+  registerMetricsHttp(app, app.get(MetricsService), config);
   setupOpenApi(app, config);
   await SsrModule.registerAssets(app, pages, rootDir);
   return app;

@@ -11,6 +11,7 @@ import { ErrorLogModule } from './modules/error-log/error-log.module';
 import { LevelsModule } from './modules/levels/levels.module';
 import { AppErrorFilter } from './platform/errors/app-error.filter';
 import { HealthModule } from './platform/health/health.module';
+import { MetricsModule } from './platform/metrics/metrics.module';
 import { PlatformModule } from './platform/platform.module';
 import type { ServerEntrySource } from './ssr/server-entry.source';
 import { SsrModule } from './ssr/ssr.module';
@@ -27,6 +28,7 @@ export class AppModule {
       imports: [
         PlatformModule.forRoot(config),
         HealthModule,
+        MetricsModule,
         // Recurring work (mail outbox, credit expiry, stale orders) runs where the jobs run: here
         // without Redis, else in the worker.
         ...(config.redis.url ? [] : [ScheduleModule.forRoot()]),

@@ -4,6 +4,7 @@ import { FEATURE_MODULES } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { BullmqJobWorkers } from './platform/queue/bullmq-job-workers';
 import { QueueModule } from './platform/queue/queue.module';
+import { WorkerMetricsModule } from './platform/metrics/metrics.module';
 import { PlatformModule } from './platform/platform.module';
 
 /**
@@ -16,7 +17,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot(config), QueueModule, ScheduleModule.forRoot(), ...FEATURE_MODULES],
+      imports: [PlatformModule.forRoot(config), QueueModule, ScheduleModule.forRoot(), ...FEATURE_MODULES, WorkerMetricsModule],
       providers: [BullmqJobWorkers],
     };
   }

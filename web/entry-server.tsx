@@ -6,7 +6,7 @@ import type { PagePayload, RenderInput, RenderOutput, ServerEntry } from 'src/co
 import { Document } from 'web/components/document';
 import { ErrorView } from 'web/components/error-view';
 import { I18nProvider, loadMessages } from 'web/i18n/i18n';
-import { localeRedirect } from 'web/i18n/locale';
+import { localeRedirect, splitLocale } from 'web/i18n/locale';
 import { LOCALES } from 'web/i18n/locales';
 import { NonceContext } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
@@ -23,6 +23,8 @@ const ABORT_AFTER_MS = 10_000;
 const resolvePage = createResolver(PAGES, LOADERS, LOCALES);
 const cacheablePatterns = PAGES.filter((page) => page.cache).map((page) => compilePattern(page.path));
 const cacheable = (pathname: string) => cacheablePatterns.some((pattern) => pattern.match(pathname) !== null);
+const routePatterns = PAGES.map((page) => compilePattern(page.path));
+const routePattern = (pathname: string) => routePatterns.find((pattern) => pattern.match(splitLocale(pathname, LOCALES).path) !== null)?.pattern ?? '*';
 
 /** What the browser needs to hydrate: read by web/entry-client.tsx. */
 export interface HydrationData {
@@ -113,5 +115,6 @@ export const serverEntry: ServerEntry = {
   payload,
   renderErrorDocument,
   cacheable,
+  routePattern,
   localeRedirect: (pathAndQuery, request) => localeRedirect(pathAndQuery, request, LOCALES),
 };

@@ -54,6 +54,8 @@ describe('loadConfig', () => {
     ['AUTH_SECRET', 'short'],
     ['ADMIN_EMAILS', 'ops@example.com,not-an-email'],
     ['SMTP_URL', 'http://mail'],
+    ['METRICS_TOKEN', 'too-short'],
+    ['WORKER_METRICS_PORT', '70000'],
     ['GOOGLE_OAUTH_LOGIN', 'true'],
     ['LEVEL_SEARCH_MAX', '-3'],
     ['NODE_ENV', 'staging'],
@@ -66,6 +68,12 @@ describe('loadConfig', () => {
   ])('refuses a bad %s and names it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  - ${name}: `));
+  });
+
+  it('reads the metrics token and the worker metrics port, both unset by default', () => {
+    expect(loadConfig({}).metrics).toEqual({ token: undefined, workerPort: undefined });
+    expect(loadConfig({ METRICS_TOKEN: '', WORKER_METRICS_PORT: '' }).metrics).toEqual({ token: undefined, workerPort: undefined });
+    expect(loadConfig({ METRICS_TOKEN: 'a-token-of-16+chars', WORKER_METRICS_PORT: '9464' }).metrics).toEqual({ token: 'a-token-of-16+chars', workerPort: 9464 });
   });
 
   it('reads redirect rules, empty by default', () => {

@@ -31,6 +31,8 @@ export class AppConfig {
   readonly redirects: ReadonlyMap<string, string>;
   readonly mail: { smtpUrl?: string; from: string; dir: string };
   readonly queue: { concurrency: number };
+  /** /metrics: the bearer token (unset: loopback only), and the worker's own listener port (unset: none). */
+  readonly metrics: { token?: string; workerPort?: number };
   readonly auth: {
     sessionIdleMs: number;
     sessionMaxMs: number;
@@ -83,6 +85,7 @@ export class AppConfig {
       dir: resolve(this.dataDir, 'mail'),
     };
     this.queue = { concurrency: e.WORKER_CONCURRENCY };
+    this.metrics = { token: e.METRICS_TOKEN, workerPort: e.WORKER_METRICS_PORT };
     const day = 24 * 60 * 60 * 1000;
     this.auth = {
       sessionIdleMs: e.SESSION_IDLE_DAYS * day,

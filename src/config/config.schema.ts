@@ -121,6 +121,11 @@ export const envSchema = z.object({
   // Jobs: run by `npm run worker` when REDIS_URL is set, else in the web process.
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
 
+  // Metrics (/metrics, Prometheus): readable with this bearer token; unset, from loopback only.
+  METRICS_TOKEN: optionalText(512).pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  // The worker's own metrics listener on HOST; none unless set.
+  WORKER_METRICS_PORT: z.literal('').transform(() => undefined).or(port.min(1).optional()),
+
   // Accounts.
   SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(14),
   SESSION_MAX_DAYS: z.coerce.number().int().min(1).max(365).default(60),

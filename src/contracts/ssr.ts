@@ -38,6 +38,11 @@ export interface ServerEntry {
   render(input: RenderInput): Promise<RenderOutput>;
   /** Whether the page at this path depends only on content (so its HTML may be cached). */
   cacheable(pathname: string): boolean;
+  /**
+   * The pattern of the route the path matches, locale prefix aside ('/levels/:id'; '*' when none
+   * does): metrics label pages by it, never by the raw path, so unknown paths add no label.
+   */
+  routePattern(pathname: string): string;
   payload(input: Omit<RenderInput, 'nonce' | 'waitForAll'>): Promise<PagePayload>;
   /**
    * Where a visitor on an unprefixed path belongs by locale cookie or browser language, or null.

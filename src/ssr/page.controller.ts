@@ -7,12 +7,13 @@ import type { RenderInput, ServerEntry } from 'src/contracts/ssr';
 import { SiteContentService } from 'src/modules/content/application/site-content.service';
 import { ContentImportService } from 'src/modules/levels/application/content-import.service';
 import { NotFoundError } from 'src/platform/errors/app-error';
+import { MetricsService } from 'src/platform/metrics/metrics.service';
 import { isCrawler } from './crawlers';
 import { joinWithNonce, nextNonce, PageCache, splitAtPlaceholder, type CachedPage } from './page-cache';
 import { ServerEntrySource } from './server-entry.source';
 import { ServerPageData } from './server-page-data';
 
-const PAYLOAD_SUFFIX = '/_payload.json';
+export const PAYLOAD_SUFFIX = '/_payload.json';
 const MAX_URL_LENGTH = 8192;
 /** Request headers page loaders may read; pages must not depend on anything else (caching). */
 const FORWARDED_HEADERS = ['accept-language', 'user-agent'];
@@ -45,6 +46,7 @@ export class PageController {
     private readonly config: AppConfig,
     levelContent: ContentImportService,
     siteContent: SiteContentService,
+    private readonly metrics: MetricsService,
   ) {
     levelContent.onImported(() => this.cache.clear());
     siteContent.onImported(() => this.cache.clear());
@@ -104,6 +106,7 @@ export class PageController {
     if (this.loadedEntry?.localeRedirect(request.url, localeHints(request)) !== null) return false;
     const page = this.cache.peek(request.url);
     if (!page) return false;
+    this.metrics.pageCacheResult('hit');
     const { headers, scriptNonce, styleNonce } = this.headerTemplate;
     const script = nextNonce();
     const style = nextNonce();
@@ -121,7 +124,12 @@ export class PageController {
 
   /** Serves a cached page (rendering it once on a miss); false when the page cannot be cached. */
   private async cached(entry: ServerEntry, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    const page = await this.cache.get(request.url, () => this.renderForCache(entry, request));
+    let rendered = false;
+    const page = await this.cache.get(request.url, () => {
+      rendered = true;
+      return this.renderForCache(entry, request);
+    });
+    this.metrics.pageCacheResult(rendered ? 'miss' : 'hit');
     if (!page) return false;
     void reply
       .header('etag', page.etag)
@@ -165,6 +173,7 @@ export class PageController {
       nonce: NONCE_PLACEHOLDER,
       waitForAll: true,
     };
+    this.metrics.pageRendered('cache');
     const output = await entry.render(input);
     if (output.kind !== 'html') return null;
     let html = '';
@@ -183,6 +192,7 @@ export class PageController {
       waitForAll: isCrawler(request.headers['user-agent']),
     };
     try {
+      this.metrics.pageRendered('stream');
       const output = await entry.render(input);
       if (output.kind === 'redirect') {
         void reply.redirect(output.location, output.status);

@@ -5,7 +5,10 @@ import fastifyStatic from '@fastify/static';
 import { BillingModule } from 'src/modules/billing/billing.module';
 import { ContentModule } from 'src/modules/content/content.module';
 import { LevelsModule } from 'src/modules/levels/levels.module';
-import { PageController } from './page.controller';
+import type { ServerEntry } from 'src/contracts/ssr';
+import { MetricsModule } from 'src/platform/metrics/metrics.module';
+import { MetricsService } from 'src/platform/metrics/metrics.service';
+import { PageController, PAYLOAD_SUFFIX } from './page.controller';
 import { SeoController } from './seo.controller';
 import { BuiltServerEntrySource } from './built-server-entry.source';
 import { ServerEntrySource } from './server-entry.source';
@@ -20,7 +23,7 @@ export class SsrModule {
   static forRoot(source: ServerEntrySource): DynamicModule {
     return {
       module: SsrModule,
-      imports: [LevelsModule, ContentModule, BillingModule],
+      imports: [LevelsModule, ContentModule, BillingModule, MetricsModule],
       controllers: [SeoController, PageController],
       providers: [ServerPageData, { provide: ServerEntrySource, useValue: source }],
     };
@@ -43,6 +46,7 @@ export class SsrModule {
     (app.getHttpAdapter() as FastifyAdapter).setOnRequestHook((request, reply, done) => {
       if (!pages.serveFromCache(request, reply)) done();
     });
+    app.get(MetricsService).labelPages(pageRouteLabels(source));
     if (source instanceof ViteServerEntrySource) {
       app.use(source.vite.middlewares);
       return;
@@ -63,4 +67,22 @@ export class SsrModule {
       },
     });
   }
+}
+
+/**
+ * Metrics label a page request by its route's pattern ('/levels/:id', a payload's with
+ * '/_payload.json' added), never by its path; 'page' until the server entry has loaded.
+ */
+function pageRouteLabels(source: ServerEntrySource): (url: string) => string {
+  let entry: ServerEntry | undefined;
+  void source.entry().then(
+    (loaded) => (entry = loaded),
+    () => undefined, // the first page request reports it
+  );
+  return (url) => {
+    if (!entry) return 'page';
+    const path = url.split('?', 1)[0]!;
+    if (!path.endsWith(PAYLOAD_SUFFIX)) return entry.routePattern(path);
+    return `${entry.routePattern(path.slice(0, -PAYLOAD_SUFFIX.length) || '/')}${PAYLOAD_SUFFIX}`;
+  };
 }

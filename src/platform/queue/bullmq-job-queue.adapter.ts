@@ -4,8 +4,11 @@ import { Redis } from 'ioredis';
 import { AppConfig } from 'src/config/app-config';
 import { JobQueue, type EnqueueOptions } from './job-queue';
 import { JobRetryPolicy } from './job-retry-policy';
-import { JOBS, validateJob, type JobData, type JobName, type QueueName, type RetryPolicy } from './jobs';
+import { JOBS, QUEUE_NAMES, validateJob, type JobData, type JobName, type QueueName, type RetryPolicy } from './jobs';
 import { QueueUnavailableError } from './queue.errors';
+
+/** Jobs of one queue by state, as BullMQ counts them (done jobs leave Redis at once, so no completed count). */
+export type BullmqQueueCounts = Record<'waiting' | 'active' | 'delayed' | 'failed', number>;
 
 /** How long an enqueue waits for a connection that is being (re)established. */
 const READY_TIMEOUT_MS = 2_000;
@@ -75,6 +78,25 @@ export class BullmqJobQueue extends JobQueue implements OnModuleInit, OnApplicat
       void queue.close().catch(() => undefined);
       throw new QueueUnavailableError({ cause: error });
     }
+  }
+
+  /** Every queue of the registry with its counts in Redis; QueueUnavailableError while Redis is down. */
+  async counts(): Promise<Record<QueueName, BullmqQueueCounts>> {
+    await this.ready();
+    const counted = await Promise.all(
+      QUEUE_NAMES.map(async (name) => {
+        const queue = this.queue(name);
+        try {
+          const { waiting = 0, active = 0, delayed = 0, failed = 0 } = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+          return [name, { waiting, active, delayed, failed }] as const;
+        } catch (error) {
+          this.queues.delete(name);
+          void queue.close().catch(() => undefined);
+          throw new QueueUnavailableError({ cause: error });
+        }
+      }),
+    );
+    return Object.fromEntries(counted) as Record<QueueName, BullmqQueueCounts>;
   }
 
   async onApplicationShutdown(): Promise<void> {

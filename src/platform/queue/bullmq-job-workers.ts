@@ -71,7 +71,7 @@ export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy
     })();
     const context = { id: job.id ?? '', name, attempt: job.attemptsMade + 1, attempts: job.opts.attempts ?? 1 };
     try {
-      await this.processors.handler(name)(data, context);
+      await this.processors.run(name, data, context);
     } catch (error) {
       if (error instanceof PermanentJobError) throw new UnrecoverableError(`${error.name}: ${describeFailure(error.cause)}`);
       throw error;

@@ -137,7 +137,7 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
     const policy = this.policy.of(job.name);
     const attempt = job.attemptsMade + 1;
     try {
-      await this.processors.handler(job.name)(job.data as never, { id: job.id, name: job.name, attempt, attempts: policy.attempts });
+      await this.processors.run(job.name, job.data as never, { id: job.id, name: job.name, attempt, attempts: policy.attempts });
       this.jobs.delete(job.id);
       this.tally(job, 'completed');
     } catch (error) {

@@ -19,6 +19,9 @@ export type JobHandler<N extends JobName> = (data: JobData<N>, job: JobContext) 
  */
 export type FailedJobHandler<N extends JobName> = (data: JobData<N>, job: JobContext) => Promise<void>;
 
+/** Told after each attempt how it went and how long it took (the metrics listen). */
+export type AttemptListener = (name: JobName, outcome: 'completed' | 'failed', seconds: number) => void;
+
 /**
  * Who runs each job. A module registers its processors from onModuleInit:
  *   constructor(processors: JobProcessors, ...) {}
@@ -29,6 +32,7 @@ export type FailedJobHandler<N extends JobName> = (data: JobData<N>, job: JobCon
 export class JobProcessors {
   private readonly handlers = new Map<JobName, JobHandler<JobName>>();
   private readonly failedHandlers = new Map<JobName, FailedJobHandler<JobName>>();
+  private readonly attemptListeners: AttemptListener[] = [];
 
   register<N extends JobName>(name: N, handler: JobHandler<N>, options: { onFailed?: FailedJobHandler<N> } = {}): void {
     if (this.handlers.has(name)) throw new Error(`A processor for job ${name} is already registered`);
@@ -45,6 +49,30 @@ export class JobProcessors {
     const handler = this.handlers.get(name);
     if (!handler) throw new Error(`No processor is registered for job ${name}`);
     return handler as unknown as JobHandler<N>;
+  }
+
+  /** Runs one attempt of a job through its processor: the one call the worker and the in-process queue make. */
+  async run<N extends JobName>(name: N, data: JobData<N>, job: JobContext): Promise<void> {
+    const handler = this.handler(name);
+    const started = performance.now();
+    let outcome: 'completed' | 'failed' = 'failed';
+    try {
+      await handler(data, job);
+      outcome = 'completed';
+    } finally {
+      const seconds = (performance.now() - started) / 1000;
+      for (const listener of this.attemptListeners) {
+        try {
+          listener(name, outcome, seconds);
+        } catch {
+          // Observing a job never changes how it went.
+        }
+      }
+    }
+  }
+
+  onAttempt(listener: AttemptListener): void {
+    this.attemptListeners.push(listener);
   }
 
   has(name: JobName): boolean {
