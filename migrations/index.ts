@@ -7,6 +7,7 @@ import { Migration20261122040000Accounts } from './Migration20261122040000Accoun
 import { Migration20261122050000MailOutbox } from './Migration20261122050000MailOutbox';
 import { Migration20261123000000CreditsAndBilling } from './Migration20261123000000CreditsAndBilling';
 import { Migration20261123010000ImageJobs } from './Migration20261123010000ImageJobs';
+import { Migration20261123191629GuideReports } from './Migration20261123191629GuideReports';
 
 /**
  * Every migration, in order. Append new ones (npm run migration:create writes the file); never edit
@@ -21,4 +22,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122050000MailOutbox', class: Migration20261122050000MailOutbox },
   { name: 'Migration20261123000000CreditsAndBilling', class: Migration20261123000000CreditsAndBilling },
   { name: 'Migration20261123010000ImageJobs', class: Migration20261123010000ImageJobs },
+  { name: 'Migration20261123191629GuideReports', class: Migration20261123191629GuideReports },
 ];

@@ -1,11 +1,14 @@
 import { ScheduleModule, SchedulerRegistry } from '@nestjs/schedule';
 import { Test } from '@nestjs/testing';
+import { MikroORM } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig, AppConfig } from 'src/config/app-config';
 import { BillingHousekeeping } from 'src/modules/billing/adapters/schedule/billing-housekeeping';
 import { BillingService } from 'src/modules/billing/application/billing.service';
 import { CreditsHousekeeping } from 'src/modules/credits/adapters/schedule/credits-housekeeping';
 import { CreditsService } from 'src/modules/credits/application/credits.service';
+import { GuideReportsHousekeeping } from 'src/modules/guide-reports/adapters/schedule/guide-reports-housekeeping';
+import { GuideReportsService } from 'src/modules/guide-reports/application/guide-reports.service';
 import { ImageJobsHousekeeping } from 'src/modules/image-tool/adapters/schedule/image-jobs-housekeeping';
 import { ImageConversionRunner } from 'src/modules/image-tool/application/image-conversion.runner';
 import { MailOutboxSweeper } from 'src/platform/mail/mail-outbox';
@@ -25,20 +28,23 @@ describe('the scheduled work', () => {
         CreditsHousekeeping,
         BillingHousekeeping,
         ImageJobsHousekeeping,
+        GuideReportsHousekeeping,
         { provide: AppConfig, useValue: loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true' }) },
         { provide: EntityManager, useValue: {} },
         { provide: JobQueue, useValue: {} },
         { provide: CreditsService, useValue: idle },
         { provide: BillingService, useValue: idle },
         { provide: ImageConversionRunner, useValue: idle },
+        { provide: GuideReportsService, useValue: idle },
+        { provide: MikroORM, useValue: {} },
       ],
     }).compile();
     jest.spyOn(MailOutboxSweeper.prototype, 'sweep').mockResolvedValue(0);
     await app.init();
     try {
       const registry = app.get(SchedulerRegistry);
-      expect(registry.getIntervals()).toHaveLength(4);
-      expect(registry.getTimeouts()).toHaveLength(4);
+      expect(registry.getIntervals()).toHaveLength(5);
+      expect(registry.getTimeouts()).toHaveLength(5);
     } finally {
       await app.close();
       jest.restoreAllMocks();

@@ -54,6 +54,8 @@ export const PAGES: PageRoute[] = [
   { id: 'home', path: '/', module: 'web/routes/home.page.tsx', load: () => import('web/routes/home.page').then((m) => m.HomePage), cache: true },
   { id: 'levels', path: '/levels', module: 'web/routes/levels.page.tsx', load: () => import('web/routes/levels.page').then((m) => m.LevelsPage), cache: true },
   { id: 'level', path: '/levels/:id', module: 'web/routes/level.page.tsx', load: () => import('web/routes/level.page').then((m) => m.LevelPage), cache: true },
+  // "Something wrong with this guide?": the report form of a guide (its own chunk, so not in a level page's first load).
+  { id: 'guide-report', path: '/levels/:id/report', module: 'web/routes/guide-report.page.tsx', load: () => import('web/routes/guide-report.page').then((m) => m.GuideReportPage), cache: true },
   { id: 'blog', path: '/blog', module: 'web/routes/blog.page.tsx', load: () => import('web/routes/blog.page').then((m) => m.BlogListPage), cache: true },
   { id: 'post', path: '/blog/*slug', module: 'web/routes/blog.page.tsx', load: () => import('web/routes/blog.page').then((m) => m.PostPage), cache: true },
   { id: 'category', path: '/category/:tag', module: 'web/routes/blog.page.tsx', load: () => import('web/routes/blog.page').then((m) => m.BlogListPage), cache: true },

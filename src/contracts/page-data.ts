@@ -1,5 +1,6 @@
 import type { PricingData } from './billing';
 import type { ContentPageView, ExploreData, MediaEntry, PostListData, PostListQuery, PostView } from './content';
+import type { GuideReportPageData } from './guide-reports';
 import type { LevelListData, LevelListQuery, LevelPageData, LevelSummary } from './levels';
 import type { PublicConfig } from './public-config';
 
@@ -26,6 +27,10 @@ export interface PageData {
   readonly billing: {
     /** The credit packs, trial and donation terms; null while payments are off (has_payment). */
     pricing(): Promise<PricingData | null>;
+  };
+  readonly guideReports: {
+    /** Which guide the report page is about; null when the level has no published guide. */
+    page(number: number): Promise<GuideReportPageData | null>;
   };
 }
 

@@ -3,6 +3,7 @@ import { AppConfig } from 'src/config/app-config';
 import type { PageData } from 'src/contracts/page-data';
 import { BillingService } from 'src/modules/billing/billing.module';
 import { SiteContentService } from 'src/modules/content/application/site-content.service';
+import { GuideReportsService } from 'src/modules/guide-reports/application/guide-reports.service';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
 
 /** The in-process data client page loaders use on the server: direct calls, no HTTP hop. */
@@ -11,13 +12,16 @@ export class ServerPageData implements PageData {
   readonly levels: PageData['levels'];
   readonly content: PageData['content'];
   readonly billing: PageData['billing'];
+  readonly guideReports: PageData['guideReports'];
 
   constructor(
     private readonly appConfig: AppConfig,
     levels: LevelsService,
     content: SiteContentService,
     billing: BillingService,
+    guideReports: GuideReportsService,
   ) {
+    this.guideReports = { page: (number) => guideReports.pageData(number) };
     this.billing = { pricing: () => Promise.resolve(billing.pricing()) };
     this.content = {
       page: (slug) => content.page(slug),

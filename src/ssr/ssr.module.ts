@@ -4,6 +4,7 @@ import type { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fa
 import fastifyStatic from '@fastify/static';
 import { BillingModule } from 'src/modules/billing/billing.module';
 import { ContentModule } from 'src/modules/content/content.module';
+import { GuideReportsModule } from 'src/modules/guide-reports/guide-reports.module';
 import { LevelsModule } from 'src/modules/levels/levels.module';
 import type { ServerEntry } from 'src/contracts/ssr';
 import { MetricsModule } from 'src/platform/metrics/metrics.module';
@@ -23,7 +24,7 @@ export class SsrModule {
   static forRoot(source: ServerEntrySource): DynamicModule {
     return {
       module: SsrModule,
-      imports: [LevelsModule, ContentModule, BillingModule, MetricsModule],
+      imports: [LevelsModule, ContentModule, BillingModule, GuideReportsModule, MetricsModule],
       controllers: [SeoController, PageController],
       providers: [ServerPageData, { provide: ServerEntrySource, useValue: source }],
     };

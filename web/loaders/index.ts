@@ -1,4 +1,5 @@
 import { isMonth, isPageSlug, isPostSlug, isTag } from 'src/contracts/content';
+import type { GuideReportPageData } from 'src/contracts/guide-reports';
 import { parseLevelSearch } from 'src/contracts/level-number';
 import { parseLevelId, type LevelPageData } from 'src/contracts/levels';
 import { levelListQuerySchema } from 'src/contracts/levels.schema';
@@ -21,6 +22,12 @@ export const LOADERS: Record<string, Loader> = {
     const number = parseLevelId(params.id ?? '', data.config.levels.searchMax);
     if (number === null) return invalidPage(url.pathname + url.search);
     return data.levels.page(number);
+  },
+  // The report form of a guide: a 404 for a level without one, like the API.
+  'guide-report': async ({ params, url, data }): Promise<GuideReportPageData> => {
+    const number = parseLevelId(params.id ?? '', data.config.levels.searchMax);
+    const guide = number === null ? null : await data.guideReports.page(number);
+    return guide ?? invalidPage(url.pathname + url.search);
   },
   blog: async ({ url, data }): Promise<BlogListData> => {
     const query = url.searchParams.get('query')?.trim().slice(0, 100) || undefined;

@@ -144,6 +144,9 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
 
       <div className="mt-8">
         <GuideFeedback level={level.number} />
+        <Link to={`/levels/${level.number}/report`} className="mt-3 inline-block text-sm font-medium text-gray-600 underline decoration-gray-300 underline-offset-4 hover:text-primary-700 dark:text-gray-400 dark:decoration-gray-600 dark:hover:text-primary-400">
+          {t('feedback.reportProblem')}
+        </Link>
       </div>
       <p className="mt-6 text-sm text-gray-500 dark:text-gray-400">
         {t('level.checked', { version: level.gameVersion, date: longDate(level.verifiedOn, tag) })}

@@ -28,6 +28,9 @@ export const JOBS = {
   // An image conversion: the job row (PostgreSQL) holds everything; its credit is held until the
   // job succeeds or fails for good. 3 attempts, 5 s then 10 s apart.
   'image.convert': { queue: 'images', data: z.object({ jobId: z.uuid() }).strict(), retry: { attempts: 3, backoff: { type: 'exponential', delayMs: 5_000 } } },
+  // Mails the admins about a player's guide report: the report's id only (its text and the
+  // addresses stay in PostgreSQL). Quick, so it shares the mail queue. 5 attempts from 5 s.
+  'guide-report.notify': { queue: 'mail', data: z.object({ reportId: z.uuid() }).strict(), retry: { attempts: 5, backoff: { type: 'exponential', delayMs: 5_000 } } },
 } as const satisfies Record<string, JobDefinition>;
 
 export type JobName = keyof typeof JOBS;

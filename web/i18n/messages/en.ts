@@ -122,6 +122,7 @@ const en = {
   'feedback.send': 'Send',
   'feedback.thanks': 'Thanks for your feedback!',
   'feedback.sendFailed': 'Your answer could not be sent. Please try again.',
+  'feedback.reportProblem': 'Something wrong with this guide?',
 
   'request.button': 'Request this guide',
   'request.done': 'Requested: we will write this guide soon.',

@@ -1,0 +1,23 @@
+/** What a player may say is wrong with a level's guide ("Something wrong with this guide?"). */
+export const GUIDE_REPORT_KINDS = ['wrong_step', 'video_mismatch', 'other'] as const;
+export type GuideReportKind = (typeof GUIDE_REPORT_KINDS)[number];
+
+/** The optional "what is wrong" text, in characters (UTF-16 code units, as the textarea counts). */
+export const GUIDE_REPORT_MESSAGE_MAX = 1000;
+
+/** Body of POST /api/v1/levels/{n}/reports. */
+export interface GuideReportInput {
+  kind: GuideReportKind;
+  message?: string;
+}
+
+/** The answer to a report (201): the report's id, nothing else. */
+export interface GuideReportReceipt {
+  id: string;
+}
+
+/** Data of the report page /levels/{n}/report: which guide is being reported. */
+export interface GuideReportPageData {
+  number: number;
+  title: string;
+}

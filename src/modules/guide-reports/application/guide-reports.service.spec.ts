@@ -1,0 +1,122 @@
+import { loadConfig, type AppConfig } from 'src/config/app-config';
+import type { LevelsService } from 'src/modules/levels/application/levels.service';
+import type { MailMessage } from 'src/platform/mail/mail-message';
+import type { MailOutbox } from 'src/platform/mail/mail-outbox';
+import type { JobQueue } from 'src/platform/queue/job-queue';
+import { validateJob } from 'src/platform/queue/jobs';
+import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
+import type { GuideReport } from '../domain/guide-report';
+import { GuideReportRepository } from '../domain/guide-report-repository.port';
+import { NoGuideToReportError } from '../domain/guide-reports.errors';
+import { GuideReportsService } from './guide-reports.service';
+
+class MemoryReports extends GuideReportRepository {
+  readonly rows = new Map<string, GuideReport>();
+  async add(report: GuideReport) {
+    this.rows.set(report.id, { ...report });
+  }
+  async findById(id: string) {
+    return this.rows.get(id) ?? null;
+  }
+  async markNotified(id: string, at: Date) {
+    const row = this.rows.get(id);
+    if (!row || row.notifiedAt) return false;
+    row.notifiedAt = at;
+    return true;
+  }
+  async deleteCreatedBefore(cutoff: Date) {
+    const old = [...this.rows.values()].filter((r) => r.createdAt < cutoff);
+    old.forEach((r) => this.rows.delete(r.id));
+    return old.length;
+  }
+}
+
+const NOW = new Date('2026-11-23T12:00:00Z');
+const WORDS = 'Step 3 says <b>left</b>; it is the right door.';
+
+function setup(env: Record<string, string> = {}) {
+  const reports = new MemoryReports();
+  const queued: { name: string; data: unknown; jobId?: string }[] = [];
+  const mails: MailMessage[] = [];
+  const levels = { level: async (n: number) => (n === 27 ? { number: 27, title: 'The Locked Observatory' } : null) } as unknown as LevelsService;
+  const jobs = { enqueue: async (name: string, data: unknown, options?: { jobId?: string }) => void queued.push({ name, data, jobId: options?.jobId }) };
+  const outbox = { send: async (message: MailMessage) => void mails.push(message) };
+  const config: AppConfig = loadConfig({}, { PUBLIC_URL: 'https://guides.example', ...env });
+  const service = new GuideReportsService(reports, levels, jobs as unknown as JobQueue, outbox as unknown as MailOutbox, config);
+  return { service, reports, queued, mails, jobs, outbox };
+}
+
+describe('GuideReportsService', () => {
+  it('stores a report of a guide and queues its notification with the id only', async () => {
+    const { service, reports, queued } = setup();
+    const report = await service.report(27, { kind: 'wrong_step', message: WORDS }, NOW);
+    expect(reports.rows.get(report.id)).toMatchObject({ levelNumber: 27, kind: 'wrong_step', message: WORDS, createdAt: NOW });
+    expect(queued).toEqual([{ name: 'guide-report.notify', data: { reportId: report.id }, jobId: `guide-report-${report.id}` }]);
+    // The registry accepts it, and would refuse the text or an address riding along.
+    expect(validateJob('guide-report.notify', queued[0]!.data)).toEqual({ reportId: report.id });
+    expect(() => validateJob('guide-report.notify', { reportId: report.id, message: WORDS })).toThrow();
+  });
+
+  it('refuses a level without a guide, storing nothing', async () => {
+    const { service, reports, queued } = setup();
+    await expect(service.report(15, { kind: 'other' }, NOW)).rejects.toBeInstanceOf(NoGuideToReportError);
+    expect(reports.rows.size).toBe(0);
+    expect(queued).toEqual([]);
+  });
+
+  it('keeps the report when the queue is down', async () => {
+    const { service, reports, jobs } = setup();
+    jobs.enqueue = async () => {
+      throw new QueueUnavailableError();
+    };
+    const report = await service.report(27, { kind: 'other' }, NOW);
+    expect(reports.rows.has(report.id)).toBe(true);
+  });
+
+  it('mails each admin once, with the words escaped in the HTML part and a link to the guide', async () => {
+    const { service, reports, mails } = setup({ ADMIN_EMAILS: 'ann@example.com, bob@example.com' });
+    const report = await service.report(27, { kind: 'video_mismatch', message: WORDS }, NOW);
+    expect(await service.notifyAdmins(report.id, NOW)).toBe(2);
+    expect(mails.map((m) => m.to)).toEqual(['ann@example.com', 'bob@example.com']);
+    expect(mails[0]!.subject).toBe('Guide problem reported: level 27 (the video does not match)');
+    expect(mails[0]!.text).toContain(`Their words:\n${WORDS}`);
+    expect(mails[0]!.text).toContain('Level 27: The Locked Observatory');
+    expect(mails[0]!.text).toContain('https://guides.example/levels/27');
+    expect(mails[0]!.html).toContain('Step 3 says &lt;b&gt;left&lt;/b&gt;');
+    expect(mails[0]!.html).not.toContain('<b>left</b>');
+    expect(reports.rows.get(report.id)?.notifiedAt).toEqual(NOW);
+    // A repeated job mails nobody again.
+    expect(await service.notifyAdmins(report.id, NOW)).toBe(0);
+    expect(mails).toHaveLength(2);
+  });
+
+  it('does nothing without ADMIN_EMAILS, or for a report that is gone', async () => {
+    const { service, reports, mails } = setup();
+    const report = await service.report(27, { kind: 'other' }, NOW);
+    expect(await service.notifyAdmins(report.id, NOW)).toBe(0);
+    expect(reports.rows.get(report.id)?.notifiedAt).toBeUndefined();
+    const withAdmins = setup({ ADMIN_EMAILS: 'ann@example.com' });
+    expect(await withAdmins.service.notifyAdmins('0b9b7f2e-1c1a-4c1e-9d1e-2f3a4b5c6d7e', NOW)).toBe(0);
+    expect(mails).toEqual([]);
+    expect(withAdmins.mails).toEqual([]);
+  });
+
+  it('counts a mail kept by the outbox while the queue is down as sent (its sweeper queues it), so a retry mails no one twice', async () => {
+    const { service, reports, outbox } = setup({ ADMIN_EMAILS: 'ann@example.com' });
+    const report = await service.report(27, { kind: 'other' }, NOW);
+    outbox.send = async () => {
+      throw new QueueUnavailableError();
+    };
+    expect(await service.notifyAdmins(report.id, NOW)).toBe(1);
+    expect(reports.rows.get(report.id)?.notifiedAt).toEqual(NOW);
+  });
+
+  it('deletes the reports older than 180 days', async () => {
+    const { service, reports } = setup();
+    const old = await service.report(27, { kind: 'other' }, new Date('2026-05-27T11:59:59Z'));
+    const kept = await service.report(27, { kind: 'other' }, new Date('2026-05-27T12:00:00Z'));
+    expect(await service.deleteExpired(NOW)).toBe(1);
+    expect([...reports.rows.keys()]).toEqual([kept.id]);
+    expect(reports.rows.has(old.id)).toBe(false);
+  });
+});

@@ -1,0 +1,24 @@
+import { AppError } from 'src/platform/errors/app-error';
+
+/** Only a published guide can be reported: a level without one answers like a missing page. */
+export class NoGuideToReportError extends AppError {
+  readonly code = 'GUIDE_REPORTS.NO_GUIDE';
+  readonly kind = 'not_found';
+  constructor(level: number) {
+    super(`Level ${level} has no guide to report a problem with.`);
+  }
+}
+
+export class InvalidGuideReportError extends AppError {
+  readonly code = 'GUIDE_REPORTS.INVALID';
+  readonly kind = 'validation';
+}
+
+/** Reports come as JSON only: a cross-site HTML form (urlencoded, multipart, text) cannot post one. */
+export class ReportNotJsonError extends AppError {
+  readonly code = 'GUIDE_REPORTS.JSON_ONLY';
+  readonly kind = 'validation';
+  constructor() {
+    super('Send the report as JSON (content-type: application/json).');
+  }
+}
