@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { OpsModule } from './modules/ops/ops.module';
 import type { AppConfig } from './config/app-config';
 import { BODY_LIMIT_BYTES, configureHttpPlatform } from './platform/http/http-platform';
 import { setupOpenApi } from './platform/http/openapi';
@@ -10,6 +11,7 @@ import { registerMetricsHttp } from './platform/metrics/metrics-http.adapter';
 import { MetricsService } from './platform/metrics/metrics.service';
 import { requestIdOf } from './platform/logging/request-id';
 import { RedisConnection } from './platform/redis/redis.module';
+import { PageController } from './ssr/page.controller';
 import { SsrModule } from './ssr/ssr.module';
 
 /** Builds the web application (used by main.ts and by the tests). Call listen() or init() on it. */
@@ -31,6 +33,8 @@ export async function createWebApp(config: AppConfig, rootDir: string): Promise<
   await configureHttpPlatform(app, config, app.get(RedisConnection));
   registerMetricsHttp(app, app.get(MetricsService), config);
   setupOpenApi(app, config);
+  // The queue dashboard (with Redis) answers everyone but admins with the site's own 404 page.
+  await OpsModule.registerQueueDashboard(app, (request, reply) => app.get(PageController).page(request, reply));
   await SsrModule.registerAssets(app, pages, rootDir);
   return app;
 }

@@ -206,3 +206,55 @@ describe('the image tool', () => {
     expect(html).not.toContain('noindex');
   });
 });
+
+describe('the admin pages', () => {
+  const groups = [
+    {
+      fingerprint: 'f1',
+      error_type: 'CLIENT_ERROR' as const,
+      message: '<script>alert(1)</script> boom',
+      backtrace: 'Error: boom\n    at <anonymous>',
+      path: '/levels/27',
+      build_id: 'b1',
+      count: 3,
+      first_seen_at: '2026-11-20T10:00:00.000Z',
+      last_seen_at: '2026-11-22T10:00:00.000Z',
+    },
+  ];
+  const data = fakePageData({ ops: { errors: async () => groups, queues: async () => ({ mode: 'inline', queues: [] }) } });
+
+  it('are admin-only paths, never cached', () => {
+    for (const path of ['/admin', '/admin/errors', '/admin/queues']) {
+      expect(serverEntry.adminOnly(path)).toBe(true);
+      expect(serverEntry.cacheable(path)).toBe(false);
+    }
+    expect(serverEntry.adminOnly('/levels/27')).toBe(false);
+    expect(serverEntry.adminOnly('/administration')).toBe(false);
+  });
+
+  it('do not exist for anyone but an admin: the 404 of an unknown path, and no loader runs', async () => {
+    const errors = jest.fn(async () => groups);
+    const watched = fakePageData({ ops: { errors, queues: async () => ({ mode: 'inline', queues: [] }) } });
+    for (const path of ['/admin', '/admin/errors', '/admin/queues']) {
+      await expect(serverEntry.payload(input(path, watched))).resolves.toMatchObject({ status: 404, error: { message: `Page not found: ${path}` } });
+    }
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it('render the error groups for an admin, their text escaped', async () => {
+    const output = await serverEntry.render(input('/admin/errors', data, { admin: true }));
+    if (output.kind !== 'html') throw new Error('expected html');
+    expect(output.status).toBe(200);
+    const html = await text(output.stream);
+    const body = html.slice(0, html.indexOf('window.__PAGE__'));
+    expect(body).toContain('&lt;script&gt;alert(1)&lt;/script&gt; boom');
+    expect(body).not.toContain('<script>alert(1)');
+    expect(body).toContain('2026-11-22 10:00:00 UTC');
+    expect(body).toContain('<meta name="robots" content="noindex"/>');
+  });
+
+  it('take the error scope from the query, all when it is not one', async () => {
+    await expect(serverEntry.payload(input('/admin/errors?scope=server', data, { admin: true }))).resolves.toMatchObject({ status: 200, data: { scope: 'server' } });
+    await expect(serverEntry.payload(input('/admin/errors?scope=nope', data, { admin: true }))).resolves.toMatchObject({ status: 200, data: { scope: 'all' } });
+  });
+});

@@ -20,9 +20,17 @@ import { RootLayout } from 'web/routes/root';
 /** Gives up on a render that has not finished by then; the browser renders what is missing. */
 const ABORT_AFTER_MS = 10_000;
 
-const resolvePage = createResolver(PAGES, LOADERS, LOCALES);
+// Admin pages resolve for admins only; for anyone else they are not there at all (the 404 of an unknown path).
+const resolveForAdmin = createResolver(PAGES, LOADERS, LOCALES);
+const resolvePage = createResolver(
+  PAGES.filter((page) => page.access !== 'admin'),
+  LOADERS,
+  LOCALES,
+);
+const adminPatterns = PAGES.filter((page) => page.access === 'admin').map((page) => compilePattern(page.path));
+const adminOnly = (pathname: string) => adminPatterns.some((pattern) => pattern.match(splitLocale(pathname, LOCALES).path) !== null);
 const cacheablePatterns = PAGES.filter((page) => page.cache).map((page) => compilePattern(page.path));
-const cacheable = (pathname: string) => cacheablePatterns.some((pattern) => pattern.match(pathname) !== null);
+const cacheable = (pathname: string) => !adminOnly(pathname) && cacheablePatterns.some((pattern) => pattern.match(pathname) !== null);
 const routePatterns = PAGES.map((page) => compilePattern(page.path));
 const routePattern = (pathname: string) => routePatterns.find((pattern) => pattern.match(splitLocale(pathname, LOCALES).path) !== null)?.pattern ?? '*';
 
@@ -41,7 +49,7 @@ function scriptSafeJson(value: unknown): string {
 }
 
 async function resolve(input: Omit<RenderInput, 'nonce' | 'waitForAll'>) {
-  return resolvePage(new URL(input.url), input.data);
+  return (input.admin ? resolveForAdmin : resolvePage)(new URL(input.url), input.data);
 }
 
 async function render(input: RenderInput): Promise<RenderOutput> {
@@ -115,6 +123,7 @@ export const serverEntry: ServerEntry = {
   payload,
   renderErrorDocument,
   cacheable,
+  adminOnly,
   routePattern,
   localeRedirect: (pathAndQuery, request) => localeRedirect(pathAndQuery, request, LOCALES),
 };

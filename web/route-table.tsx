@@ -45,6 +45,19 @@ export const PAYMENT_ACCOUNT_PAGES = billingRoutes()
   .map((route) => route.id)
   .filter((id) => id !== 'pricing');
 
+const ADMIN_MODULE = 'web/routes/admin.pages.tsx';
+const admin = (name: 'AdminPage' | 'AdminErrorsPage' | 'AdminQueuesPage') => () => import('web/routes/admin.pages').then((m) => m[name]);
+
+/** The ops screens: admins only (anyone else gets the 404 of an unknown path), never cached. */
+function adminRoutes(): PageRoute[] {
+  return [
+    { id: 'admin', path: '/admin', module: ADMIN_MODULE, load: admin('AdminPage'), access: 'admin' },
+    { id: 'admin-errors', path: '/admin/errors', module: ADMIN_MODULE, load: admin('AdminErrorsPage'), access: 'admin' },
+    // The web process's own queues without Redis; with Redis the bull-board dashboard answers this path first.
+    { id: 'admin-queues', path: '/admin/queues', module: ADMIN_MODULE, load: admin('AdminQueuesPage'), access: 'admin' },
+  ];
+}
+
 /**
  * Every page of the site, first match wins; the last entry catches unknown paths (404). Loaders
  * live in web/loaders, keyed by the same ids, so server-only code stays out of the browser. Each
@@ -68,6 +81,7 @@ export const PAGES: PageRoute[] = [
   ...billingRoutes(),
   // The image tool (404 while payments are off); the user's jobs load in the browser.
   { id: 'image-tool', path: '/tools/image', module: 'web/routes/images.page.tsx', load: () => import('web/routes/images.page').then((m) => m.ImageToolPage), cache: true },
+  ...adminRoutes(),
   // Any content page by slug; last before the catch-all.
   { id: 'page', path: '/:slug', module: 'web/routes/content.page.tsx', load: () => import('web/routes/content.page').then((m) => m.ContentPage), cache: true },
   { id: 'not-found', path: '*', load: nothing },

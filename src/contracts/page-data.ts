@@ -2,6 +2,7 @@ import type { PricingData } from './billing';
 import type { ContentPageView, ExploreData, MediaEntry, PostListData, PostListQuery, PostView } from './content';
 import type { GuideReportPageData } from './guide-reports';
 import type { LevelListData, LevelListQuery, LevelPageData, LevelSummary } from './levels';
+import type { AdminQueuesData, ErrorGroupView, ErrorScope } from './ops';
 import type { PublicConfig } from './public-config';
 
 /**
@@ -31,6 +32,12 @@ export interface PageData {
   readonly guideReports: {
     /** Which guide the report page is about; null when the level has no published guide. */
     page(number: number): Promise<GuideReportPageData | null>;
+  };
+  /** For the admin pages only: the SSR bridge renders them for admins alone (route access 'admin'). */
+  readonly ops: {
+    /** The most recently seen error groups first. */
+    errors(scope: ErrorScope): Promise<ErrorGroupView[]>;
+    queues(): Promise<AdminQueuesData>;
   };
 }
 

@@ -15,6 +15,11 @@ export interface RenderInput {
   buildId: string;
   /** Aborts the render when the client goes away. */
   signal: AbortSignal;
+  /**
+   * The visitor is an admin: admin pages (route access 'admin') render. Without it they resolve as
+   * if they did not exist (the 404 of an unknown path). Checked by the bridge for adminOnly paths only.
+   */
+  admin?: boolean;
 }
 
 export type RenderOutput =
@@ -38,6 +43,8 @@ export interface ServerEntry {
   render(input: RenderInput): Promise<RenderOutput>;
   /** Whether the page at this path depends only on content (so its HTML may be cached). */
   cacheable(pathname: string): boolean;
+  /** Whether the path is an admin page (its locale prefix aside): only then does the bridge check the session. */
+  adminOnly(pathname: string): boolean;
   /**
    * The pattern of the route the path matches, locale prefix aside ('/levels/:id'; '*' when none
    * does): metrics label pages by it, never by the raw path, so unknown paths add no label.

@@ -4,6 +4,7 @@ import { Controller, Get, Logger, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from 'src/config/app-config';
 import type { RenderInput, ServerEntry } from 'src/contracts/ssr';
+import { AdminAccess } from 'src/modules/auth/auth-guards.module';
 import { SiteContentService } from 'src/modules/content/application/site-content.service';
 import { ContentImportService } from 'src/modules/levels/application/content-import.service';
 import { NotFoundError } from 'src/platform/errors/app-error';
@@ -47,6 +48,7 @@ export class PageController {
     levelContent: ContentImportService,
     siteContent: SiteContentService,
     private readonly metrics: MetricsService,
+    private readonly admins: AdminAccess,
   ) {
     levelContent.onImported(() => this.cache.clear());
     siteContent.onImported(() => this.cache.clear());
@@ -66,10 +68,11 @@ export class PageController {
     // API clients get JSON, never a page, for a route that does not exist.
     if (pathname.startsWith('/api/')) throw new NotFoundError(`No API route ${request.method} ${pathname}`);
     const entry = await this.source.entry();
-    if (pathname.endsWith(PAYLOAD_SUFFIX)) {
-      const pagePath = pathname.slice(0, -PAYLOAD_SUFFIX.length) || '/';
-      return this.payload(entry, request, reply, pagePath + search, aborter.signal);
-    }
+    const isPayload = pathname.endsWith(PAYLOAD_SUFFIX);
+    const pagePath = isPayload ? pathname.slice(0, -PAYLOAD_SUFFIX.length) || '/' : pathname;
+    // Admin pages exist for admins only (anyone else gets an unknown path's 404); only their paths look up the session.
+    const admin = entry.adminOnly(pagePath) && (await this.admins.isAdmin(request));
+    if (isPayload) return this.payload(entry, request, reply, pagePath + search, aborter.signal, admin);
     // A visitor whose cookie or browser asks for another language goes to its prefixed path.
     const localized = entry.localeRedirect(request.url, localeHints(request));
     if (localized) {
@@ -78,10 +81,10 @@ export class PageController {
     }
     this.loadedEntry = entry;
     if (this.config.pageCache && entry.cacheable(pathname) && (await this.cached(entry, request, reply))) return;
-    return this.stream(entry, request, reply, aborter.signal);
+    return this.stream(entry, request, reply, aborter.signal, admin);
   }
 
-  private baseInput(request: FastifyRequest, pathAndQuery: string, signal: AbortSignal) {
+  private baseInput(request: FastifyRequest, pathAndQuery: string, signal: AbortSignal, admin = false) {
     const headers: Record<string, string> = {};
     for (const name of FORWARDED_HEADERS) {
       const value = request.headers[name];
@@ -94,6 +97,7 @@ export class PageController {
       assets: this.source.assets(),
       buildId: this.source.buildId,
       signal,
+      admin,
     } satisfies Omit<RenderInput, 'nonce' | 'waitForAll'>;
   }
 
@@ -185,9 +189,9 @@ export class PageController {
     return { status: output.status, html, etag, storedAt: Date.now() };
   }
 
-  private async stream(entry: ServerEntry, request: FastifyRequest, reply: FastifyReply, signal: AbortSignal): Promise<void> {
+  private async stream(entry: ServerEntry, request: FastifyRequest, reply: FastifyReply, signal: AbortSignal, admin: boolean): Promise<void> {
     const input: RenderInput = {
-      ...this.baseInput(request, request.url, signal),
+      ...this.baseInput(request, request.url, signal, admin),
       nonce: reply.cspNonce?.script,
       waitForAll: isCrawler(request.headers['user-agent']),
     };
@@ -203,7 +207,8 @@ export class PageController {
       void reply
         .status(output.status)
         .header('content-type', 'text/html; charset=utf-8')
-        .header('cache-control', 'no-cache')
+        // An admin page depends on who asks: never stored.
+        .header('cache-control', admin ? 'no-store' : 'no-cache')
         .send(output.stream);
     } catch (error) {
       if (signal.aborted) return;
@@ -216,12 +221,12 @@ export class PageController {
     }
   }
 
-  private async payload(entry: ServerEntry, request: FastifyRequest, reply: FastifyReply, pagePath: string, signal: AbortSignal): Promise<void> {
-    const { errors, ...payload } = await entry.payload(this.baseInput(request, pagePath, signal));
+  private async payload(entry: ServerEntry, request: FastifyRequest, reply: FastifyReply, pagePath: string, signal: AbortSignal, admin: boolean): Promise<void> {
+    const { errors, ...payload } = await entry.payload(this.baseInput(request, pagePath, signal, admin));
     this.logErrors(errors ?? [], request);
     const body = JSON.stringify(payload);
     const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
-    void reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+    void reply.header('etag', etag).header('cache-control', admin ? 'no-store' : 'no-cache').header('vary', 'accept-encoding');
     if (request.headers['if-none-match'] === etag) {
       void reply.status(304).send();
       return;

@@ -5,6 +5,7 @@ import { BillingService } from 'src/modules/billing/billing.module';
 import { SiteContentService } from 'src/modules/content/application/site-content.service';
 import { GuideReportsService } from 'src/modules/guide-reports/application/guide-reports.service';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
+import { OpsService } from 'src/modules/ops/ops.module';
 
 /** The in-process data client page loaders use on the server: direct calls, no HTTP hop. */
 @Injectable()
@@ -12,6 +13,7 @@ export class ServerPageData implements PageData {
   readonly levels: PageData['levels'];
   readonly content: PageData['content'];
   readonly billing: PageData['billing'];
+  readonly ops: PageData['ops'];
   readonly guideReports: PageData['guideReports'];
 
   constructor(
@@ -19,10 +21,12 @@ export class ServerPageData implements PageData {
     levels: LevelsService,
     content: SiteContentService,
     billing: BillingService,
+    ops: OpsService,
     guideReports: GuideReportsService,
   ) {
     this.guideReports = { page: (number) => guideReports.pageData(number) };
     this.billing = { pricing: () => Promise.resolve(billing.pricing()) };
+    this.ops = { errors: (scope) => ops.errorGroups(scope), queues: () => Promise.resolve(ops.queues()) };
     this.content = {
       page: (slug) => content.page(slug),
       post: (slug) => content.post(slug),

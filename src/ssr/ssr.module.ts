@@ -6,6 +6,8 @@ import { BillingModule } from 'src/modules/billing/billing.module';
 import { ContentModule } from 'src/modules/content/content.module';
 import { GuideReportsModule } from 'src/modules/guide-reports/guide-reports.module';
 import { LevelsModule } from 'src/modules/levels/levels.module';
+import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
+import { OpsModule } from 'src/modules/ops/ops.module';
 import type { ServerEntry } from 'src/contracts/ssr';
 import { MetricsModule } from 'src/platform/metrics/metrics.module';
 import { MetricsService } from 'src/platform/metrics/metrics.service';
@@ -24,7 +26,7 @@ export class SsrModule {
   static forRoot(source: ServerEntrySource): DynamicModule {
     return {
       module: SsrModule,
-      imports: [LevelsModule, ContentModule, BillingModule, GuideReportsModule, MetricsModule],
+      imports: [LevelsModule, ContentModule, BillingModule, GuideReportsModule, MetricsModule, AuthGuardsModule, OpsModule],
       controllers: [SeoController, PageController],
       providers: [ServerPageData, { provide: ServerEntrySource, useValue: source }],
     };

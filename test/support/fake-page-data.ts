@@ -32,6 +32,7 @@ export function fakePageData(overrides: Partial<PageData> = {}): PageData {
       explore: async () => ({ tags: [], months: [] }),
     },
     billing: { pricing: async () => null },
+    ops: { errors: async () => [], queues: async () => ({ mode: 'inline', queues: [] }) },
     guideReports: { page: async (number) => (number === 27 ? { number, title: level27.title } : null) },
     ...overrides,
   };

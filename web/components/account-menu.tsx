@@ -16,7 +16,7 @@ const menuLinkClass = 'block w-full rounded-lg px-3 py-2 text-left text-sm font-
 /**
  * The header's account corner (only with has_login): 'Sign in' opening the login modal, or the
  * signed-in user's menu (email, sign out; with has_payment also the credit balance, the image
- * tool, Billing and Usage). User state loads in the browser, so pages stay cacheable. Other code
+ * tool, Billing and Usage; for admins the ops screens). User state loads in the browser, so pages stay cacheable. Other code
  * opens the login modal through web/lib/login-modal.
  */
 export function AccountMenu() {
@@ -122,6 +122,14 @@ export function AccountMenu() {
                 </Link>
                 <Link to="/usage" onClick={closeMenu} className={menuLinkClass}>
                   {t('account.usage')}
+                </Link>
+                <hr className="my-1 border-gray-200 dark:border-gray-800" />
+              </>
+            )}
+            {session.userInfo.admin && (
+              <>
+                <Link to="/admin" onClick={closeMenu} className={menuLinkClass}>
+                  {t('account.admin')}
                 </Link>
                 <hr className="my-1 border-gray-200 dark:border-gray-800" />
               </>

@@ -3,6 +3,7 @@ import type { GuideReportPageData } from 'src/contracts/guide-reports';
 import { parseLevelSearch } from 'src/contracts/level-number';
 import { parseLevelId, type LevelPageData } from 'src/contracts/levels';
 import { levelListQuerySchema } from 'src/contracts/levels.schema';
+import { isErrorScope, type AdminErrorsData, type AdminOverviewData } from 'src/contracts/ops';
 import { invalidPage, notFound, unknownRoute } from 'web/lib/not-found';
 import { PageRedirect, type Loader, type LoaderArgs } from 'web/lib/router/page';
 import { AUTH_PAGES, PAYMENT_ACCOUNT_PAGES } from 'web/route-table';
@@ -72,6 +73,14 @@ export const LOADERS: Record<string, Loader> = {
   'image-tool': paymentAccountPage,
   // The local test checkout exists only while no Stripe key is set (test mode).
   'payment-test-checkout': async ({ url, data }) => ((await data.billing.pricing())?.test_mode ? null : unknownRoute(url.pathname)),
+  // The ops screens; they resolve only for admins (route access 'admin').
+  admin: async ({ data }): Promise<AdminOverviewData> => ({ queueMode: (await data.ops.queues()).mode }),
+  'admin-errors': async ({ url, data }): Promise<AdminErrorsData> => {
+    const asked = url.searchParams.get('scope') ?? 'all';
+    const scope = isErrorScope(asked) ? asked : 'all';
+    return { scope, groups: await data.ops.errors(scope) };
+  },
+  'admin-queues': ({ data }) => data.ops.queues(),
 };
 
 /** With accounts off, every /auth page sends the visitor home (spec), on the server and in the browser. */

@@ -28,5 +28,7 @@ import { SessionRepository, UserRepository } from './domain/ports';
 export class AuthGuardsModule {}
 
 export { AdminAccess, AdminGuard, SignedInGuard } from './adapters/http/auth.guards';
+// Refused cross-site writes answer alike everywhere, the queue dashboard's included.
+export { CrossSiteRequestError } from './domain/auth.errors';
 export { AccountEvents } from './application/account-events.service';
 export { SessionAuthenticator } from './application/session-authenticator.service';

@@ -139,6 +139,7 @@ const en = {
   'account.close': 'Close',
   'account.billing': 'Billing',
   'account.usage': 'Usage',
+  'account.admin': 'Admin',
   'account.balanceLabel': 'Your balance: {credits}',
 
   'credits.one': '{count} credit',

@@ -27,6 +27,11 @@ export interface PageRoute {
   /** The HTML depends only on content (not on the visitor), so the server may cache it. */
   cache?: boolean;
   /**
+   * 'admin': an ops page, only for accounts with the admin role; everyone else gets the 404 of an
+   * unknown path. Never cached (its HTML depends on who asks).
+   */
+  access?: 'admin';
+  /**
    * Shows the page in this colour mode whatever the visitor's preference (which stays stored), and
    * hides the theme toggle. 'system' forces nothing: it only logs a warning naming the route.
    */

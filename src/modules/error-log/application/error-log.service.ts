@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ERROR_REPORT_LIMITS, type ClientErrorReport } from 'src/contracts/error-report';
+import { ERROR_REPORT_LIMITS, type ClientErrorReport, type ErrorType } from 'src/contracts/error-report';
 import { cleanText, fingerprintOf, type ErrorOccurrence, type ErrorReport } from '../domain/error-report';
 import { ErrorReportRepository } from '../domain/error-report.repository';
 
@@ -33,7 +33,8 @@ export class ErrorLogService {
     await this.reports.record(occurrence, fingerprintOf(occurrence), now);
   }
 
-  latest(limit: number): Promise<ErrorReport[]> {
-    return this.reports.latest(limit);
+  /** The most recently seen groups first; only those of `types` when given (SERVER_ERROR: the server's own). */
+  latest(limit: number, types?: readonly ErrorType[]): Promise<ErrorReport[]> {
+    return this.reports.latest(limit, types);
   }
 }

@@ -1,3 +1,4 @@
+import type { ErrorType } from 'src/contracts/error-report';
 import type { ErrorOccurrence, ErrorReport } from './error-report';
 
 /** Where error groups are kept. */
@@ -5,6 +6,6 @@ export abstract class ErrorReportRepository {
   /** Adds one occurrence: a new group, or count + 1 and last seen on the existing one. */
   abstract record(occurrence: ErrorOccurrence, fingerprint: string, at: Date): Promise<void>;
 
-  /** The most recently seen groups first. */
-  abstract latest(limit: number): Promise<ErrorReport[]>;
+  /** The most recently seen groups first; only those of `types` when given. */
+  abstract latest(limit: number, types?: readonly ErrorType[]): Promise<ErrorReport[]>;
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
+import type { ErrorType } from 'src/contracts/error-report';
 import type { ErrorOccurrence, ErrorReport } from '../../domain/error-report';
 import { ErrorReportRepository } from '../../domain/error-report.repository';
 import { ErrorReportSchema } from './error-report.entity';
@@ -50,7 +51,7 @@ export class MikroOrmErrorReportRepository extends ErrorReportRepository {
     );
   }
 
-  latest(limit: number): Promise<ErrorReport[]> {
-    return this.em.find(ErrorReportSchema, {}, { orderBy: { lastSeenAt: 'desc' }, limit });
+  latest(limit: number, types?: readonly ErrorType[]): Promise<ErrorReport[]> {
+    return this.em.find(ErrorReportSchema, types ? { errorType: { $in: [...types] } } : {}, { orderBy: { lastSeenAt: 'desc' }, limit });
   }
 }

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from 'src/config/app-config';
+import { ERROR_TYPES, type ErrorType } from 'src/contracts/error-report';
+import { ERROR_GROUPS_SHOWN, type AdminQueuesData, type ErrorGroupView, type ErrorScope } from 'src/contracts/ops';
+import { ErrorLogService } from 'src/modules/error-log/application/error-log.service';
+import { InlineJobQueue } from 'src/platform/queue/inline-job-queue.adapter';
+import { JobQueue } from 'src/platform/queue/job-queue';
+import { QUEUE_NAMES } from 'src/platform/queue/jobs';
+
+const SCOPE_TYPES: Record<ErrorScope, readonly ErrorType[] | undefined> = {
+  all: undefined,
+  client: ERROR_TYPES.filter((type) => type !== 'SERVER_ERROR'),
+  server: ['SERVER_ERROR'],
+};
+
+/** What the admin pages read: error groups, and the web process's own queues when it runs the jobs. */
+@Injectable()
+export class OpsService {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly errorLog: ErrorLogService,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  async errorGroups(scope: ErrorScope): Promise<ErrorGroupView[]> {
+    const reports = await this.errorLog.latest(ERROR_GROUPS_SHOWN, SCOPE_TYPES[scope]);
+    return reports.map((r) => ({
+      fingerprint: r.fingerprint,
+      error_type: r.errorType,
+      message: r.message,
+      backtrace: r.backtrace ?? null,
+      path: r.path ?? null,
+      build_id: r.buildId ?? null,
+      count: r.count,
+      first_seen_at: r.firstSeenAt.toISOString(),
+      last_seen_at: r.lastSeenAt.toISOString(),
+    }));
+  }
+
+  /** Without Redis the jobs run here (InlineJobQueue) and only this process knows them; with Redis the dashboard reads BullMQ. */
+  queues(): AdminQueuesData {
+    if (this.config.redis.url || !(this.jobs instanceof InlineJobQueue)) return { mode: 'redis', queues: [] };
+    const counts = this.jobs.counts();
+    return { mode: 'inline', queues: QUEUE_NAMES.map((name) => ({ name, ...counts[name] })) };
+  }
+}
