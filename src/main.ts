@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { applyNodeEnv, ConfigError, loadConfig } from './config/app-config';
 import { createWebApp } from './app.factory';
+import { problemsOf, Readiness } from './platform/health/readiness.service';
 import { closeOnSignals } from './platform/lifecycle/graceful-shutdown';
 
 const SHUTDOWN_TIMEOUT_MS = 20_000;
@@ -13,7 +14,13 @@ async function main(): Promise<void> {
   const app = await createWebApp(config, process.cwd());
   await app.listen({ port: config.http.port, host: config.http.host });
   const logger = new Logger('Main');
-  logger.log(`Site ready at ${config.http.publicUrl} (${config.database.kind} database)`);
+  // Honest about readiness: what /readyz would answer now, and what to do about it.
+  const report = await app.get(Readiness).report();
+  const where = `${config.http.publicUrl} (${config.database.kind} database)`;
+  const problems = problemsOf(report).join('; ');
+  if (report.status === 'ready') logger.log(`Site ready at ${where}`);
+  else if (report.status === 'degraded') logger.warn(`Site ready at ${where}, degraded: ${problems}`);
+  else logger.error(`Site up at ${where} but not ready (/readyz answers 503): ${problems}`);
 
   // Stop accepting, finish in-flight requests, close the pool and the embedded database.
   closeOnSignals(app, { timeoutMs: SHUTDOWN_TIMEOUT_MS, doing: 'shutting down' });

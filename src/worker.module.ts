@@ -4,6 +4,7 @@ import { FEATURE_MODULES } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { BullmqJobWorkers } from './platform/queue/bullmq-job-workers';
 import { QueueModule } from './platform/queue/queue.module';
+import { WorkerHeartbeat } from './platform/queue/worker-heartbeat.service';
 import { WorkerMetricsModule } from './platform/metrics/metrics.module';
 import { PlatformModule } from './platform/platform.module';
 
@@ -18,7 +19,8 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [PlatformModule.forRoot(config), QueueModule, ScheduleModule.forRoot(), ...FEATURE_MODULES, WorkerMetricsModule],
-      providers: [BullmqJobWorkers],
+      // The heartbeat tells the web process a worker is alive (/readyz, and a warning when none is).
+      providers: [BullmqJobWorkers, WorkerHeartbeat],
     };
   }
 }

@@ -77,7 +77,10 @@ describe('the built web app on PostgreSQL and Redis', () => {
     expect(await (await fetch(`${app.url}/healthz`)).json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${app.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'up', redis: 'up' } });
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'up', migrations: 'up to date', redis: 'up', workers: 'none seen for 60 s' },
+    });
   });
 
   it('renders the 404 page for an unknown path, escaping the path', async () => {
@@ -218,13 +221,16 @@ describe('the built web app on PostgreSQL and Redis', () => {
 });
 
 describe('readiness and configuration failures', () => {
-  it('reports not ready when the configured Redis is down', async () => {
+  it('stays ready but degraded when only the configured Redis is down (pages still work)', async () => {
     const database = await createTestDatabase();
     const app = await startApp({ DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:1', MIGRATE_ON_START: 'true' });
     try {
       const ready = await fetch(`${app.url}/readyz`);
-      expect(ready.status).toBe(503);
-      expect(await ready.json()).toEqual({ status: 'unavailable', checks: { database: 'up', redis: 'down' } });
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({
+        status: 'degraded',
+        checks: { database: 'up', migrations: 'up to date', redis: 'down', workers: 'unknown' },
+      });
     } finally {
       await app.stop();
       await database.drop();

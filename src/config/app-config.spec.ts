@@ -16,15 +16,23 @@ describe('loadConfig', () => {
     expect(config.public.levels).toEqual({ searchMax: 635, searchableMax: 231, claimed: 1000 });
   });
 
-  it('uses PostgreSQL when DATABASE_URL is set, migrating at start outside production only', () => {
+  it('uses PostgreSQL when DATABASE_URL is set, migrating at start in every NODE_ENV unless MIGRATE_ON_START=false', () => {
     const url = 'postgres://app@db:5432/site';
     expect(loadConfig({ DATABASE_URL: url, NODE_ENV: 'development' }).database).toEqual({
       kind: 'postgres',
       url,
       migrateOnStart: true,
     });
-    expect(loadConfig({ DATABASE_URL: url, NODE_ENV: 'production' }).database).toMatchObject({ migrateOnStart: false });
-    expect(loadConfig({ DATABASE_URL: url, MIGRATE_ON_START: 'true' }).database).toMatchObject({ migrateOnStart: true });
+    // NODE_ENV defaults to production: a newcomer's `DATABASE_URL=... npm start` must migrate.
+    expect(loadConfig({ DATABASE_URL: url }).database).toMatchObject({ migrateOnStart: true });
+    expect(loadConfig({ DATABASE_URL: url, NODE_ENV: 'production' }).database).toMatchObject({ migrateOnStart: true });
+    expect(loadConfig({ DATABASE_URL: url, MIGRATE_ON_START: 'false' }).database).toMatchObject({ migrateOnStart: false });
+  });
+
+  it('leaves the log format to the terminal unless LOG_FORMAT is set', () => {
+    expect(loadConfig({}).log).toEqual({ level: 'info', format: undefined });
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).log.format).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: '' }).log.format).toBeUndefined();
   });
 
   it('reads the public settings and site identity', () => {
@@ -60,6 +68,7 @@ describe('loadConfig', () => {
     ['LEVEL_SEARCH_MAX', '-3'],
     ['NODE_ENV', 'staging'],
     ['MENU_ENTRIES', 'blog,casino'],
+    ['LOG_FORMAT', 'yaml'],
     ['REDIRECTS', '{not json'],
     ['FOOTER_LINK_GROUPS', '{"Casinos": [["x", "/x"]]}'],
     ['FOOTER_LINK_GROUPS', '{"Friends": [["x", "javascript:alert(1)"]]}'],

@@ -18,7 +18,8 @@ export class AppConfig {
   readonly env: Env['NODE_ENV'];
   readonly isProduction: boolean;
   readonly http: { port: number; host: string; trustProxy: boolean; publicUrl: string };
-  readonly log: { level: Env['LOG_LEVEL'] };
+  /** `format` unset: chosen at start by chooseLogFormat (pretty on a development terminal). */
+  readonly log: { level: Env['LOG_LEVEL']; format?: Env['LOG_FORMAT'] };
   readonly database:
     | { kind: 'postgres'; url: string; migrateOnStart: boolean }
     | { kind: 'embedded'; dataDir: string; migrateOnStart: true };
@@ -61,7 +62,7 @@ export class AppConfig {
     this.isProduction = e.NODE_ENV === 'production';
     const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
     this.http = { port: e.PORT, host: e.HOST, trustProxy: e.TRUST_PROXY, publicUrl };
-    this.log = { level: e.LOG_LEVEL };
+    this.log = { level: e.LOG_LEVEL, format: e.LOG_FORMAT };
     this.dataDir = resolve(e.DATA_DIR);
     this.content = { dir: resolve(e.CONTENT_DIR), importOnStart: e.CONTENT_IMPORT_ON_START };
     this.pageCache = e.PAGE_CACHE;
@@ -71,7 +72,7 @@ export class AppConfig {
       ? {
           kind: 'postgres',
           url: e.DATABASE_URL,
-          migrateOnStart: e.MIGRATE_ON_START ?? e.NODE_ENV !== 'production',
+          migrateOnStart: e.MIGRATE_ON_START,
         }
       : {
           kind: 'embedded',

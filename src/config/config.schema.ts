@@ -41,6 +41,8 @@ export const envSchema = z.object({
   PUBLIC_URL: optionalUrl,
   TRUST_PROXY: flag(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Unset: pretty on a terminal in development, JSON otherwise (see chooseLogFormat).
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional().or(z.literal('').transform(() => undefined)),
 
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/ })
@@ -50,7 +52,8 @@ export const envSchema = z.object({
   CONTENT_DIR: z.string().min(1).default('content'),
   CONTENT_IMPORT_ON_START: z.stringbool().default(true),
   PAGE_CACHE: z.stringbool().default(true),
-  MIGRATE_ON_START: z.stringbool().optional(),
+  // Off for deployments that run `npm run migrate` as a step of their own.
+  MIGRATE_ON_START: flag(true),
   REDIS_URL: z
     .url({ protocol: /^rediss?$/ })
     .optional()

@@ -7,6 +7,7 @@ import type { RenderInput, ServerEntry } from 'src/contracts/ssr';
 import { AdminAccess } from 'src/modules/auth/auth-guards.module';
 import { SiteContentService } from 'src/modules/content/application/site-content.service';
 import { ContentImportService } from 'src/modules/levels/application/content-import.service';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from 'src/platform/database/database.errors';
 import { NotFoundError } from 'src/platform/errors/app-error';
 import { MetricsService } from 'src/platform/metrics/metrics.service';
 import { isCrawler } from './crawlers';
@@ -203,6 +204,11 @@ export class PageController {
         return;
       }
       this.logErrors(output.errors, request);
+      if (output.errors.some(isDatabaseUnavailable)) {
+        // An outage, not a broken page: 503 and Retry-After, so crawlers and people come back.
+        output.stream.destroy();
+        return this.sendErrorDocument(entry, reply, 503);
+      }
       output.stream.on('render-error', (error: unknown) => this.logger.error({ err: error, path: pathOf(request) }, 'Render error'));
       void reply
         .status(output.status)
@@ -213,17 +219,26 @@ export class PageController {
     } catch (error) {
       if (signal.aborted) return;
       this.logger.error({ err: error, path: pathOf(request) }, 'Page failed to render');
-      void reply
-        .status(500)
-        .header('content-type', 'text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .send(entry.renderErrorDocument({ assets: this.source.assets(), status: 500 }));
+      this.sendErrorDocument(entry, reply, 500);
     }
+  }
+
+  private sendErrorDocument(entry: ServerEntry, reply: FastifyReply, status: 500 | 503): void {
+    if (status === 503) void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    void reply
+      .status(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(entry.renderErrorDocument({ assets: this.source.assets(), status }));
   }
 
   private async payload(entry: ServerEntry, request: FastifyRequest, reply: FastifyReply, pagePath: string, signal: AbortSignal, admin: boolean): Promise<void> {
     const { errors, ...payload } = await entry.payload(this.baseInput(request, pagePath, signal, admin));
     this.logErrors(errors ?? [], request);
+    if (errors?.some(isDatabaseUnavailable)) {
+      void reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).header('cache-control', 'no-store');
+      return void reply.type('application/json; charset=utf-8').send({ ...payload, status: 503, error: { status: 503 } });
+    }
     const body = JSON.stringify(payload);
     const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
     void reply.header('etag', etag).header('cache-control', admin ? 'no-store' : 'no-cache').header('vary', 'accept-encoding');
@@ -235,7 +250,11 @@ export class PageController {
   }
 
   private logErrors(errors: unknown[], request: FastifyRequest): void {
-    for (const error of errors) this.logger.error({ err: error, path: pathOf(request) }, 'Page loader failed');
+    for (const error of errors) {
+      // An outage is one line, not a stack per request (the error filter does the same for the API).
+      if (isDatabaseUnavailable(error)) this.logger.warn({ path: pathOf(request), cause: (error as Error).message }, 'Database unavailable: answered 503');
+      else this.logger.error({ err: error, path: pathOf(request) }, 'Page loader failed');
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { AppConfig } from 'src/config/app-config';
 import { DatabaseServer } from './database-server';
+import { MigrationStatus } from './migration-status.service';
 import { mikroOrmOptions } from './mikro-orm.options';
 import { SqlRunner } from './sql-runner';
 
@@ -13,7 +14,10 @@ import { SqlRunner } from './sql-runner';
 })
 class DatabaseServerModule {}
 
-/** Applies pending migrations at start when configured, and closes the pool before the server stops. */
+/**
+ * Applies pending migrations at start when configured (otherwise readiness reports what is pending),
+ * and closes the pool before the server stops.
+ */
 @Injectable()
 class DatabaseLifecycle implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('Database');
@@ -22,11 +26,13 @@ class DatabaseLifecycle implements OnModuleInit, BeforeApplicationShutdown {
     @Inject(MikroORM) private readonly orm: MikroORM,
     private readonly config: AppConfig,
     private readonly server: DatabaseServer,
+    private readonly migrations: MigrationStatus,
   ) {}
 
   async onModuleInit(): Promise<void> {
     if (!this.config.database.migrateOnStart) return;
     const applied = await this.orm.migrator.up();
+    this.migrations.upToDate();
     if (applied.length) this.logger.log(`Applied ${applied.length} migration(s) to the ${this.server.kind} database`);
   }
 
@@ -48,7 +54,7 @@ class DatabaseLifecycle implements OnModuleInit, BeforeApplicationShutdown {
       useFactory: (server: DatabaseServer) => mikroOrmOptions(server.url, server.kind),
     }),
   ],
-  providers: [DatabaseLifecycle, SqlRunner],
-  exports: [DatabaseServerModule, SqlRunner],
+  providers: [DatabaseLifecycle, SqlRunner, MigrationStatus],
+  exports: [DatabaseServerModule, SqlRunner, MigrationStatus],
 })
 export class DatabaseModule {}

@@ -25,6 +25,9 @@ export function mikroOrmOptions(url: string, kind: 'postgres' | 'embedded'): Opt
     schemaGenerator: { skipTables: [/^credit_/, 'orders', 'payment_events', 'image_jobs'] },
     // The embedded server is one PGlite instance: one connection serialises work cleanly.
     pool: kind === 'embedded' ? { min: 0, max: 1 } : { min: 0, max: 10 },
+    // A server that does not answer (or a pool that stays full) fails the request within seconds,
+    // answered 503 (DATABASE.UNAVAILABLE), instead of holding it until TCP gives up.
+    ...(kind === 'postgres' ? { driverOptions: { connectionTimeoutMillis: 5_000 } } : {}),
     ensureDatabase: false,
     allowGlobalContext: false,
     debug: false,

@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { DriverException } from '@mikro-orm/core';
 import { NotFoundError, ValidationError } from './app-error';
 import { toErrorResponse } from './app-error.filter';
 
@@ -18,6 +19,18 @@ describe('toErrorResponse', () => {
     expect(status).toBe(500);
     expect(body).toEqual({ errors: ['An error occurred'], code: 'INTERNAL' });
     expect(unexpected).toBe(true);
+  });
+
+  it('answers a database outage with 503 and Retry-After, not as a server error', () => {
+    const lost = new DriverException(new Error('Connection terminated unexpectedly'));
+    expect(toErrorResponse(lost)).toEqual({
+      status: 503,
+      body: { errors: ['The site is briefly unavailable; try again in a few seconds'], code: 'DATABASE.UNAVAILABLE' },
+      unexpected: false,
+      retryAfterSeconds: 5,
+    });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' });
+    expect(toErrorResponse(refused).body.code).toBe('DATABASE.UNAVAILABLE');
   });
 
   it('passes on the safe 4xx errors of Fastify and Nest', () => {

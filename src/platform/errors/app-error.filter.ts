@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, HttpException, Logger, Optional, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DatabaseUnavailableError, isDatabaseUnavailable } from 'src/platform/database/database.errors';
 import { AppError, type ErrorKind } from './app-error';
 import { ServerErrorSink } from './server-error-sink';
 
@@ -20,10 +21,21 @@ export interface ErrorBody {
   [extra: string]: unknown;
 }
 
+/**
+ * An error as the client hears of it: a database connection failure, wherever it was thrown, is
+ * DATABASE.UNAVAILABLE (503, Retry-After) rather than a server error.
+ */
+export function toAppError(error: unknown): unknown {
+  return !(error instanceof AppError) && isDatabaseUnavailable(error) ? new DatabaseUnavailableError({ cause: error }) : error;
+}
+
 /** Maps any thrown error to a JSON answer. Unknown errors are logged and answered without detail. */
-export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; unexpected: boolean } {
+export function toErrorResponse(thrown: unknown): { status: number; body: ErrorBody; unexpected: boolean; retryAfterSeconds?: number } {
+  const error = toAppError(thrown);
   if (error instanceof AppError) {
-    return { status: STATUS[error.kind], body: { ...error.extra, errors: error.details, code: error.code }, unexpected: false };
+    const { retryAfterSeconds } = error as { retryAfterSeconds?: number };
+    const body = { ...error.extra, errors: error.details, code: error.code };
+    return { status: STATUS[error.kind], body, unexpected: false, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) };
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
@@ -51,15 +63,25 @@ export class AppErrorFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const reply = ctx.getResponse<FastifyReply>();
     const request = ctx.getRequest<FastifyRequest>();
-    const { status, body, unexpected } = toErrorResponse(error);
+    const { status, body, unexpected, retryAfterSeconds } = toErrorResponse(error);
+    const path = request.url.split('?')[0]!;
     if (unexpected) {
-      const path = request.url.split('?')[0]!;
       this.logger.error({ err: error, path }, 'Unhandled error');
       // Server 5xx land in the same store as browser errors; a failure to record only logs.
       this.sink?.record(error, path).catch((e: unknown) => this.logger.warn({ err: e }, 'Could not record the error'));
+    } else if (body.code === 'DATABASE.UNAVAILABLE') {
+      // An outage, not a bug: one line, and nothing for the error store (it is in the same database).
+      this.logger.warn({ path, cause: describeCause(error) }, 'Database unavailable: answered 503');
     }
-    const retryAfter = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+    const retryAfter = retryAfterSeconds ?? (error as { retryAfterSeconds?: number }).retryAfterSeconds;
     if (retryAfter) void reply.header('retry-after', String(retryAfter));
     void reply.status(status).header('cache-control', 'no-store').send(body);
   }
+}
+
+/** The error's class, code and message, without its stack: enough to tell a refusal from a timeout. */
+function describeCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return `${error.name}${typeof code === 'string' ? ` ${code}` : ''}: ${error.message.split('\n')[0]}`;
 }
