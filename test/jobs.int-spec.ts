@@ -14,7 +14,7 @@ import { BullmqJobWorkers } from 'src/platform/queue/bullmq-job-workers';
 import { JobProcessors } from 'src/platform/queue/job-processors';
 import { JobQueue } from 'src/platform/queue/job-queue';
 import { JobRetryPolicy } from 'src/platform/queue/job-retry-policy';
-import type { RetryPolicy } from 'src/platform/queue/jobs';
+import { JOB_NAMES, type RetryPolicy } from 'src/platform/queue/jobs';
 import { QueueModule } from 'src/platform/queue/queue.module';
 import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
 import { freePort } from './support/app-process';
@@ -48,8 +48,14 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
       providers: withWorkers
         ? [
             BullmqJobWorkers,
-            // The worker refuses to start while a job of the registry has no processor; image jobs are not this test's.
-            { provide: 'image-jobs-elsewhere', inject: [JobProcessors], useFactory: (p: JobProcessors) => p.register('image.convert', () => Promise.reject(new Error('not in this test'))) },
+            // The worker refuses to start while a job of the registry has no processor; only mail is this test's.
+            {
+              provide: 'other-jobs-elsewhere',
+              inject: [JobProcessors],
+              useFactory: (p: JobProcessors) => {
+                for (const name of JOB_NAMES.filter((job) => job !== 'mail.send')) p.register(name, () => Promise.reject(new Error('not in this test')));
+              },
+            },
           ]
         : [],
     })

@@ -65,10 +65,14 @@ function npm(script: string, env: Record<string, string>) {
      * to the whole group after 30 s.
      */
     async stop(): Promise<Run> {
-      // The script's node processes only: npm and the shell between pass on what node exits with.
-      const group = execFileSync('ps', ['-o', 'pid=,comm=', '-g', String(child.pid)], { encoding: 'utf8' });
-      const scripts = group.split('\n').map((line) => line.trim().split(/\s+/)).filter(([pid, comm]) => comm === 'node' && Number(pid) !== child.pid);
-      for (const pid of scripts.map(([pid]) => Number(pid))) {
+      // The script's own processes (the leaves of the tree): npm and the shell between pass on
+      // what they exit with.
+      const rows = execFileSync('ps', ['-o', 'pid=,ppid=', '-g', String(child.pid)], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+      const parents = new Set(rows.map(([, ppid]) => ppid));
+      for (const [pid] of rows.filter(([pid]) => !parents.has(pid))) {
         try {
           process.kill(pid, 'SIGTERM');
         } catch {

@@ -6,6 +6,7 @@ import { BROWSER_PASSWORD, startBrowserSite, type BrowserSite } from './support/
 import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
 
 const ADMIN = 'ops@example.com';
+const METRICS_TOKEN = 'metrics-token-for-the-browser-test';
 
 /**
  * The issue's "done when" for the ops screens: an admin signed in with Chromium sees the queue
@@ -28,6 +29,7 @@ describe('the ops screens in a real browser', () => {
       REDIS_KEY_PREFIX: redisKeys.prefix,
       HAS_LOGIN: 'true',
       ADMIN_EMAILS: ADMIN,
+      METRICS_TOKEN,
     });
     ({ app, browser } = site);
   });
@@ -108,6 +110,13 @@ describe('the ops screens in a real browser', () => {
       await page.getByText('outboxId').waitFor();
       await page.getByRole('link', { name: 'images', exact: true }).first().waitFor();
       expect(problems).toEqual([]);
+
+      // Metrics, as Prometheus (or an admin with the token) reads them.
+      const metrics = await page.request.get(`${app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(metrics.status()).toBe(200);
+      const text = await metrics.text();
+      expect(text).toMatch(/^http_requests_total\{.*route="\/admin[^"]*".*\} \d+/m);
+      expect(text).toMatch(/^queue_jobs\{.*queue="mail".*\} \d+/m);
     } finally {
       await context.close();
     }
@@ -122,7 +131,7 @@ describe('the ops screens in a real browser', () => {
       await page.getByLabel('Account').click();
       await page.getByTestId('account-email').waitFor();
       await expect(page.getByRole('link', { name: 'Admin', exact: true }).count()).resolves.toBe(0);
-      for (const path of ['/admin', '/admin/errors', '/admin/queues', '/admin/queues/queue/mail']) {
+      for (const path of ['/admin', '/admin/errors', '/admin/queues', '/admin/queues/queue/mail', '/metrics']) {
         const response = await page.goto(`${app.url}${path}`);
         expect(response!.status()).toBe(404);
         await page.getByText(`Page not found: ${path}`).waitFor();
