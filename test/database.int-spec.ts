@@ -81,7 +81,7 @@ describe.each(['postgres', 'embedded'] as const)('database platform on %s', (kin
       expect(server).toMatchObject({ count: 2, originType: 0, message: 'relation "x" does not exist' });
 
       const repository = app.get(ErrorReportRepository) as MikroOrmErrorReportRepository;
-      await inContext(app, () => repository.trim(2));
+      await inContext(app, () => repository.trim({ client: 1, server: 1 }));
       const kept = await inContext(app, () => errorLog.latest(10));
       expect(kept).toHaveLength(2);
       expect(kept[0]!.errorType).toBe('SERVER_ERROR');

@@ -5,8 +5,13 @@ import type { ErrorOccurrence, ErrorReport } from '../../domain/error-report';
 import { ErrorReportRepository } from '../../domain/error-report.repository';
 import { ErrorReportSchema } from './error-report.entity';
 
-/** Error groups kept at most; the least recently seen go first. */
-export const MAX_ERROR_GROUPS = 10_000;
+/**
+ * Error groups kept at most, the least recently seen going first; the server's own (SERVER_ERROR)
+ * have a bound of their own, so a flood of anonymous browser reports cannot flush them.
+ */
+export const ERROR_GROUP_LIMITS = { client: 10_000, server: 1_000 } as const;
+type Scope = keyof typeof ERROR_GROUP_LIMITS;
+const SCOPE_WHERE: Record<Scope, string> = { client: `error_type <> 'SERVER_ERROR'`, server: `error_type = 'SERVER_ERROR'` };
 
 @Injectable()
 export class MikroOrmErrorReportRepository extends ErrorReportRepository {
@@ -40,14 +45,27 @@ export class MikroOrmErrorReportRepository extends ErrorReportRepository {
       ],
     );
     // Trimming is cheap but not free: about one insert in fifty keeps the table bounded.
-    if (Math.random() < 0.02) await this.trim();
+    if (Math.random() < 0.02) await this.trimScope(o.errorType === 'SERVER_ERROR' ? 'server' : 'client', ERROR_GROUP_LIMITS);
   }
 
-  /** Keeps the `max` most recently seen groups. */
-  async trim(max = MAX_ERROR_GROUPS): Promise<void> {
+  /** Keeps the most recently seen groups of each scope, `limits` of them. */
+  async trim(limits: Record<Scope, number> = ERROR_GROUP_LIMITS): Promise<void> {
+    await this.trimScope('client', limits);
+    await this.trimScope('server', limits);
+  }
+
+  /**
+   * Deletes the groups past the bound, skipping rows a concurrent report holds (they are being
+   * seen, so recent): a trim never waits on a lock, so it cannot deadlock with reports or another trim.
+   */
+  private async trimScope(scope: Scope, limits: Record<Scope, number>): Promise<void> {
+    const where = SCOPE_WHERE[scope];
     await this.em.getConnection().execute(
-      `delete from error_reports where id in (select id from error_reports order by last_seen_at desc offset ?)`,
-      [max],
+      `delete from error_reports where id in (
+         select id from error_reports
+         where id in (select id from error_reports where ${where} order by last_seen_at desc, id desc offset ?)
+         for update skip locked)`,
+      [limits[scope]],
     );
   }
 
