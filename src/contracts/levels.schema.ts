@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { searchText } from './search-text';
 import { DIFFICULTIES, FEEDBACK_REASONS, type GuideFeedback, type LevelListQuery } from './levels';
 
 /** Query string of /levels and GET /api/v1/levels. Filters live in the URL so results can be shared. */
@@ -9,7 +10,7 @@ export const levelListQuerySchema = z.strictObject({
     .trim()
     .max(100)
     .optional()
-    .transform((v) => (v ? v : undefined)),
+    .transform(searchText),
   page: z.coerce.number().int().min(1).max(1000).default(1),
 }) satisfies z.ZodType<LevelListQuery, unknown>;
 

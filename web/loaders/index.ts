@@ -3,6 +3,7 @@ import type { GuideReportPageData } from 'src/contracts/guide-reports';
 import { parseLevelSearch } from 'src/contracts/level-number';
 import { parseLevelId, type LevelPageData } from 'src/contracts/levels';
 import { levelListQuerySchema } from 'src/contracts/levels.schema';
+import { searchText } from 'src/contracts/search-text';
 import { isErrorScope, type AdminErrorsData, type AdminOverviewData } from 'src/contracts/ops';
 import { invalidPage, notFound, unknownRoute } from 'web/lib/not-found';
 import { PageRedirect, type Loader, type LoaderArgs } from 'web/lib/router/page';
@@ -31,7 +32,7 @@ export const LOADERS: Record<string, Loader> = {
     return guide ?? invalidPage(url.pathname + url.search);
   },
   blog: async ({ url, data }): Promise<BlogListData> => {
-    const query = url.searchParams.get('query')?.trim().slice(0, 100) || undefined;
+    const query = searchText(url.searchParams.get('query')?.trim().slice(0, 100));
     return { list: await data.content.posts({ query, page: pageNumber(url) }), scope: { kind: 'all' } };
   },
   post: async ({ params, url, data }) => {
