@@ -61,6 +61,11 @@ export class PageController {
       void reply.status(414).type('text/plain').send('URI Too Long');
       return;
     }
+    // An absolute-form target (`GET http://host/path`, meant for proxies) names no page of this site.
+    if (!request.url.startsWith('/')) {
+      void reply.status(400).type('text/plain').send('Bad Request');
+      return;
+    }
     const aborter = new AbortController();
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) aborter.abort();

@@ -12,6 +12,15 @@ import { OAuthStateCookie } from './oauth-state';
 /** Runs passport's Google strategy on the callback; a failure leaves `request.user` empty instead of throwing. */
 @Injectable()
 class GoogleCallbackGuard extends AuthGuard('google') {
+  constructor(private readonly config: AppConfig) {
+    super();
+  }
+
+  /** Without Google sign-in there is no strategy to run: the callback itself sends the visitor home. */
+  override canActivate(context: ExecutionContext) {
+    return this.config.auth.google ? super.canActivate(context) : true;
+  }
+
   override handleRequest<T>(error: unknown, user: T): T {
     return (error ? null : user) as T;
   }
@@ -62,6 +71,10 @@ export class GoogleController {
     const roundTrip = request.oauthRoundTrip;
     this.state.clear(reply);
     void reply.header('cache-control', 'no-store');
+    if (!this.config.public.settings.has_login || !this.config.auth.google) {
+      void reply.redirect('/', 302);
+      return;
+    }
     if (!request.user || !roundTrip) {
       void reply.redirect('/auth/login?error=google', 302);
       return;

@@ -54,3 +54,18 @@ describe('safeReturnPath', () => {
     },
   );
 });
+
+describe('safeReturnPath and the Location header', () => {
+  it.each([
+    ['/\u3002evil.com', '/%E3%80%82evil.com'],
+    ['/levels/27?q=\u3002', '/levels/27?q=%E3%80%82'],
+    ['/niveaux/été', '/niveaux/%C3%A9t%C3%A9'],
+  ])('percent-encodes %j, which a redirect could not carry', (value, expected) => {
+    expect(safeReturnPath(value)).toBe(expected);
+    expect(/^[\x21-\x7e]*$/.test(safeReturnPath(value))).toBe(true);
+  });
+
+  it.each(['/.//evil.com', '/a/..//evil.com', '/%2e//evil.com'])('refuses %j, which resolves to another host', (value) => {
+    expect(safeReturnPath(value)).toBe('/');
+  });
+});

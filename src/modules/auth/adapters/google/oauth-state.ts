@@ -30,8 +30,12 @@ export function safeReturnPath(origin: unknown): string {
   if (typeof origin !== 'string' || origin.length > 2048) return '/';
   const control = [...origin].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
   if (!origin.startsWith('/') || origin.startsWith('//') || origin.includes('\\') || control) return '/';
+  // Percent-encoded as a Location header must be ('/。evil.com' would throw there); '/.//x' resolves to '//x'.
+  const url = new URL(origin, 'http://site.invalid');
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  if (url.origin !== 'http://site.invalid' || path.startsWith('//')) return '/';
   // Signing in again from an /auth page would bounce back to it: go home instead.
-  return origin === '/auth' || origin.startsWith('/auth/') || origin.startsWith('/auth?') ? '/' : origin;
+  return path === '/auth' || path.startsWith('/auth/') || path.startsWith('/auth?') ? '/' : path;
 }
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
