@@ -5,6 +5,21 @@ import { Logger } from '@nestjs/common';
 import { loadConfig } from 'src/config/app-config';
 import { FileMailer, firstLink } from './file-mailer.adapter';
 
+// Lets a test cut a file write off half-way, as a crash would.
+const cutWrites = { on: false };
+jest.mock('node:fs/promises', () => {
+  const actual = jest.requireActual<typeof import('node:fs/promises')>('node:fs/promises');
+  return {
+    ...actual,
+    writeFile: async (...args: Parameters<typeof actual.writeFile>) => {
+      if (!cutWrites.on) return actual.writeFile(...args);
+      const [path, data, options] = args;
+      await actual.writeFile(path, (data as Buffer).subarray(0, 10), options);
+      throw new Error('crashed mid-write');
+    },
+  };
+});
+
 describe('FileMailer', () => {
   let dataDir: string;
 
@@ -45,6 +60,18 @@ describe('FileMailer', () => {
     expect(eml.replace(/=\r?\n/g, '').replace(/=3D/g, '=')).toContain(link);
 
     expect(lines).toEqual([`Mail to player@example.com "Confirm your email" written to ${file}; link: ${link}`]);
+  });
+
+  it('never leaves a partial .eml when a write is cut off', async () => {
+    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    const mailer = new FileMailer(loadConfig({}, { DATA_DIR: dataDir }));
+    cutWrites.on = true;
+    try {
+      await expect(mailer.send({ to: 'player@example.com', subject: 'Hi', text: 'Hello there', html: '<p>Hello there</p>' })).rejects.toThrow('crashed mid-write');
+    } finally {
+      cutWrites.on = false;
+    }
+    expect(await readdir(join(dataDir, 'mail'))).toEqual([]);
   });
 
   it('finds the first http(s) link of a text', () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable, Logger } from '@nestjs/common';
 import { createTransport } from 'nodemailer';
@@ -37,7 +37,15 @@ export class FileMailer extends Mailer {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = join(this.dir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
-    await writeFile(file, eml, { mode: 0o600 });
+    // Written under a temporary name (flushed to disk) and renamed: a crash never leaves a partial .eml.
+    const partial = `${file}.partial`;
+    try {
+      await writeFile(partial, eml, { mode: 0o600, flush: true });
+      await rename(partial, file);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
     const link = firstLink(message.text);
     this.logger.log(`Mail to ${message.to} "${message.subject}" written to ${file}${link ? `; link: ${link}` : ''}`);
   }
