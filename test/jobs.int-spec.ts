@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { loadConfig, type AppConfig } from 'src/config/app-config';
 import { PlatformModule } from 'src/platform/platform.module';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { MailOutbox, MailOutboxSweeper } from 'src/platform/mail/mail-outbox';
+import { MailOutbox, MailOutboxSweeper, outboxJobId } from 'src/platform/mail/mail-outbox';
 import { OutboxMailSchema } from 'src/platform/mail/mail-outbox.entity';
 import { MailModule } from 'src/platform/mail/mail.module';
 import { bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
@@ -202,6 +202,33 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
     await sweeper.sweep(new Date(Date.now() + 6 * 60_000));
     await until('the outbox to empty', async () => ((await web.get(EntityManager).fork().count(OutboxMailSchema, { to: 'down@example.com' })) === 0 ? true : undefined));
     expect(sink.delivered.filter((m) => m.to.includes('down@example.com'))).toHaveLength(1);
+  });
+
+  it('sends a message whose job gave up (SMTP down longer than its retries) once the sweeper finds it again', async () => {
+    retry.attempts = 2;
+    const before = sink.state.attempts;
+    sink.state.rejectNext = 2; // the outage outlasts both attempts
+    try {
+      await web.get(MailOutbox).send(message('outage@example.com', 'After the outage', 'https://guides.example/o'));
+      const [row] = await web.get(EntityManager).fork().find(OutboxMailSchema, { to: 'outage@example.com' });
+      const jobId = outboxJobId(row!.id);
+      await until('the job to give up', async () => (await inspector.getJobState(jobId)) === 'failed');
+      expect(sink.state.attempts - before).toBe(2);
+      expect(logs).toContain(`Job mail.send ${jobId} failed (attempt 2/2, Error EMESSAGE 451): giving up`);
+      expect(await outboxHas(row!.id)).toBe(true);
+
+      // The server is back: the sweeper's next round sends it, with all its attempts again.
+      const sweeper = new MailOutboxSweeper(web.get(EntityManager), web.get(JobQueue));
+      await sweeper.sweep(new Date(Date.now() + 6 * 60_000));
+      const mail = await until('the delivery', () => sink.delivered.find((m) => m.to.includes('outage@example.com')));
+      expect(mail.raw).toContain('https://guides.example/o');
+      expect(logs.some((l) => l.startsWith(`Job mail.send ${jobId} had given up`))).toBe(true);
+      await until('the outbox to empty', async () => ((await outboxHas(row!.id)) ? undefined : true));
+      expect(sink.delivered.filter((m) => m.to.includes('outage@example.com'))).toHaveLength(1);
+    } finally {
+      retry.attempts = 5;
+      sink.state.rejectNext = 0;
+    }
   });
 
   it('drops messages older than a day from the outbox (their links have expired)', async () => {

@@ -74,7 +74,9 @@ export class MailOutboxSweeper {
       { createdAt: { $lt: new Date(now.getTime() - RESEND_AFTER_MS) } },
       { fields: ['id'], orderBy: { createdAt: 'asc' }, limit: 500 },
     );
-    for (const { id } of waiting) await this.jobs.enqueue('mail.send', { outboxId: id }, { jobId: outboxJobId(id) });
+    // retryFailed: a job that gave up (SMTP down longer than its retries) stays in Redis under this
+    // id, so a plain enqueue would do nothing and the message would never go out.
+    for (const { id } of waiting) await this.jobs.enqueue('mail.send', { outboxId: id }, { jobId: outboxJobId(id), retryFailed: true });
     return waiting.length;
   }
 }

@@ -71,6 +71,7 @@ export class BullmqJobQueue extends JobQueue implements OnModuleInit, OnApplicat
     const queueName = JOBS[name].queue;
     const queue = this.queue(queueName);
     try {
+      if (options.jobId && options.retryFailed && (await this.retriedFailed(queue, options.jobId))) return;
       await queue.add(name, parsed, bullmqJobOptions(this.policy.of(name), options.jobId));
     } catch (error) {
       // A queue whose first connection failed stays broken: the next enqueue builds a fresh one.
@@ -105,6 +106,16 @@ export class BullmqJobQueue extends JobQueue implements OnModuleInit, OnApplicat
     this.queues.clear();
     if (this.client.status === 'ready') await this.client.quit().catch(() => undefined);
     else this.client.disconnect();
+  }
+
+  /** Runs again, with all its attempts, a job of this id that failed for good; false if there is none. */
+  private async retriedFailed(queue: Queue, jobId: string): Promise<boolean> {
+    const job = await queue.getJob(jobId);
+    if (!job || !(await job.isFailed())) return false;
+    // Its 'giving up' error was logged when it failed; this line says it gets another round.
+    this.logger.warn(`Job ${job.name} ${jobId} had given up (${job.failedReason}); queued again with ${job.opts.attempts ?? 1} attempt(s)`);
+    await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+    return true;
   }
 
   /** Resolves when the connection is up; throws at once while Redis is known to be down. */

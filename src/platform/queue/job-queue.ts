@@ -6,6 +6,11 @@ export interface EnqueueOptions {
    * does nothing (e.g. the image job's row id). Letters, digits, '.', '_', '-'; not only digits.
    */
   jobId?: string;
+  /**
+   * With jobId: a job of that id that failed for good (kept in Redis for a week to inspect) runs
+   * again with all its attempts, instead of the enqueue doing nothing (the mail outbox's sweeper).
+   */
+  retryFailed?: boolean;
 }
 
 /**
