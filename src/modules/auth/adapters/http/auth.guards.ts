@@ -45,6 +45,8 @@ export class SignedInGuard implements CanActivate {
     const session = await this.auth.authenticate(found.token);
     if (!session) throw new SignInRequiredError();
     request.auth = { ...session, token: found.token };
+    // A signed-in answer is this user's alone: no browser or shared cache keeps it (admin included).
+    void context.switchToHttp().getResponse<FastifyReply>().header('cache-control', 'no-store');
     // A client that only has the cookie (a new tab) learns its token from this header (spec: the
     // browser keeps the token and replaces it whenever a response carries one).
     if (found.from === 'cookie') void context.switchToHttp().getResponse<FastifyReply>().header('authorization', `Bearer ${found.token}`);
