@@ -34,4 +34,12 @@ describe('the HTTP edge of the built web app', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
+
+  it('sets the vid voter cookie Secure when PUBLIC_URL is https', async () => {
+    const response = await fetch(`${app.url}/api/v1/levels/634/guide_requests`, { method: 'POST' });
+    expect(response.status).toBe(201);
+    const cookie = response.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^vid=/);
+    expect(cookie).toMatch(/; Secure/);
+  });
 });

@@ -46,6 +46,10 @@ export class LevelsApiController {
     private readonly config: AppConfig,
   ) {}
 
+  private get secureCookies(): boolean {
+    return this.config.http.publicUrl.startsWith('https:');
+  }
+
   private number(raw: string): number {
     const number = parseLevelId(raw, this.config.public.levels.searchMax);
     if (number === null) {
@@ -88,7 +92,7 @@ export class LevelsApiController {
   async requestGuide(@Param('number') raw: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const number = this.number(raw);
     if (await this.levels.level(number)) throw new ConflictError(`Level ${number} already has a guide`);
-    return guideRequestResultSchema.parse(await this.levels.requestGuide(number, voterIdOf(request, reply)));
+    return guideRequestResultSchema.parse(await this.levels.requestGuide(number, voterIdOf(request, reply, this.secureCookies)));
   }
 
   /** "Was this helpful?": one answer per browser per level; a second answer replaces the first. */
@@ -109,7 +113,7 @@ export class LevelsApiController {
   ): Promise<void> {
     const number = this.number(raw);
     if (!(await this.levels.level(number))) throw new NotFoundError(`Level ${number} has no guide yet`);
-    await this.levels.recordFeedback(number, voterIdOf(request, reply), body);
+    await this.levels.recordFeedback(number, voterIdOf(request, reply, this.secureCookies), body);
   }
 
   /** The most requested levels without a guide, for editors. */
