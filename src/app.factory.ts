@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { OpsModule } from './modules/ops/ops.module';
 import type { AppConfig } from './config/app-config';
 import { BODY_LIMIT_BYTES, configureHttpPlatform } from './platform/http/http-platform';
+import { frameworkErrors, writeClientError } from './platform/http/framework-errors';
 import { setupOpenApi } from './platform/http/openapi';
 import { registerMetricsHttp } from './platform/metrics/metrics-http.adapter';
 import { MetricsService } from './platform/metrics/metrics.service';
@@ -23,6 +24,8 @@ export async function createWebApp(config: AppConfig, rootDir: string): Promise<
     genReqId: (req: IncomingMessage) => requestIdOf(req),
     routerOptions: { maxParamLength: 512 },
     return503OnClosing: true,
+    frameworkErrors,
+    clientErrorHandler: writeClientError,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, pages), adapter, {
     bufferLogs: true,

@@ -1,9 +1,30 @@
+import { connect } from 'node:net';
 import { insertSignedInUser } from './support/accounts';
 import { startApp, type RunningApp } from './support/app-process';
 import { createTestDatabase, type TestDatabase } from './support/services';
 
 const PUBLIC_URL = 'https://guides.example';
 const ADMIN = 'ops@example.com';
+
+/** Sends bytes as they are (fetch refuses malformed requests) and resolves with the status and body. */
+async function rawRequest(port: number, request: string): Promise<{ status: number; body: string }> {
+  const socket = connect(port, '127.0.0.1');
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+  socket.write(request);
+  await new Promise<void>((resolve) => {
+    socket.on('close', () => resolve());
+    socket.on('error', () => resolve());
+    // One response is enough: close once its body is in.
+    socket.on('data', () => {
+      const [head, body = ''] = received.split('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(head ?? '')?.[1];
+      if (length !== undefined && Buffer.byteLength(body) >= Number(length)) socket.destroy();
+    });
+  });
+  const [head, body = ''] = received.split('\r\n\r\n');
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head ?? '')?.[1]), body };
+}
 
 describe('the HTTP edge of the built web app', () => {
   let database: TestDatabase;
@@ -41,5 +62,19 @@ describe('the HTTP edge of the built web app', () => {
     const cookie = response.headers.get('set-cookie')!;
     expect(cookie).toMatch(/^vid=/);
     expect(cookie).toMatch(/; Secure/);
+  });
+
+  it('answers errors raised by Fastify before Nest with the API error shape on API paths', async () => {
+    const badUrl = await rawRequest(app.port, 'GET /api/v1/levels/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(badUrl.status).toBe(400);
+    expect(JSON.parse(badUrl.body)).toEqual({ errors: [expect.any(String)], code: 'HTTP.400' });
+
+    const tooLong = await rawRequest(app.port, `GET /api/v1/${'a'.repeat(9000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(tooLong.status).toBe(414);
+    expect(JSON.parse(tooLong.body)).toEqual({ errors: [expect.any(String)], code: 'HTTP.414' });
+
+    const bigHeaders = await rawRequest(app.port, `GET /api/v1/levels HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(bigHeaders.status).toBe(431);
+    expect(JSON.parse(bigHeaders.body)).toEqual({ errors: [expect.any(String)], code: 'HTTP.431' });
   });
 });

@@ -9,6 +9,7 @@ import { SiteContentService } from 'src/modules/content/application/site-content
 import { ContentImportService } from 'src/modules/levels/application/content-import.service';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from 'src/platform/database/database.errors';
 import { NotFoundError } from 'src/platform/errors/app-error';
+import { frameworkErrorBody } from 'src/platform/http/framework-errors';
 import { MetricsService } from 'src/platform/metrics/metrics.service';
 import { isCrawler } from './crawlers';
 import { joinWithNonce, nextNonce, PageCache, splitAtPlaceholder, type CachedPage } from './page-cache';
@@ -58,7 +59,9 @@ export class PageController {
   @Get('*')
   async page(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     if (request.url.length > MAX_URL_LENGTH) {
-      void reply.status(414).type('text/plain').send('URI Too Long');
+      // API clients get the API's error shape; a page is plain text.
+      if (request.url.startsWith('/api/')) void reply.status(414).header('cache-control', 'no-store').send(frameworkErrorBody(414, 'URI Too Long'));
+      else void reply.status(414).type('text/plain').send('URI Too Long');
       return;
     }
     // An absolute-form target (`GET http://host/path`, meant for proxies) names no page of this site.
