@@ -18,9 +18,11 @@ import { SsrModule } from './ssr/ssr.module';
 /** Builds the web application (used by main.ts and by the tests). Call listen() or init() on it. */
 export async function createWebApp(config: AppConfig, rootDir: string): Promise<NestFastifyApplication> {
   const pages = await SsrModule.createSource(config.env === 'development' ? 'vite' : 'built', rootDir);
+  const { trustProxy } = config.http;
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.http.trustProxy,
+    // A hop count trusts that many proxies in front (what Fastify does with a number, typed as a function).
+    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     genReqId: (req: IncomingMessage) => requestIdOf(req),
     routerOptions: { maxParamLength: 512 },
     return503OnClosing: true,

@@ -77,4 +77,33 @@ describe('the HTTP edge of the built web app', () => {
     expect(bigHeaders.status).toBe(431);
     expect(JSON.parse(bigHeaders.body)).toEqual({ errors: [expect.any(String)], code: 'HTTP.431' });
   });
+
+  it('takes the client address from the last X-Forwarded-For hop with TRUST_PROXY=1', async () => {
+    const vote = (forwardedFor: string) =>
+      fetch(`${app.url}/api/v1/levels/633/guide_requests`, { method: 'POST', headers: { 'x-forwarded-for': forwardedFor } });
+    const remaining = async (forwardedFor: string) => Number((await vote(forwardedFor)).headers.get('x-ratelimit-remaining'));
+    const first = await remaining('1.2.3.4, 5.6.7.8');
+    // The same last hop is the same client, whatever it put in front; another last hop is another client.
+    expect(await remaining('9.9.9.9, 5.6.7.8')).toBe(first - 1);
+    expect(await remaining('5.6.7.8, 7.7.7.7')).toBe(first);
+  });
+
+  describe('with TRUST_PROXY naming a proxy that is not the caller', () => {
+    let untrusting: RunningApp;
+
+    beforeAll(async () => {
+      untrusting = await startApp({ DATABASE_URL: database.url, NODE_ENV: 'production', MIGRATE_ON_START: 'false', TRUST_PROXY: '10.9.9.9, 192.168.0.0/16' });
+    });
+
+    afterAll(async () => {
+      await untrusting?.stop();
+    });
+
+    it('ignores X-Forwarded-For', async () => {
+      const vote = (forwardedFor: string) =>
+        fetch(`${untrusting.url}/api/v1/levels/632/guide_requests`, { method: 'POST', headers: { 'x-forwarded-for': forwardedFor } });
+      const first = Number((await vote('1.2.3.4')).headers.get('x-ratelimit-remaining'));
+      expect(Number((await vote('5.6.7.8')).headers.get('x-ratelimit-remaining'))).toBe(first - 1);
+    });
+  });
 });

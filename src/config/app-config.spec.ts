@@ -109,4 +109,14 @@ describe('loadConfig', () => {
     });
     expect(JSON.stringify(config.public)).not.toMatch(/secret|xxxx|yyyy/);
   });
+  it('trusts X-Forwarded-For from no one by default, from a hop count or from listed proxies; true is one hop', () => {
+    expect(loadConfig({}).http.trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).http.trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).http.trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).http.trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,loopback, ::1' }).http.trustProxy).toEqual(['10.0.0.1', '192.168.0.0/16', 'loopback', '::1']);
+    for (const bad of ['yes', '10.0.0.300', '10.0.0.0/33', 'proxy.example']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY.*hop count/);
+    }
+  });
 });

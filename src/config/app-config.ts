@@ -17,7 +17,7 @@ export class ConfigError extends Error {
 export class AppConfig {
   readonly env: Env['NODE_ENV'];
   readonly isProduction: boolean;
-  readonly http: { port: number; host: string; trustProxy: boolean; publicUrl: string };
+  readonly http: { port: number; host: string; trustProxy: Env['TRUST_PROXY']; publicUrl: string };
   /** `format` unset: chosen at start by chooseLogFormat (pretty on a development terminal). */
   readonly log: { level: Env['LOG_LEVEL']; format?: Env['LOG_FORMAT'] };
   readonly database:

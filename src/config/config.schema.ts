@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** Every environment variable the app reads, with its default. The README's table mirrors this. */
@@ -34,12 +35,43 @@ const jsonVariable = <S extends z.ZodType>(schema: S, expected: string) =>
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+/**
+ * Whose X-Forwarded-For to believe: `false` (none), a hop count (`1`: the one proxy in front), or
+ * the proxies' addresses/CIDRs (and loopback, linklocal, uniquelocal). `true` means 1 hop: trusting
+ * every hop would let any client choose its own IP.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .default('false')
+  .transform((value, ctx): false | number | string[] => {
+    const lower = value.toLowerCase();
+    if (lower === '' || lower === 'false' || lower === '0') return false;
+    if (lower === 'true') return 1;
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops <= 10) return hops;
+    }
+    const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+    const bad = entries.filter((entry) => {
+      if (PROXY_RANGE_NAMES.has(entry)) return false;
+      const [address, bits, ...rest] = entry.split('/');
+      const family = isIP(address ?? '');
+      if (!family || rest.length) return true;
+      return bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+    });
+    if (entries.length && !bad.length && entries.length <= 50) return entries;
+    ctx.addIssue({ code: 'custom', message: 'must be false, a hop count (1 to 10), or a comma-separated list of proxy addresses or CIDRs' });
+    return z.NEVER;
+  });
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: port.default(3000),
   HOST: z.string().min(1).max(255).default('localhost'),
   PUBLIC_URL: optionalUrl,
-  TRUST_PROXY: flag(false),
+  TRUST_PROXY: trustProxy,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Unset: pretty on a terminal in development, JSON otherwise (see chooseLogFormat).
   LOG_FORMAT: z.enum(['json', 'pretty']).optional().or(z.literal('').transform(() => undefined)),
