@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { startApp, startWorker, type RunningApp, type RunningWorker } from './support/app-process';
+import { freePort, startApp, startWorker, type RunningApp, type RunningWorker } from './support/app-process';
 import { linkToken, startMailSink, type MailSink } from './support/mail-sink';
 import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
 
@@ -320,5 +320,37 @@ describe('account settings', () => {
     expect(html).toContain('type="password"');
     expect(html).not.toContain('Sign in with Google');
     expect(html).not.toContain('sign in with email');
+  });
+});
+
+describe('sign-up while Redis is down', () => {
+  it('answers 202 and keeps the confirmation in the outbox (the sweeper queues it), so the browser has nothing to retry', async () => {
+    const database = await createTestDatabase();
+    const app = await startApp({
+      DATABASE_URL: database.url,
+      MIGRATE_ON_START: 'true',
+      HAS_LOGIN: 'true',
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+      SMTP_URL: 'smtp://127.0.0.1:9',
+    });
+    try {
+      const response = await fetch(`${app.url}/auth/sign_up`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'outage@example.com', password: PASSWORD, password_confirmation: PASSWORD }),
+      });
+      expect(response.status).toBe(202);
+      const db = new Client({ connectionString: database.url });
+      await db.connect();
+      try {
+        expect((await db.query(`SELECT count(*)::int AS n FROM mail_outbox WHERE "to" = 'outage@example.com'`)).rows[0].n).toBe(1);
+      } finally {
+        await db.end();
+      }
+      expect(app.output()).toContain('kept in the outbox: the queue is unavailable');
+    } finally {
+      await app.stop();
+      await database.drop();
+    }
   });
 });

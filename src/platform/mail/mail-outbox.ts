@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Interval, Timeout } from '@nestjs/schedule';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { JobQueue } from 'src/platform/queue/job-queue';
+import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
 import { mailMessageSchema, type MailMessage } from './mail-message';
 import { OutboxMailSchema } from './mail-outbox.entity';
 
@@ -10,7 +11,9 @@ export const outboxJobId = (outboxId: string) => `mail-${outboxId}`;
 
 /**
  * How modules send mail: the message is stored (PostgreSQL), then a 'mail.send' job carrying only
- * its id is queued. If queueing fails (Redis down), the message is not lost: the sweeper queues it.
+ * its id is queued. Resolves once the message is stored: the outbox is the promise. If queueing
+ * fails (Redis down), that is logged and the sweeper queues it later; failing the caller would only
+ * make it try again and send a second message.
  */
 export abstract class MailOutbox {
   abstract send(message: MailMessage): Promise<void>;
@@ -18,6 +21,8 @@ export abstract class MailOutbox {
 
 @Injectable()
 export class MikroOrmMailOutbox extends MailOutbox {
+  private readonly logger = new Logger('Mail');
+
   constructor(
     private readonly em: EntityManager,
     private readonly jobs: JobQueue,
@@ -30,7 +35,12 @@ export class MikroOrmMailOutbox extends MailOutbox {
     const em = this.em.fork();
     const row = em.create(OutboxMailSchema, { ...valid, createdAt: new Date() });
     await em.flush();
-    await this.jobs.enqueue('mail.send', { outboxId: row.id }, { jobId: outboxJobId(row.id) });
+    try {
+      await this.jobs.enqueue('mail.send', { outboxId: row.id }, { jobId: outboxJobId(row.id) });
+    } catch (error) {
+      if (!(error instanceof QueueUnavailableError)) throw error;
+      this.logger.warn(`Mail ${row.id} kept in the outbox: the queue is unavailable; the sweeper queues it after ${RESEND_AFTER_MS / 60_000} minutes`);
+    }
   }
 }
 
