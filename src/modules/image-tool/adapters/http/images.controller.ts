@@ -7,7 +7,7 @@ import type { ImageJobView } from 'src/contracts/images';
 import { imageConversionSchema, imageUrlJobSchema } from 'src/contracts/images.schema';
 import { SignedInGuard } from 'src/modules/auth/auth-guards.module';
 import { PaymentsEnabledGuard } from 'src/modules/credits/credits.module';
-import { ValidationError } from 'src/platform/errors/app-error';
+import { AppError, ValidationError } from 'src/platform/errors/app-error';
 import { ApiJsonBody } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
@@ -82,13 +82,20 @@ function urlSubmission(body: unknown): ImageSubmission {
 async function readUpload(request: FastifyRequest): Promise<ImageSubmission> {
   let conversion: unknown;
   let upload: Buffer | undefined;
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'file' || upload) throw new ValidationError('Send one image in the field "file".');
-      upload = await part.toBuffer();
-    } else if (part.fieldname === 'conversion') {
-      conversion = part.value;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || upload) throw new ValidationError('Send one image in the field "file".');
+        upload = await part.toBuffer();
+      } else if (part.fieldname === 'conversion') {
+        conversion = part.value;
+      }
     }
+  } catch (error) {
+    // Our refusals and the plugin's limits (413 and the like) carry their answer; busboy's parse
+    // errors of a malformed or cut-short form ('Unexpected end of form') carry none.
+    if (error instanceof AppError || typeof (error as { statusCode?: unknown }).statusCode === 'number') throw error;
+    throw new ValidationError('The form could not be read: send a complete multipart form.');
   }
   if (!upload?.length) throw new ValidationError('Choose an image to upload.');
   return { conversion: new ZodPipe(imageConversionSchema).transform(conversion ?? 'ai-2x'), upload };

@@ -1,0 +1,249 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { insertSignedInUser } from './support/accounts';
+import { startApp, type RunningApp } from './support/app-process';
+import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+
+const SEED = 0x5eed_2026;
+/** Under the 64 KiB body limit, so the route itself reads it. */
+const BIG = 'x'.repeat(60_000);
+
+interface Operation {
+  method: string;
+  path: string;
+  parameters?: { name: string; in: string; required?: boolean }[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+}
+interface Schema {
+  type?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  enum?: unknown[];
+  $ref?: string;
+}
+
+/** mulberry32: the same sequence of inputs on every run. */
+function generator(seed: number) {
+  let a = seed;
+  const next = () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, pick: <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]! };
+}
+
+/** Raw text for a path segment or a query value (already URL-encoded where it has to be). */
+const HOSTILE_TEXT = [
+  '0',
+  '-1',
+  '1.5',
+  '1e309',
+  '9'.repeat(400),
+  String(Number.MAX_SAFE_INTEGER + 2),
+  '%00',
+  'a%00b',
+  '%E3%80%82evil.com',
+  '%F0%9F%92%A9',
+  '%C3%A9t%C3%A9',
+  '..%2F..%2Fetc%2Fpasswd',
+  '..',
+  '%2e%2e',
+  '%25',
+  'null',
+  'true',
+  '-'.repeat(40),
+  '%27%3B--',
+  'a'.repeat(3000),
+];
+
+/** JSON values of every type, for body fields. */
+const HOSTILE_VALUES: unknown[] = [
+  null,
+  true,
+  0,
+  -1,
+  1e308,
+  1.5,
+  '',
+  '\u0000',
+  '-'.repeat(40),
+  '\u3002',
+  BIG,
+  [],
+  [1, 'a', null],
+  {},
+  { nested: { deeper: [{}] } },
+  'not-an-email',
+  'https://evil.example/',
+];
+
+function nested(depth: number): unknown {
+  let value: unknown = 'bottom';
+  for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { a: value };
+  return value;
+}
+
+/** A body shaped like the schema with a hostile value in every field, and in one field only. */
+function shapedBodies(schema: Schema | undefined, rng: ReturnType<typeof generator>): unknown[] {
+  const properties = Object.keys(schema?.properties ?? {});
+  if (properties.length === 0) return [];
+  const valid = (s: Schema | undefined): unknown =>
+    s?.enum?.[0] ?? (s?.type === 'integer' || s?.type === 'number' ? 1 : s?.type === 'boolean' ? true : s?.type === 'array' ? [] : s?.type === 'object' ? {} : 'a');
+  const bodies: unknown[] = [];
+  for (let i = 0; i < 12; i++) bodies.push(Object.fromEntries(properties.map((p) => [p, rng.pick(HOSTILE_VALUES)])));
+  for (const p of properties) {
+    const base = Object.fromEntries(properties.map((q) => [q, valid(schema!.properties![q])]));
+    bodies.push({ ...base, [p]: rng.pick(HOSTILE_VALUES) });
+  }
+  bodies.push({ ...Object.fromEntries(properties.map((q) => [q, valid(schema!.properties![q])])), extra: 'field' });
+  return bodies;
+}
+
+/**
+ * One request from its own loopback address (127.0.x.y), so the per-client rate limits, which
+ * would answer 429 long before the inputs reach the routes, count each probe apart.
+ */
+function sendFrom(client: number, port: number, path: string, init: Probe['init']) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const localAddress = `127.0.${1 + (client >> 8)}.${1 + (client % 254)}`;
+    const body = init.body === undefined ? undefined : Buffer.from(init.body);
+    const headers = { ...init.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
+    const req = request({ host: '127.0.0.1', port, path, method: init.method, headers, localAddress }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+interface Probe {
+  url: string;
+  init: { method: string; headers: Record<string, string>; body?: string };
+}
+
+function probesFor(op: Operation, rng: ReturnType<typeof generator>, document: { components?: { schemas?: Record<string, Schema> } }): Probe[] {
+  const probes: Probe[] = [];
+  const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+  const queryParams = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+  const fillPath = (value: () => string) => op.path.replace(/\{([^}]+)\}/g, () => value());
+  const plainPath = op.path.replace(/\{[^}]+\}/g, '1');
+  const hasBody = !['GET', 'DELETE', 'HEAD'].includes(op.method);
+  const resolve = (schema?: Schema): Schema | undefined =>
+    schema?.$ref ? document.components?.schemas?.[schema.$ref.split('/').pop()!] : schema;
+  const jsonSchema = resolve(op.requestBody?.content?.['application/json']?.schema);
+  const send = (url: string, body?: string, contentType?: string) =>
+    probes.push({ url, init: { method: op.method, body, headers: contentType ? { 'content-type': contentType } : {} } });
+
+  if (pathParams.length > 0) for (const text of HOSTILE_TEXT) send(fillPath(() => text), hasBody ? '{}' : undefined, hasBody ? 'application/json' : undefined);
+  const queries = queryParams.length > 0 ? queryParams : ['query', 'page'];
+  for (let i = 0; i < 16; i++) {
+    const search = queries.map((q) => `${q}=${rng.pick(HOSTILE_TEXT)}`);
+    if (i % 4 === 0) search.push(`${queries[0]}=${rng.pick(HOSTILE_TEXT)}`); // the same key twice: an array
+    send(`${plainPath}?${search.join('&')}`, hasBody ? '{}' : undefined, hasBody ? 'application/json' : undefined);
+  }
+  if (!hasBody) return probes;
+
+  const json = (value: unknown) => send(plainPath, JSON.stringify(value), 'application/json');
+  for (const value of [null, [], 'text', 42, true, {}, { extra: 'field' }, nested(200), { big: BIG }, [BIG]]) json(value);
+  for (const body of shapedBodies(jsonSchema, rng)) json(body);
+  send(plainPath, `${'{"a":['.repeat(5000)}1${']}'.repeat(5000)}`, 'application/json');
+  send(plainPath, '{"unterminated":', 'application/json');
+  send(plainPath, '', 'application/json');
+  send(plainPath, 'a=1&b=2', 'application/x-www-form-urlencoded');
+  send(plainPath, 'plain words', 'text/plain');
+  send(plainPath, '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\nnot closed', 'multipart/form-data; boundary=x');
+  send(plainPath, '{"a":1}', 'application/json; charset=utf-16');
+  send(plainPath, '{"a":1}');
+  return probes;
+}
+
+/**
+ * Every operation of the OpenAPI document, sent hostile path and query values and bodies,
+ * anonymously and with a session: nothing answers 5xx, and every API error is `{errors, code}`.
+ * The inputs come from a seeded generator, so a failure reproduces.
+ */
+describe('every documented route under hostile input', () => {
+  let database: TestDatabase;
+  const redisKeys = testRedisPrefix();
+  let app: RunningApp;
+  let token: string;
+  let dataDir: string;
+  let document: { paths: Record<string, Record<string, Omit<Operation, 'method' | 'path'>>>; components?: { schemas?: Record<string, Schema> } };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataDir = await mkdtemp(join(tmpdir(), 'openapi-fuzz-'));
+    app = await startApp({
+      DATABASE_URL: database.url,
+      MIGRATE_ON_START: 'true',
+      REDIS_URL,
+      REDIS_KEY_PREFIX: redisKeys.prefix,
+      DATA_DIR: dataDir,
+      HAS_LOGIN: 'true',
+      HAS_PAYMENT: 'true',
+      NODE_ENV: 'production',
+    });
+    token = await insertSignedInUser(database.url, 'fuzz@example.com');
+    document = await (await fetch(`${app.url}/api/docs/openapi.json`)).json();
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+    await database?.drop();
+    await redisKeys.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it.each(['anonymous', 'signed in'])('answers no 5xx and keeps the error shape (%s)', async (who) => {
+    const rng = generator(SEED + (who === 'anonymous' ? 0 : 1));
+    const operations: Operation[] = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+        // Signing out would end the session the rest of the run uses; it is sent last.
+        .map(([method, op]) => ({ ...op, method: method.toUpperCase(), path })),
+    );
+    operations.sort((a, b) => Number(a.path.includes('sign_out')) - Number(b.path.includes('sign_out')));
+    expect(operations.length).toBeGreaterThan(10);
+
+    const failures: string[] = [];
+    let sent = 0;
+    let client = who === 'anonymous' ? 0 : 20_000;
+    for (const op of operations) {
+      const probes = probesFor(op, rng, document);
+      // A few at a time: enough to be quick, few enough for the machine running the suite.
+      for (let i = 0; i < probes.length; i += 8) {
+        await Promise.all(
+          probes.slice(i, i + 8).map(async ({ url, init }) => {
+            const headers: Record<string, string> = { ...init.headers, origin: app.url, accept: 'application/json' };
+            if (who === 'signed in') headers.authorization = `Bearer ${token}`;
+            // The path is sent as written (hostile encodings included), not normalised by URL.
+            const { status, text } = await sendFrom(client++, app.port, url, { ...init, headers });
+            sent++;
+            const label = `${init.method} ${url.slice(0, 120)} ${String(init.body ?? '').slice(0, 80)} -> ${status}`;
+            if (status >= 500) failures.push(`${label} ${text.slice(0, 200)}`);
+            else if (status >= 400 && url.startsWith('/api/')) {
+              let body: unknown;
+              try {
+                body = JSON.parse(text);
+              } catch {
+                body = text;
+              }
+              const shaped =
+                typeof body === 'object' && body !== null && Array.isArray((body as { errors?: unknown }).errors) && typeof (body as { code?: unknown }).code === 'string';
+              if (!shaped) failures.push(`${label} not {errors, code}: ${text.slice(0, 200)}`);
+            }
+          }),
+        );
+      }
+    }
+    expect(sent).toBeGreaterThan(500);
+    expect(failures).toEqual([]);
+  });
+});
