@@ -166,7 +166,7 @@ function probesFor(op: Operation, rng: ReturnType<typeof generator>, document: {
 
 /**
  * Every operation of the OpenAPI document, sent hostile path and query values and bodies,
- * anonymously and with a session: nothing answers 5xx, and every API error is `{errors, code}`.
+ * anonymously, signed in and as an admin: nothing answers 5xx, and every API error is `{errors, code}`.
  * The inputs come from a seeded generator, so a failure reproduces.
  */
 describe('every documented route under hostile input', () => {
@@ -174,6 +174,7 @@ describe('every documented route under hostile input', () => {
   const redisKeys = testRedisPrefix();
   let app: RunningApp;
   let token: string;
+  let adminToken: string;
   let dataDir: string;
   let document: { paths: Record<string, Record<string, Omit<Operation, 'method' | 'path'>>>; components?: { schemas?: Record<string, Schema> } };
 
@@ -189,8 +190,10 @@ describe('every documented route under hostile input', () => {
       HAS_LOGIN: 'true',
       HAS_PAYMENT: 'true',
       NODE_ENV: 'production',
+      ADMIN_EMAILS: 'fuzz-admin@example.com',
     });
     token = await insertSignedInUser(database.url, 'fuzz@example.com');
+    adminToken = await insertSignedInUser(database.url, 'fuzz-admin@example.com');
     document = await (await fetch(`${app.url}/api/docs/openapi.json`)).json();
   });
 
@@ -201,8 +204,8 @@ describe('every documented route under hostile input', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it.each(['anonymous', 'signed in'])('answers no 5xx and keeps the error shape (%s)', async (who) => {
-    const rng = generator(SEED + (who === 'anonymous' ? 0 : 1));
+  it.each(['anonymous', 'signed in', 'admin'])('answers no 5xx and keeps the error shape (%s)', async (who) => {
+    const rng = generator(SEED + ['anonymous', 'signed in', 'admin'].indexOf(who));
     const operations: Operation[] = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods)
         .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
@@ -214,7 +217,7 @@ describe('every documented route under hostile input', () => {
 
     const failures: string[] = [];
     let sent = 0;
-    let client = who === 'anonymous' ? 0 : 20_000;
+    let client = ['anonymous', 'signed in', 'admin'].indexOf(who) * 20_000;
     for (const op of operations) {
       const probes = probesFor(op, rng, document);
       // A few at a time: enough to be quick, few enough for the machine running the suite.
@@ -222,7 +225,7 @@ describe('every documented route under hostile input', () => {
         await Promise.all(
           probes.slice(i, i + 8).map(async ({ url, init }) => {
             const headers: Record<string, string> = { ...init.headers, origin: app.url, accept: 'application/json' };
-            if (who === 'signed in') headers.authorization = `Bearer ${token}`;
+            if (who !== 'anonymous') headers.authorization = `Bearer ${who === 'admin' ? adminToken : token}`;
             // The path is sent as written (hostile encodings included), not normalised by URL.
             const { status, text } = await sendFrom(client++, app.port, url, { ...init, headers });
             sent++;
