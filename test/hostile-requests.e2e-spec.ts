@@ -69,6 +69,10 @@ describe('hostile anonymous requests get a clean answer, never a 500', () => {
     expect(status).toBe(400);
   });
 
+  it.each(['//%00', '//', '//levels/27', '//evil.com/levels'])('answers the path %s, which parsers read as a host, with 404', async (path) => {
+    expect(await rawStatus(app.port, `GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)).toBe(404);
+  });
+
   it('sends the Google callback home when Google sign-in is off', async () => {
     const response = await get('/auth/google_oauth2/callback?code=abc&state=def');
     expect(response.status).toBe(302);

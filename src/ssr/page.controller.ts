@@ -69,6 +69,11 @@ export class PageController {
       void reply.status(400).type('text/plain').send('Bad Request');
       return;
     }
+    // Nor does a path starting with '//' (URL parsers, the page router's too, read it as a host).
+    if (request.url.startsWith('//')) {
+      void reply.status(404).type('text/plain').send('Not Found');
+      return;
+    }
     const aborter = new AbortController();
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) aborter.abort();
