@@ -87,14 +87,14 @@ describe('guide problem reports over HTTP (built app and worker, PostgreSQL, Red
     it('takes JSON only: a form post is refused', async () => {
       // Nest's Fastify adapter parses urlencoded bodies, so a valid-looking form would pass the schema.
       const form = await post('10', undefined, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: 'kind=other' });
-      expect(form.status).toBe(400);
-      expect((await form.json()).code).toBe('GUIDE_REPORTS.JSON_ONLY');
+      expect(form.status).toBe(415);
+      expect((await form.json()).code).toBe('REQUEST.JSON_ONLY');
       const text = await post('10', undefined, { headers: { 'content-type': 'text/plain' }, raw: JSON.stringify({ kind: 'other' }) });
-      expect(text.status).toBe(400);
+      expect(text.status).toBe(415);
       const multipart = new FormData();
       multipart.set('kind', 'other');
       const parts = await fetch(`${app.url}/api/v1/levels/10/reports`, { method: 'POST', headers: { 'x-forwarded-for': '203.0.113.250' }, body: multipart });
-      expect(parts.status).toBe(400);
+      expect(parts.status).toBe(415);
       expect((await post('10', { kind: 'other' }, { headers: { 'content-type': 'application/json; charset=utf-8' } })).status).toBe(201);
     });
 

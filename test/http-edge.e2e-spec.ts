@@ -1,10 +1,13 @@
 import { connect } from 'node:net';
+import { hash } from 'argon2';
+import { Client } from 'pg';
 import { insertSignedInUser } from './support/accounts';
 import { startApp, type RunningApp } from './support/app-process';
 import { createTestDatabase, type TestDatabase } from './support/services';
 
 const PUBLIC_URL = 'https://guides.example';
 const ADMIN = 'ops@example.com';
+const json = { 'content-type': 'application/json' };
 
 /** Sends bytes as they are (fetch refuses malformed requests) and resolves with the status and body. */
 async function rawRequest(port: number, request: string): Promise<{ status: number; body: string }> {
@@ -86,6 +89,54 @@ describe('the HTTP edge of the built web app', () => {
     // The same last hop is the same client, whatever it put in front; another last hop is another client.
     expect(await remaining('9.9.9.9, 5.6.7.8')).toBe(first - 1);
     expect(await remaining('5.6.7.8, 7.7.7.7')).toBe(first);
+  });
+
+  it('takes JSON only on API writes, multipart only where uploads go', async () => {
+    const form = await fetch(`${app.url}/auth/sign_in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `email=${encodeURIComponent(ADMIN)}&password=whatever-it-is`,
+    });
+    expect(form.status).toBe(415);
+    expect(await form.json()).toEqual({ errors: [expect.any(String)], code: 'REQUEST.JSON_ONLY' });
+    const parts = new FormData();
+    parts.set('helpful', 'true');
+    expect((await fetch(`${app.url}/api/v1/levels/27/feedback`, { method: 'POST', body: parts })).status).toBe(415);
+    const text = await fetch(`${app.url}/auth/password`, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    expect(text.status).toBe(415);
+
+    // The image upload still takes its multipart form (it answers for itself: here the tool is off).
+    const upload = new FormData();
+    upload.set('conversion', 'ai-2x');
+    upload.set('file', new Blob([Buffer.alloc(64)], { type: 'image/png' }), 'photo.png');
+    const uploaded = await fetch(`${app.url}/api/v1/images`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` }, body: upload });
+    expect(uploaded.status).not.toBe(415);
+    expect(((await uploaded.json()) as { code: string }).code).not.toBe('REQUEST.JSON_ONLY');
+  });
+
+  it('takes sign-in and the other anonymous account writes from this site only, when a browser says where they come from', async () => {
+    const db = new Client({ connectionString: database.url });
+    await db.connect();
+    await db.query('update users set password_hash = $1 where email = $2', [await hash('correct horse battery'), ADMIN]);
+    await db.end();
+    const signIn = (headers: Record<string, string>) =>
+      fetch(`${app.url}/auth/sign_in`, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify({ email: ADMIN, password: 'correct horse battery' }) });
+
+    const evil = await signIn({ origin: 'https://evil.example' });
+    expect(evil.status).toBe(403);
+    expect(((await evil.json()) as { code: string }).code).toBe('AUTH.CROSS_SITE');
+    expect((await signIn({ 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await signIn({ origin: 'null' })).status).toBe(403);
+    for (const path of ['/auth/sign_up', '/auth/confirmation', '/auth/confirm', '/auth/password']) {
+      const response = await fetch(`${app.url}${path}`, { method: 'POST', headers: { ...json, origin: 'https://evil.example' }, body: '{}' });
+      expect([path, response.status]).toEqual([path, 403]);
+    }
+
+    const own = await signIn({ origin: PUBLIC_URL, 'sec-fetch-site': 'same-origin' });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('authorization')).toMatch(/^Bearer /);
+    // No Origin and no Sec-Fetch-Site: not a browser (curl, a native app), which carries no visitor's cookie.
+    expect((await signIn({})).status).toBe(200);
   });
 
   describe('with TRUST_PROXY naming a proxy that is not the caller', () => {

@@ -12,6 +12,7 @@ const STATUS: Record<ErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   rate_limited: 429,
+  unsupported_media_type: 415,
   unavailable: 503,
 };
 

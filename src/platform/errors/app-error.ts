@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'not_found'
   | 'conflict'
   | 'rate_limited'
+  | 'unsupported_media_type'
   | 'unavailable';
 
 /** Base class of every expected error. `code` is stable ('<MODULE>.<REASON>'); clients may match on it. */
@@ -47,4 +48,13 @@ export class UnauthorizedError extends AppError {
 export class ConflictError extends AppError {
   readonly code = 'REQUEST.CONFLICT';
   readonly kind = 'conflict';
+}
+
+/** API writes take JSON (uploads multipart on their own routes): a cross-site HTML form cannot send it. */
+export class JsonOnlyError extends AppError {
+  readonly code = 'REQUEST.JSON_ONLY';
+  readonly kind = 'unsupported_media_type';
+  constructor() {
+    super('Send the request body as JSON (content-type: application/json).');
+  }
 }

@@ -6,12 +6,19 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from 'src/config/app-config';
+import { JsonOnlyError } from 'src/platform/errors/app-error';
 import type { RedisConnection } from 'src/platform/redis/redis.module';
 
 /** Request bodies above this size are refused with 413; routes that take uploads raise their own limit. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /** The one file a multipart upload may carry (the image tool's 10 MB). */
 export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const API_PATH = /^\/(api|auth)\//;
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+/** The API writes whose body is not JSON: the image upload (multipart) and Stripe's signed webhook (raw bytes). */
+const NON_JSON_ROUTES = new Set(['POST /api/v1/images', 'POST /api/v1/payments/stripe/webhook']);
 
 /** Content-Security-Policy: same-origin everything, inline scripts only with this request's nonce. */
 export function cspDirectives(config: AppConfig): Record<string, string[] | null> {
@@ -47,6 +54,14 @@ export async function configureHttpPlatform(
 
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+  });
+
+  // API writes take JSON only: another site's HTML form (urlencoded, multipart, text) cannot make one.
+  fastify.addHook('onRequest', async (request) => {
+    if (!WRITE_METHODS.has(request.method) || !API_PATH.test(request.url)) return;
+    if (NON_JSON_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) return;
+    const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+    if (hasBody && !JSON_TYPE.test(request.headers['content-type'] ?? '')) throw new JsonOnlyError();
   });
 
   await app.register(cookie);

@@ -13,12 +13,3 @@ export class InvalidGuideReportError extends AppError {
   readonly code = 'GUIDE_REPORTS.INVALID';
   readonly kind = 'validation';
 }
-
-/** Reports come as JSON only: a cross-site HTML form (urlencoded, multipart, text) cannot post one. */
-export class ReportNotJsonError extends AppError {
-  readonly code = 'GUIDE_REPORTS.JSON_ONLY';
-  readonly kind = 'validation';
-  constructor() {
-    super('Send the report as JSON (content-type: application/json).');
-  }
-}

@@ -18,7 +18,7 @@ import { RateLimit } from 'src/platform/rate-limit/rate-limit';
 import { AuthService } from '../../application/auth.service';
 import { LoginDisabledError } from '../../domain/auth.errors';
 import { toUserView, type UserView } from '../../domain/user';
-import { SignedInGuard } from './auth.guards';
+import { SameOriginWritesGuard, SignedInGuard } from './auth.guards';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 
 const HOUR = 60 * 60_000;
@@ -26,10 +26,11 @@ const HOUR = 60 * 60_000;
 /**
  * Email-and-password accounts. Answers that could tell whether an address has an account (sign-up,
  * resend, forgot password) are the same either way. Every route is rate limited per client IP;
- * the service adds per-address limits.
+ * the service adds per-address limits. Writes from a browser must come from this site (SameOriginWritesGuard).
  */
 @ApiTags('auth')
 @Controller()
+@UseGuards(SameOriginWritesGuard)
 export class AuthController {
   constructor(
     private readonly auth: AuthService,

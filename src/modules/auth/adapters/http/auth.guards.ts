@@ -54,14 +54,37 @@ export class SignedInGuard implements CanActivate {
   }
 
   private sameOrigin(request: FastifyRequest): boolean {
-    const expected = new URL(this.config.http.publicUrl).origin;
-    const origin = request.headers.origin ?? request.headers.referer;
-    if (typeof origin !== 'string') return false;
-    try {
-      return new URL(origin).origin === expected;
-    } catch {
-      return false;
+    return isSameOrigin(request.headers.origin ?? request.headers.referer, this.config.http.publicUrl);
+  }
+}
+
+function isSameOrigin(origin: string | undefined, publicUrl: string): boolean {
+  if (typeof origin !== 'string') return false;
+  try {
+    return new URL(origin).origin === new URL(publicUrl).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Anonymous account writes (sign-in, sign-up, resend, confirm, password forgot and reset) from a
+ * browser must come from this site: another site's page must not sign a visitor into an account of
+ * its choosing. A browser says where a request comes from (`Origin`, `Sec-Fetch-Site`); a request
+ * with neither is not a browser's (curl, a native app), cannot carry a visitor's cookies, and passes.
+ */
+@Injectable()
+export class SameOriginWritesGuard implements CanActivate {
+  constructor(private readonly config: AppConfig) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    if (SAFE_METHODS.has(request.method)) return true;
+    const { origin, 'sec-fetch-site': site } = request.headers;
+    if (origin !== undefined ? !isSameOrigin(origin, this.config.http.publicUrl) : site !== undefined && site !== 'same-origin') {
+      throw new CrossSiteRequestError();
     }
+    return true;
   }
 }
 
