@@ -3,9 +3,11 @@ import { Logger } from '@nestjs/common';
 import { applyNodeEnv, ConfigError, loadConfig } from './config/app-config';
 import { createWebApp } from './app.factory';
 import { problemsOf, Readiness } from './platform/health/readiness.service';
-import { closeOnSignals } from './platform/lifecycle/graceful-shutdown';
+import { closeOnSignals, drainHttp } from './platform/lifecycle/graceful-shutdown';
 
 const SHUTDOWN_TIMEOUT_MS = 20_000;
+/** How long requests in flight may take to finish on SIGTERM (within SHUTDOWN_TIMEOUT_MS). */
+const DRAIN_TIMEOUT_MS = 10_000;
 
 /** The web process: HTTP API and server-rendered pages. */
 async function main(): Promise<void> {
@@ -22,8 +24,13 @@ async function main(): Promise<void> {
   else if (report.status === 'degraded') logger.warn(`Site ready at ${where}, degraded: ${problems}`);
   else logger.error(`Site up at ${where} but not ready (/readyz answers 503): ${problems}`);
 
-  // Stop accepting, finish in-flight requests, close the pool and the embedded database.
-  closeOnSignals(app, { timeoutMs: SHUTDOWN_TIMEOUT_MS, doing: 'shutting down' });
+  // Stop accepting, finish in-flight requests (bounded), then close the pool, Redis and the embedded database.
+  const fastify = app.getHttpAdapter().getInstance();
+  closeOnSignals(app, {
+    timeoutMs: SHUTDOWN_TIMEOUT_MS,
+    doing: 'shutting down',
+    drain: () => drainHttp(app.getHttpServer(), () => fastify.close(), DRAIN_TIMEOUT_MS),
+  });
 }
 
 main().catch((error: unknown) => {

@@ -6,13 +6,19 @@ import { Logger } from '@nestjs/common';
  * 0. A shutdown that hangs is cut short after `timeoutMs` (exit 1), so the orchestrator is never
  * kept waiting.
  */
-export function closeOnSignals(app: { close(): Promise<void> }, { timeoutMs, doing }: { timeoutMs: number; doing: string }): void {
+export function closeOnSignals(
+  app: { close(): Promise<void> },
+  { timeoutMs, doing, drain }: { timeoutMs: number; doing: string; drain?: () => Promise<void> },
+): void {
   const logger = new Logger('Main');
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.log(`${signal} received: ${doing}`);
       setTimeout(() => process.exit(1), timeoutMs).unref();
-      app.close().then(
+      // First what must end while the database is open (the HTTP requests in flight), then the hooks.
+      (drain ?? (() => Promise.resolve()))()
+        .then(() => app.close())
+        .then(
         () => process.exit(0),
         (error: unknown) => {
           logger.error({ err: error }, 'Shutdown failed');
@@ -20,5 +26,30 @@ export function closeOnSignals(app: { close(): Promise<void> }, { timeoutMs, doi
         },
       );
     });
+  }
+}
+
+/**
+ * Stops accepting connections (a new one is refused), lets the requests in flight finish, and cuts
+ * the connections still open after `limitMs`. Nest's own close() closes the HTTP server only after
+ * every shutdown hook, i.e. after the database is gone: in-flight requests would fail.
+ */
+export async function drainHttp(
+  server: { closeAllConnections(): void; closeIdleConnections(): void },
+  close: () => Promise<void>,
+  limitMs: number,
+): Promise<void> {
+  const logger = new Logger('Main');
+  // A keep-alive connection whose request just finished would otherwise hold the close up.
+  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  const timer = setTimeout(() => {
+    logger.warn(`Requests still running after ${limitMs / 1000} s: their connections are closed`);
+    server.closeAllConnections();
+  }, limitMs);
+  try {
+    await close();
+  } finally {
+    clearInterval(idle);
+    clearTimeout(timer);
   }
 }
