@@ -38,6 +38,7 @@ function generator(seed: number) {
 
 /** Raw text for a path segment or a query value (already URL-encoded where it has to be). */
 const HOSTILE_TEXT = [
+  '',
   '0',
   '-1',
   '1.5',
@@ -202,6 +203,38 @@ describe('every documented route under hostile input', () => {
     await database?.drop();
     await redisKeys.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it.each(['anonymous', 'admin'])('answers no 5xx on any page route, page or payload, under hostile parameters (%s)', async (who) => {
+    const rng = generator(SEED + 10 + ['anonymous', 'admin'].indexOf(who));
+    // The route table's paths (web/route-table.tsx), parameters filled with hostile text below.
+    const routes = ['/', '/:slug', '/admin', '/admin/errors', '/admin/queues', '/auth/confirm', '/auth/email_verifications',
+      '/auth/forgot_password', '/auth/login', '/auth/password_reset', '/auth/signup', '/billing', '/blog', '/blog/:slug',
+      '/blog/:slug/:slug', '/category/:tag', '/detail/:slug', '/download', '/explore', '/levels', '/levels/:id',
+      '/levels/:id/report', '/media', '/month/:month', '/payment/success', '/payment/test-checkout', '/pricing',
+      '/tools/image', '/usage', '/fr/levels/:id', '/de/blog'];
+    const queryKeys = ['query', 'q', 'page', 'difficulty', 'tag', 'month', 'scope', 'order', 'token', 'session_id', 'error'];
+    const paths: string[] = [];
+    for (const route of routes) {
+      for (let i = 0; i < 8; i++) {
+        const path = route.replace(/:[a-z]+/g, () => rng.pick(HOSTILE_TEXT));
+        const query = queryKeys.filter(() => rng.next() < 0.4).map((k) => `${k}=${rng.pick(HOSTILE_TEXT)}`).join('&');
+        paths.push(query ? `${path}?${query}` : path);
+        paths.push(`${path === '/' ? '' : path}/_payload.json${query ? `?${query}` : ''}`);
+      }
+    }
+    const failures: string[] = [];
+    let client = 60_000 + ['anonymous', 'admin'].indexOf(who) * 2_000;
+    for (let i = 0; i < paths.length; i += 8) {
+      await Promise.all(
+        paths.slice(i, i + 8).map(async (path) => {
+          const headers: Record<string, string> = who === 'admin' ? { authorization: `Bearer ${adminToken}`, cookie: `token=${adminToken}` } : {};
+          const { status, text } = await sendFrom(client++, app.port, path, { method: 'GET', headers });
+          if (status >= 500) failures.push(`GET ${path.slice(0, 160)} -> ${status} ${text.slice(0, 120)}`);
+        }),
+      );
+    }
+    expect(failures).toEqual([]);
   });
 
   it.each(['anonymous', 'signed in', 'admin'])('answers no 5xx and keeps the error shape (%s)', async (who) => {
