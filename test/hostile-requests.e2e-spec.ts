@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { startApp, type RunningApp } from './support/app-process';
+import { sendFrom } from './support/loopback-client';
 import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
 
 const CONTENT_DIR = join(__dirname, 'fixtures/content');
@@ -71,6 +72,17 @@ describe('hostile anonymous requests get a clean answer, never a 500', () => {
 
   it.each(['//%00', '//', '//levels/27', '//evil.com/levels'])('answers the path %s, which parsers read as a host, with 404', async (path) => {
     expect(await rawStatus(app.port, `GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)).toBe(404);
+  });
+
+  it('stores concurrent client error reports of the same and of different errors, every one answered 2xx', async () => {
+    const report = (i: number) =>
+      JSON.stringify({ error: { error_type: 'CLIENT_ERROR', origin_type: 1, message: `Broke ${'x'.repeat(i % 5)}`, backtrace: null } });
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        sendFrom(i, app.port, '/api/v1/log_client_error', { method: 'POST', headers: { 'content-type': 'application/json', origin: app.url }, body: report(i) }),
+      ),
+    );
+    expect(answers.filter((a) => a.status < 200 || a.status > 299)).toEqual([]);
   });
 
   it('sends the Google callback home when Google sign-in is off', async () => {

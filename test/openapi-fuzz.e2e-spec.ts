@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { insertSignedInUser } from './support/accounts';
 import { startApp, type RunningApp } from './support/app-process';
+import { sendFrom, type LoopbackRequest } from './support/loopback-client';
 import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
 
 const SEED = 0x5eed_2026;
@@ -104,29 +104,10 @@ function shapedBodies(schema: Schema | undefined, rng: ReturnType<typeof generat
   return bodies;
 }
 
-/**
- * One request from its own loopback address (127.0.x.y), so the per-client rate limits, which
- * would answer 429 long before the inputs reach the routes, count each probe apart.
- */
-function sendFrom(client: number, port: number, path: string, init: Probe['init']) {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const localAddress = `127.0.${1 + (client >> 8)}.${1 + (client % 254)}`;
-    const body = init.body === undefined ? undefined : Buffer.from(init.body);
-    const headers = { ...init.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
-    const req = request({ host: '127.0.0.1', port, path, method: init.method, headers, localAddress }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
+/** Each probe is sent from its own loopback address, so rate limits (429) do not hide the routes. */
 interface Probe {
   url: string;
-  init: { method: string; headers: Record<string, string>; body?: string };
+  init: LoopbackRequest;
 }
 
 function probesFor(op: Operation, rng: ReturnType<typeof generator>, document: { components?: { schemas?: Record<string, Schema> } }): Probe[] {
