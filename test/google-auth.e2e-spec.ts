@@ -154,6 +154,13 @@ describe('Google sign-in', () => {
     }
   });
 
+  it('returns to a path with U+3002 in it percent-encoded, not with a 500', async () => {
+    await setProfile({ sub: `google-${randomBytes(4).toString('hex')}`, email: `u-${randomBytes(3).toString('hex')}@example.com`, email_verified: true });
+    const { back } = await roundTrip('/\u3002evil.com');
+    expect(back.status).toBe(302);
+    expect(back.headers.get('location')).toBe('/%E3%80%82evil.com');
+  });
+
   it('refuses a callback whose state does not match, one without the state cookie, and an unverified email', async () => {
     await setProfile({ sub: `google-${randomBytes(4).toString('hex')}`, email: `x-${randomBytes(3).toString('hex')}@example.com`, email_verified: true });
     const forged = await roundTrip('/', (callback) => callback.searchParams.set('state', 'forged-state-value-000000'));
