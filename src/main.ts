@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { applyNodeEnv, ConfigError, loadConfig } from './config/app-config';
 import { createWebApp } from './app.factory';
+import { DataDirLockedError } from './platform/database/data-dir-lock';
 import { problemsOf, Readiness } from './platform/health/readiness.service';
 import { closeOnSignals, drainHttp } from './platform/lifecycle/graceful-shutdown';
 
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // A bad configuration names the variable; anything else prints its stack for the operator.
-  console.error(error instanceof ConfigError ? error.message : error);
+  // A bad configuration names the variable, a locked embedded database its holder; anything else prints its stack.
+  console.error(error instanceof ConfigError || error instanceof DataDirLockedError ? error.message : error);
   process.exit(1);
 });
