@@ -1,10 +1,12 @@
 import type { IncomingMessage } from 'node:http';
+import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { OpsModule } from './modules/ops/ops.module';
 import type { AppConfig } from './config/app-config';
+import { applyConnectionLimits, ConnectionCutLog, connectionLimitOptions } from './platform/http/connection-limits';
 import { BODY_LIMIT_BYTES, configureHttpPlatform } from './platform/http/http-platform';
 import { frameworkErrors, writeClientError } from './platform/http/framework-errors';
 import { setupOpenApi } from './platform/http/openapi';
@@ -18,8 +20,10 @@ import { SsrModule } from './ssr/ssr.module';
 /** Builds the web application (used by main.ts and by the tests). Call listen() or init() on it. */
 export async function createWebApp(config: AppConfig, rootDir: string): Promise<NestFastifyApplication> {
   const pages = await SsrModule.createSource(config.env === 'development' ? 'vite' : 'built', rootDir);
-  const { trustProxy } = config.http;
+  const { trustProxy, limits } = config.http;
+  const cuts = new ConnectionCutLog(new NestLogger('HTTP'), limits);
   const adapter = new FastifyAdapter({
+    ...connectionLimitOptions(limits),
     bodyLimit: BODY_LIMIT_BYTES,
     // A hop count trusts that many proxies in front (what Fastify does with a number, typed as a function).
     trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
@@ -27,7 +31,10 @@ export async function createWebApp(config: AppConfig, rootDir: string): Promise<
     routerOptions: { maxParamLength: 512 },
     return503OnClosing: true,
     frameworkErrors,
-    clientErrorHandler: writeClientError,
+    clientErrorHandler: (error, socket) => {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_HTTP_REQUEST_TIMEOUT') cuts.note('slow request');
+      writeClientError(error, socket);
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, pages), adapter, {
     bufferLogs: true,
@@ -35,6 +42,7 @@ export async function createWebApp(config: AppConfig, rootDir: string): Promise<
     rawBody: true,
   });
   app.useLogger(app.get(Logger));
+  applyConnectionLimits(app.getHttpServer(), limits, cuts);
   await configureHttpPlatform(app, config, app.get(RedisConnection));
   registerMetricsHttp(app, app.get(MetricsService), config);
   setupOpenApi(app, config);

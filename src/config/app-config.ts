@@ -10,6 +10,19 @@ export class ConfigError extends Error {
   }
 }
 
+/** How long a client may take, and how many may be connected at once (the web process's HTTP server). */
+export interface HttpLimits {
+  /** From connecting to the end of the request headers. */
+  headersTimeoutMs: number;
+  /** From connecting to the end of the request body (a 10 MB upload must fit). */
+  requestTimeoutMs: number;
+  /** A connection with no bytes either way (a client that stops reading its answer). */
+  idleTimeoutMs: number;
+  /** An idle keep-alive connection between requests. */
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
+}
+
 /**
  * The typed configuration, read once from the environment and validated. Inject it (it is its own
  * DI token); nothing else in the code base reads process.env.
@@ -17,7 +30,7 @@ export class ConfigError extends Error {
 export class AppConfig {
   readonly env: Env['NODE_ENV'];
   readonly isProduction: boolean;
-  readonly http: { port: number; host: string; trustProxy: Env['TRUST_PROXY']; publicUrl: string };
+  readonly http: { port: number; host: string; trustProxy: Env['TRUST_PROXY']; publicUrl: string; limits: HttpLimits };
   /** `format` unset: chosen at start by chooseLogFormat (pretty on a development terminal). */
   readonly log: { level: Env['LOG_LEVEL']; format?: Env['LOG_FORMAT'] };
   readonly database:
@@ -61,7 +74,19 @@ export class AppConfig {
     this.env = e.NODE_ENV;
     this.isProduction = e.NODE_ENV === 'production';
     const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
-    this.http = { port: e.PORT, host: e.HOST, trustProxy: e.TRUST_PROXY, publicUrl };
+    this.http = {
+      port: e.PORT,
+      host: e.HOST,
+      trustProxy: e.TRUST_PROXY,
+      publicUrl,
+      limits: {
+        headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+        requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+        idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
+        keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+        maxConnections: e.HTTP_MAX_CONNECTIONS,
+      },
+    };
     this.log = { level: e.LOG_LEVEL, format: e.LOG_FORMAT };
     this.dataDir = resolve(e.DATA_DIR);
     this.content = { dir: resolve(e.CONTENT_DIR), importOnStart: e.CONTENT_IMPORT_ON_START };

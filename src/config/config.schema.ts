@@ -72,6 +72,12 @@ export const envSchema = z.object({
   HOST: z.string().min(1).max(255).default('localhost'),
   PUBLIC_URL: optionalUrl,
   TRUST_PROXY: trustProxy,
+  // Slow and idle clients (see README, Security): milliseconds, and open connections at once.
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(2048),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Unset: pretty on a terminal in development, JSON otherwise (see chooseLogFormat).
   LOG_FORMAT: z.enum(['json', 'pretty']).optional().or(z.literal('').transform(() => undefined)),
@@ -196,6 +202,9 @@ export const envSchema = z.object({
   // S3-compatible servers (MinIO, s3rver) want bucket names in the path rather than the host.
   S3_FORCE_PATH_STYLE: flag(false),
 }).superRefine((e, ctx) => {
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the whole request includes its headers)' });
+  }
   if (e.IMAGE_STORE === 's3' && !e.S3_BUCKET) {
     ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required with IMAGE_STORE=s3' });
   }
