@@ -1,7 +1,26 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
+import { EmbeddedPostgres } from 'src/platform/database/embedded-postgres';
 import { runUntilExit, startApp } from './support/app-process';
+
+/** Tries a raw connection to the database at `url` as another user (nobody); answers what happened. */
+async function connectAsNobody(url: string): Promise<string> {
+  const parsed = new URL(url);
+  const socketDir = parsed.searchParams.get('host');
+  const target = socketDir ? { path: `${socketDir}/.s.PGSQL.${parsed.port}` } : { host: parsed.hostname, port: Number(parsed.port) };
+  const script = `const s = require('node:net').connect(${JSON.stringify(target)});
+    s.on('connect', () => { console.log('connected'); process.exit(0); });
+    s.on('error', (e) => { console.log(e.code); process.exit(0); });`;
+  const child = spawn(process.execPath, ['-e', script], { uid: 65534, gid: 65534, cwd: '/', stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await once(child, 'exit');
+  return out.trim();
+}
 
 describe('the embedded database belongs to one process', () => {
   let dir: string;
@@ -34,6 +53,24 @@ describe('the embedded database belongs to one process', () => {
       expect((await fetch(`${after.url}/api/v1/levels`)).status).toBe(200);
     } finally {
       await after.stop();
+    }
+  });
+});
+
+describe('the embedded database server', () => {
+  it('is reachable by this user through the ordinary driver, and by no other user', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'guides-embedded-auth-'));
+    const embedded = await EmbeddedPostgres.start(join(dir, 'pglite'));
+    try {
+      const client = new Client({ connectionString: embedded.url });
+      await client.connect();
+      expect((await client.query<{ one: number }>('SELECT 1 AS one')).rows[0]!.one).toBe(1);
+      await client.end();
+
+      expect(await connectAsNobody(embedded.url)).toBe('EACCES');
+    } finally {
+      await embedded.stop();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

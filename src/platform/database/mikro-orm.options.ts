@@ -8,6 +8,8 @@ export function mikroOrmOptions(url: string, kind: 'postgres' | 'embedded'): Opt
   return {
     driver: PostgreSqlDriver,
     clientUrl: url,
+    // A Unix socket (the embedded server): `?host=/dir` in the URL, which MikroORM's parser ignores.
+    ...(new URL(url).searchParams.get('host') ? { host: new URL(url).searchParams.get('host') } : {}),
     // Each module registers its entities with MikroOrmModule.forFeature().
     autoLoadEntities: true,
     extensions: [Migrator],
