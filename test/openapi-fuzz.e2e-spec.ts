@@ -241,7 +241,8 @@ describe('every documented route under hostile input', () => {
             const headers: Record<string, string> = { ...init.headers, origin: app.url, accept: 'application/json' };
             if (who !== 'anonymous') headers.authorization = `Bearer ${who === 'admin' ? adminToken : token}`;
             // The path is sent as written (hostile encodings included), not normalised by URL.
-            const { status, text } = await sendFrom(client++, app.port, url, { ...init, headers });
+            const { status, text } = await sendFrom(client++, app.port, url, { ...init, headers }).catch((e: Error) => ({ status: 0, text: e.message }));
+            if (status === 0) failures.push(`${init.method} ${url.slice(0, 120)} ${JSON.stringify(init.headers)} ${String(init.body ?? '').slice(0, 80)} -> ${text}`);
             sent++;
             const label = `${init.method} ${url.slice(0, 120)} ${String(init.body ?? '').slice(0, 80)} -> ${status}`;
             if (status >= 500) failures.push(`${label} ${text.slice(0, 200)}`);

@@ -14,8 +14,9 @@ export function sendFrom(client: number, port: number, path: string, init: Loopb
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
     const localAddress = `127.0.${1 + (client >> 8)}.${1 + (client % 254)}`;
     const body = init.body === undefined ? undefined : Buffer.from(init.body);
-    const headers = { ...init.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
-    const req = request({ host: '127.0.0.1', port, path, method: init.method, headers, localAddress }, (res) => {
+    // One connection per request, closed after it: no idle keep-alive sockets pile up per address.
+    const headers = { ...init.headers, connection: 'close', ...(body ? { 'content-length': String(body.length) } : {}) };
+    const req = request({ host: '127.0.0.1', port, path, method: init.method, headers, localAddress, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
