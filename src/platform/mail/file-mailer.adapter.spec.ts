@@ -32,10 +32,10 @@ describe('FileMailer', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('writes one .eml per message under DATA_DIR/mail and logs the recipient, subject, file and first link', async () => {
+  it('writes one .eml per message under DATA_DIR/mail and, in development, logs the recipient, subject, file and first link', async () => {
     const lines: string[] = [];
     jest.spyOn(Logger.prototype, 'log').mockImplementation((message: unknown) => void lines.push(String(message)));
-    const mailer = new FileMailer(loadConfig({}, { DATA_DIR: dataDir, SITE_NAME: 'Test Guide', PUBLIC_URL: 'https://guides.example' }));
+    const mailer = new FileMailer(loadConfig({}, { NODE_ENV: 'development', DATA_DIR: dataDir, SITE_NAME: 'Test Guide', PUBLIC_URL: 'https://guides.example' }));
     const link = 'https://guides.example/auth/confirm#token=AbC_123-xyz';
 
     await mailer.send({
@@ -60,6 +60,20 @@ describe('FileMailer', () => {
     expect(eml.replace(/=\r?\n/g, '').replace(/=3D/g, '=')).toContain(link);
 
     expect(lines).toEqual([`Mail to player@example.com "Confirm your email" written to ${file}; link: ${link}`]);
+  });
+
+  it.each(['production', 'test'])('with NODE_ENV=%s logs neither the link nor the full address (the link is in the file)', async (env) => {
+    const lines: string[] = [];
+    jest.spyOn(Logger.prototype, 'log').mockImplementation((message: unknown) => void lines.push(String(message)));
+    const mailer = new FileMailer(loadConfig({}, { NODE_ENV: env, DATA_DIR: dataDir, PUBLIC_URL: 'https://guides.example' }));
+    const link = 'https://guides.example/auth/password_reset#token=Secret_Reset_Token_123';
+
+    await mailer.send({ to: 'player@example.com', subject: 'Reset your password', text: `Reset: ${link}`, html: `<a href="${link}">Reset</a>` });
+
+    const [file] = await readdir(join(dataDir, 'mail'));
+    expect(lines).toEqual([`Mail to p***@example.com "Reset your password" written to ${join(dataDir, 'mail', file!)}`]);
+    expect(lines.join('\n')).not.toContain('Secret_Reset_Token_123');
+    expect(lines.join('\n')).not.toContain('player@example.com');
   });
 
   it('never leaves a partial .eml when a write is cut off', async () => {

@@ -12,10 +12,17 @@ export function firstLink(text: string): string | undefined {
   return /https?:\/\/[^\s<>"')\]]+/.exec(text)?.[0].replace(/[.,;:!?]+$/, '');
 }
 
+/** `player@example.com` → `p***@example.com`: enough to tell messages apart in a log, not to read the address. */
+export function maskAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  return at > 0 ? `${address[0]}***${address.slice(at)}` : '***';
+}
+
 /**
  * The embedded stand-in when SMTP_URL is not set: each message becomes an .eml file under
- * DATA_DIR/mail (open it in any mail client), and one log line names the recipient, the subject,
- * the file and the message's first link, so a developer can click a confirmation link.
+ * DATA_DIR/mail (open it in any mail client), and one log line names it. With NODE_ENV=development
+ * the line also carries the recipient and the message's first link, so a developer can click a
+ * confirmation link; anywhere else links are live credentials, so the line names the file only.
  */
 @Injectable()
 export class FileMailer extends Mailer {
@@ -24,11 +31,13 @@ export class FileMailer extends Mailer {
   private readonly composer = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   private readonly dir: string;
   private readonly from: string;
+  private readonly development: boolean;
 
   constructor(config: AppConfig) {
     super();
     this.dir = config.mail.dir;
     this.from = config.mail.from;
+    this.development = config.env === 'development';
   }
 
   async send(message: MailMessage): Promise<void> {
@@ -46,7 +55,11 @@ export class FileMailer extends Mailer {
       await rm(partial, { force: true });
       throw error;
     }
-    const link = firstLink(message.text);
-    this.logger.log(`Mail to ${message.to} "${message.subject}" written to ${file}${link ? `; link: ${link}` : ''}`);
+    if (this.development) {
+      const link = firstLink(message.text);
+      this.logger.log(`Mail to ${message.to} "${message.subject}" written to ${file}${link ? `; link: ${link}` : ''}`);
+    } else {
+      this.logger.log(`Mail to ${maskAddress(message.to)} "${message.subject}" written to ${file}`);
+    }
   }
 }

@@ -23,7 +23,7 @@ import { SmtpMailer } from './smtp-mailer.adapter';
       useFactory: (config: AppConfig) => {
         if (config.mail.smtpUrl) return new SmtpMailer(config);
         if (config.isProduction) {
-          new Logger('Mail').warn(`SMTP_URL is not set: mail is written under ${config.mail.dir} and its links are logged`);
+          new Logger('Mail').warn(`SMTP_URL is not set: mail is written under ${config.mail.dir} (not sent)`);
         }
         return new FileMailer(config);
       },
