@@ -159,6 +159,19 @@ describe('accounts on PostgreSQL, Redis, the worker and an SMTP server', () => {
       expect((await call('GET', '/api/v1/user_info', undefined, { authorization: `Bearer ${token}` }, base)).status).toBe(401);
     }
     expect((await call('DELETE', '/auth/sign_out', undefined, { authorization: `Bearer ${token}` })).status).toBe(401);
+    // The signed-out browser's cookie is dropped by user_info, which answers "nobody" (not an error a page would log).
+    const stale = await call('GET', '/api/v1/user_info', undefined, { cookie: `token=${token}` });
+    expect(stale.status).toBe(200);
+    expect(await stale.json()).toEqual({ email: null });
+    expect(stale.headers.get('set-cookie')).toMatch(/token=;/);
+  });
+
+  it('answers user_info with no session as 200 {"email": null}: a signed-out page load logs no error', async () => {
+    const anonymous = await call('GET', '/api/v1/user_info');
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.json()).toEqual({ email: null });
+    expect(anonymous.headers.get('cache-control')).toBe('no-store');
+    expect(anonymous.headers.get('set-cookie')).toBeNull();
   });
 
   it('refuses a cookie-only state change from another origin (CSRF), and tokens in the query string', async () => {

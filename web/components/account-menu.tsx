@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ComponentType } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, type ComponentType } from 'react';
 import { useI18n } from 'web/i18n/i18n';
 import { ApiError, apiRequest } from 'web/lib/api';
 import { configureCredits, creditsLabel, creditsStore, refreshCredits } from 'web/lib/credits';
@@ -11,7 +11,7 @@ import { Icon } from './icons';
 
 let started = false;
 
-const menuLinkClass = 'block w-full rounded-lg px-3 py-2 text-left text-sm font-medium hover:bg-gray-100 dark:hover:bg-gray-800';
+const menuLinkClass = 'block w-full rounded-lg px-3 py-2 text-left text-sm font-medium hover:bg-gray-100 dark:hover:bg-gray-700';
 
 /**
  * The header's account corner (only with has_login): 'Sign in' opening the login modal, or the
@@ -27,7 +27,13 @@ export function AccountMenu() {
   const session = useSyncExternalStore(sessionStore.subscribe, sessionStore.get, sessionStore.serverGet);
   const credits = useSyncExternalStore(creditsStore.subscribe, creditsStore.get, creditsStore.serverGet);
   const dialog = useRef<HTMLDialogElement>(null);
-  const menu = useRef<HTMLDetailsElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const menuId = useId();
+  // The signed-in menu is open for the page it was opened on, so a navigation closes it.
+  const [menuOpenOn, setMenuOpenOn] = useState<string>();
+  const menuOpen = menuOpenOn === pathname;
+  const setMenuOpen = (next: boolean) => setMenuOpenOn(next ? pathname : undefined);
   const [LoginForm, setLoginForm] = useState<ComponentType<{ onDone?: () => void; onSignedIn?: () => void }>>();
   // What asked for the modal: a page's request (continue after sign-in), or the header (go home).
   const [request, setRequest] = useState<LoginModalRequest>({});
@@ -50,6 +56,25 @@ export function AccountMenu() {
   useEffect(() => {
     if (session.userInfo && pathname.startsWith('/auth')) void navigate('/', { replace: true });
   }, [session.userInfo, pathname, navigate]);
+
+  // Escape and a click outside close the menu; Escape returns focus to its button.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpenOn(undefined);
+      menuButton.current?.focus();
+    };
+    const onPointer = (event: PointerEvent) => {
+      if (!menu.current?.contains(event.target as Node)) setMenuOpenOn(undefined);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [menuOpen]);
 
   const open = useCallback((next: LoginModalRequest) => {
     setRequest(next);
@@ -76,7 +101,7 @@ export function AccountMenu() {
         if (error.status === 401) signedOut();
       }
     };
-    const closeMenu = () => menu.current?.removeAttribute('open');
+    const closeMenu = () => setMenuOpen(false);
     const balance = settings.has_payment && credits.view ? creditsLabel(t, credits.view.balance, tag) : undefined;
     return (
       <div className="flex shrink-0 items-center gap-1.5">
@@ -94,51 +119,62 @@ export function AccountMenu() {
             <span className="hidden sm:inline">{balance}</span>
           </Link>
         )}
-        <details ref={menu} className="relative">
-          <summary
+        <div ref={menu} className="relative">
+          <button
+            ref={menuButton}
+            type="button"
             aria-label={t('account.menu')}
-            className="flex size-9 cursor-pointer list-none items-center justify-center rounded-full bg-primary-600 text-sm font-bold text-white uppercase dark:bg-primary-500 dark:text-gray-950"
+            aria-expanded={menuOpen}
+            aria-controls={menuId}
+            onClick={() => setMenuOpen(!menuOpen)}
+            className="flex size-9 cursor-pointer items-center justify-center rounded-full bg-primary-700 text-sm font-bold text-white uppercase dark:bg-primary-500 dark:text-gray-950"
           >
             {session.userInfo.email.slice(0, 1)}
-          </summary>
-          <div className="absolute right-0 z-50 mt-2 w-64 rounded-2xl border border-gray-200 bg-white p-2 shadow-lg dark:border-gray-800 dark:bg-gray-900">
-            <div className="px-3 py-2">
-              <p className="truncate text-sm text-gray-600 dark:text-gray-400" data-testid="account-email">
-                {session.userInfo.email}
-              </p>
-              {balance && (
-                <p className="mt-0.5 text-sm font-semibold text-primary-700 dark:text-primary-400" data-testid="account-balance">
-                  {balance}
+          </button>
+          {menuOpen && (
+            // Below the header on phones (never over its search box), under the button from the sm breakpoint.
+            <div
+              id={menuId}
+              className="fixed inset-x-3 top-16 z-50 rounded-2xl border border-gray-200 bg-white p-2 shadow-lg sm:absolute sm:inset-x-auto sm:top-auto sm:right-0 sm:mt-2 sm:w-64 dark:border-gray-600 dark:bg-gray-800 dark:shadow-black/60"
+            >
+              <div className="px-3 py-2">
+                <p className="truncate text-sm text-gray-600 dark:text-gray-400" data-testid="account-email">
+                  {session.userInfo.email}
                 </p>
+                {balance && (
+                  <p className="mt-0.5 text-sm font-semibold text-primary-700 dark:text-primary-400" data-testid="account-balance">
+                    {balance}
+                  </p>
+                )}
+              </div>
+              {settings.has_payment && (
+                <>
+                  <Link to="/tools/image" onClick={closeMenu} className={menuLinkClass}>
+                    {t('menu.imageTool')}
+                  </Link>
+                  <Link to="/billing" onClick={closeMenu} className={menuLinkClass}>
+                    {t('account.billing')}
+                  </Link>
+                  <Link to="/usage" onClick={closeMenu} className={menuLinkClass}>
+                    {t('account.usage')}
+                  </Link>
+                  <hr className="my-1 border-gray-200 dark:border-gray-700" />
+                </>
               )}
+              {session.userInfo.admin && (
+                <>
+                  <Link to="/admin" onClick={closeMenu} className={menuLinkClass}>
+                    {t('account.admin')}
+                  </Link>
+                  <hr className="my-1 border-gray-200 dark:border-gray-700" />
+                </>
+              )}
+              <button type="button" onClick={signOut} className={menuLinkClass}>
+                {t('account.signOut')}
+              </button>
             </div>
-            {settings.has_payment && (
-              <>
-                <Link to="/tools/image" onClick={closeMenu} className={menuLinkClass}>
-                  {t('menu.imageTool')}
-                </Link>
-                <Link to="/billing" onClick={closeMenu} className={menuLinkClass}>
-                  {t('account.billing')}
-                </Link>
-                <Link to="/usage" onClick={closeMenu} className={menuLinkClass}>
-                  {t('account.usage')}
-                </Link>
-                <hr className="my-1 border-gray-200 dark:border-gray-800" />
-              </>
-            )}
-            {session.userInfo.admin && (
-              <>
-                <Link to="/admin" onClick={closeMenu} className={menuLinkClass}>
-                  {t('account.admin')}
-                </Link>
-                <hr className="my-1 border-gray-200 dark:border-gray-800" />
-              </>
-            )}
-            <button type="button" onClick={signOut} className={menuLinkClass}>
-              {t('account.signOut')}
-            </button>
-          </div>
-        </details>
+          )}
+        </div>
       </div>
     );
   }

@@ -18,7 +18,7 @@ import { sessionStore, signedOut } from 'web/lib/session';
 
 export const cardClass = 'rounded-3xl border border-gray-200 bg-white p-6 shadow-sm dark:border-gray-800 dark:bg-gray-900/60';
 export const buttonClass =
-  'inline-flex items-center justify-center gap-2 rounded-full bg-primary-600 px-5 py-2.5 font-semibold text-white shadow-sm transition hover:bg-primary-700 disabled:opacity-60 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400';
+  'inline-flex items-center justify-center gap-2 rounded-full bg-primary-700 px-5 py-2.5 font-semibold text-white shadow-sm transition hover:bg-primary-800 disabled:opacity-60 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400';
 export const secondaryButtonClass =
   'inline-flex items-center justify-center gap-2 rounded-full border border-gray-300 px-5 py-2.5 font-semibold text-gray-800 transition hover:bg-gray-50 disabled:opacity-60 dark:border-gray-700 dark:text-gray-100 dark:hover:bg-gray-800';
 export const linkClass = 'font-medium text-primary-700 hover:underline dark:text-primary-400';

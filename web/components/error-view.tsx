@@ -23,7 +23,7 @@ export function ErrorView({ status, message }: { status: number; message?: strin
       )}
       <a
         href={localizePath('/', locale)}
-        className="mt-10 inline-flex items-center gap-2 rounded-full bg-primary-600 px-6 py-3 font-semibold text-white shadow-sm transition hover:bg-primary-700 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400"
+        className="mt-10 inline-flex items-center gap-2 rounded-full bg-primary-700 px-6 py-3 font-semibold text-white shadow-sm transition hover:bg-primary-800 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400"
       >
         <Icon name="arrowLeft" className="size-4" />
         {t('error.backHome')}

@@ -21,7 +21,7 @@ export function levelSearchMessage(message: string, t: Translate): string {
  * The level-number search box of the header and the home hero. With JavaScript it validates and
  * navigates in place; without, it is a plain GET form the server answers.
  */
-export function LevelSearchForm({ size = 'sm', autoFocus = false }: { size?: 'sm' | 'lg'; autoFocus?: boolean }) {
+export function LevelSearchForm({ size = 'sm', autoFocus = false, label }: { size?: 'sm' | 'lg'; autoFocus?: boolean; label?: string }) {
   const { levels } = useSiteConfig();
   const navigate = useNavigate();
   const t = useT();
@@ -44,7 +44,16 @@ export function LevelSearchForm({ size = 'sm', autoFocus = false }: { size?: 'sm
 
   const large = size === 'lg';
   return (
-    <form role="search" action="/levels" method="get" onSubmit={onSubmit} noValidate className="relative w-full">
+    <form
+      role="search"
+      // Each search landmark on a page has its own name (the header's, the hero's, a page's own).
+      aria-label={label ?? t(large ? 'search.heroLandmark' : 'search.headerLandmark')}
+      action="/levels"
+      method="get"
+      onSubmit={onSubmit}
+      noValidate
+      className="relative w-full"
+    >
       <label htmlFor={inputId} className="sr-only">
         {t('search.label')}
       </label>
@@ -76,7 +85,7 @@ export function LevelSearchForm({ size = 'sm', autoFocus = false }: { size?: 'sm
         <button
           type="submit"
           aria-label={t('search.submit')}
-          className={`inline-flex shrink-0 items-center justify-center gap-2 rounded-full bg-primary-600 font-semibold text-white transition hover:bg-primary-700 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400 ${
+          className={`inline-flex shrink-0 items-center justify-center gap-2 rounded-full bg-primary-700 font-semibold text-white transition hover:bg-primary-800 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400 ${
             large ? 'px-6 py-3 text-base' : 'size-8'
           }`}
         >

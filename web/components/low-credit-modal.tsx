@@ -49,7 +49,7 @@ export function LowCreditModal({ body, onClose }: { body: InsufficientCreditsBod
       <Link
         to={content.to}
         onClick={close}
-        className="mt-6 inline-flex w-full items-center justify-center rounded-full bg-primary-600 px-5 py-2.5 font-semibold text-white shadow-sm hover:bg-primary-700 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400"
+        className="mt-6 inline-flex w-full items-center justify-center rounded-full bg-primary-700 px-5 py-2.5 font-semibold text-white shadow-sm hover:bg-primary-800 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400"
       >
         {t(content.action)}
       </Link>

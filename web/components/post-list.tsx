@@ -57,7 +57,7 @@ export function PostList({ list, hrefFor }: { list: PostListData; hrefFor: (page
               key={page}
               to={hrefFor(page)}
               aria-current={page === list.page ? 'page' : undefined}
-              className="flex size-10 items-center justify-center rounded-full text-sm font-semibold hover:bg-gray-100 aria-[current=page]:bg-primary-600 aria-[current=page]:text-white dark:hover:bg-gray-800"
+              className="flex size-10 items-center justify-center rounded-full text-sm font-semibold hover:bg-gray-100 aria-[current=page]:bg-primary-700 aria-[current=page]:text-white dark:hover:bg-gray-800"
             >
               {page}
             </Link>

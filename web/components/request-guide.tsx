@@ -44,7 +44,7 @@ export function RequestGuide({ level }: { level: number }) {
         type="button"
         onClick={() => void request()}
         disabled={sending}
-        className="inline-flex items-center gap-2 rounded-full bg-primary-600 px-5 py-2.5 font-semibold text-white shadow-sm transition hover:bg-primary-700 disabled:opacity-60 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400"
+        className="inline-flex items-center gap-2 rounded-full bg-primary-700 px-5 py-2.5 font-semibold text-white shadow-sm transition hover:bg-primary-800 disabled:opacity-60 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400"
       >
         <Icon name="bell" className="size-4" />
         {t('request.button')}

@@ -58,12 +58,14 @@ export const configureSession = (hasLogin: boolean) => {
 export const authorizationHeader = (): Record<string, string> =>
   loginOn && state.token ? { authorization: `Bearer ${state.token}` } : {};
 
-/** Loads the signed-in user once at start (the cookie authenticates it); a 401 just means signed out. */
+/** Loads the signed-in user once at start (the cookie authenticates it); `{ email: null }` (or a 401) means signed out. */
 export async function loadUserInfo(): Promise<void> {
   try {
     const response = await fetch('/api/v1/user_info', { headers: { accept: 'application/json', ...authorizationHeader() }, credentials: 'same-origin' });
     takeToken(response.headers);
-    if (response.ok) signedIn((await response.json()) as UserInfo);
+    const info = response.ok ? ((await response.json()) as Partial<UserInfo> | null) : null;
+    if (typeof info?.email === 'string') signedIn(info as UserInfo);
+    else if (response.ok) signedOut();
     else {
       // Not signed in: the body is not needed, but is drained so the connection is released.
       await response.body?.cancel();

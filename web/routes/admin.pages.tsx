@@ -112,7 +112,7 @@ export function AdminErrorsPage() {
             aria-current={option === scope ? 'page' : undefined}
             className={`rounded-full px-4 py-1.5 text-sm font-semibold ring-1 ring-inset ${
               option === scope
-                ? 'bg-primary-600 text-white ring-primary-600 dark:bg-primary-500 dark:text-gray-950 dark:ring-primary-500'
+                ? 'bg-primary-700 text-white ring-primary-600 dark:bg-primary-500 dark:text-gray-950 dark:ring-primary-500'
                 : 'text-gray-700 ring-gray-300 hover:bg-gray-50 dark:text-gray-200 dark:ring-gray-700 dark:hover:bg-gray-800'
             }`}
           >

@@ -1,3 +1,5 @@
+// First: zod must be jitless before any schema is built (see the module).
+import 'web/lib/zod-jitless';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { z } from 'zod';
 import { emailOnlySchema, newPasswordSchema, signInSchema, signUpSchema } from 'src/contracts/auth.schema';
@@ -85,7 +87,7 @@ function useValidatedForm(schema: z.ZodType, initial: Fields) {
 const inputClass =
   'mt-1 block w-full rounded-xl border border-gray-300 bg-white px-3.5 py-2.5 text-base shadow-sm outline-none focus:border-primary-500 focus:ring-2 focus:ring-primary-500/30 aria-invalid:border-red-500 dark:border-gray-700 dark:bg-gray-900';
 const buttonClass =
-  'inline-flex w-full items-center justify-center rounded-full bg-primary-600 px-5 py-2.5 font-semibold text-white shadow-sm transition hover:bg-primary-700 disabled:opacity-60 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400';
+  'inline-flex w-full items-center justify-center rounded-full bg-primary-700 px-5 py-2.5 font-semibold text-white shadow-sm transition hover:bg-primary-800 disabled:opacity-60 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400';
 const linkClass = 'font-medium text-primary-700 hover:underline dark:text-primary-400';
 
 function Field({ label, error, id, children }: { label: string; error?: string; id: string; children: ReactNode }) {

@@ -183,7 +183,7 @@ export function PricingPage() {
                 }`}
               >
                 {pack.most_popular && (
-                  <p className="absolute -top-3 left-6 rounded-full bg-primary-600 px-3 py-0.5 text-xs font-bold tracking-wide text-white uppercase dark:bg-primary-500 dark:text-gray-950">
+                  <p className="absolute -top-3 left-6 rounded-full bg-primary-700 px-3 py-0.5 text-xs font-bold tracking-wide text-white uppercase dark:bg-primary-500 dark:text-gray-950">
                     {t('pricing.mostPopular')}
                   </p>
                 )}
@@ -291,7 +291,7 @@ function DonationForm({ donation, busy, onDonate }: { donation: PricingData['don
                 setValue(String(usd));
                 setShowProblem(false);
               }}
-              className="rounded-full border border-gray-300 px-3 py-1 text-sm font-medium hover:border-primary-500 aria-pressed:border-primary-600 aria-pressed:bg-primary-600 aria-pressed:text-white dark:border-gray-700 dark:aria-pressed:border-primary-500 dark:aria-pressed:bg-primary-500 dark:aria-pressed:text-gray-950"
+              className="rounded-full border border-gray-300 px-3 py-1 text-sm font-medium hover:border-primary-500 aria-pressed:border-primary-700 aria-pressed:bg-primary-700 aria-pressed:text-white dark:border-gray-700 dark:aria-pressed:border-primary-500 dark:aria-pressed:bg-primary-500 dark:aria-pressed:text-gray-950"
             >
               ${usd}
             </button>
@@ -633,7 +633,7 @@ function OrdersTable({ orders, highlight }: { orders: OrderView[]; highlight: st
                 <td data-label={headers[1]} className={`${cell} text-right font-semibold tabular-nums`}>
                   {formatUsd(order.amount_cents)}
                 </td>
-                <td data-label={headers[2]} className={`${cell} text-right tabular-nums ${order.refunded_cents ? '' : 'text-gray-400 dark:text-gray-500'}`}>
+                <td data-label={headers[2]} className={`${cell} text-right tabular-nums ${order.refunded_cents ? '' : 'text-gray-500 dark:text-gray-400'}`}>
                   {formatUsd(order.refunded_cents)}
                 </td>
                 <td data-label={headers[3]} className={cell}>

@@ -1,3 +1,4 @@
+import type { FormEvent } from 'react';
 import { Helmet } from 'react-helmet-async';
 import { formatDate } from 'src/contracts/dates';
 import type { PostListData, PostView } from 'src/contracts/content';
@@ -7,7 +8,7 @@ import { PostList, TagLink } from 'web/components/post-list';
 import { Seo } from 'web/components/seo';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { useSiteConfig } from 'web/lib/root-data';
-import { usePage, usePageData } from 'web/lib/router/router';
+import { useNavigate, usePage, usePageData } from 'web/lib/router/router';
 
 export interface BlogListData {
   list: PostListData;
@@ -48,6 +49,13 @@ export function BlogListPage() {
         ? t('blog.month', { month: monthLabel(scope.month, tag) })
         : t('blog.latest');
   const home = { label: t('menu.home'), to: '/' };
+  const navigate = useNavigate();
+  // With JavaScript the search navigates in place; without, the form is a plain GET the server answers.
+  const onSearch = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const words = String(new FormData(event.currentTarget).get('query') ?? '').trim();
+    void navigate(withPage('/blog', words || undefined, 1));
+  };
   return (
     <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
       <Seo title={scope.kind === 'all' ? t('menu.blog') : heading} description={t('blog.seoDescription')} />
@@ -60,7 +68,7 @@ export function BlogListPage() {
         </a>
       </div>
       {scope.kind === 'all' && (
-        <form role="search" action="/blog" method="get" className="mt-6 flex gap-2">
+        <form role="search" aria-label={t('blog.search')} action="/blog" method="get" onSubmit={onSearch} className="mt-6 flex gap-2">
           <label htmlFor="blog-query" className="sr-only">
             {t('blog.search')}
           </label>
@@ -69,13 +77,14 @@ export function BlogListPage() {
             name="query"
             type="search"
             maxLength={100}
+            key={list.query.query}
             defaultValue={list.query.query ?? ''}
             placeholder={t('blog.search')}
             className="min-w-0 flex-1 rounded-full border border-gray-300 bg-white px-4 py-2.5 outline-none focus:border-primary-500 focus:ring-2 focus:ring-primary-500/30 dark:border-gray-700 dark:bg-gray-900"
           />
-          <button type="submit" className="inline-flex items-center gap-2 rounded-full bg-primary-600 px-5 font-semibold text-white hover:bg-primary-700 dark:bg-primary-500 dark:text-gray-950">
+          <button type="submit" className="inline-flex items-center gap-2 rounded-full bg-primary-700 px-5 font-semibold text-white hover:bg-primary-800 dark:bg-primary-500 dark:text-gray-950">
             <Icon name="search" className="size-4" />
-            <span className="hidden sm:inline">{t('search.submit')}</span>
+            <span className="sr-only sm:not-sr-only">{t('search.submit')}</span>
           </button>
         </form>
       )}

@@ -116,7 +116,7 @@ export function GuideReportPage() {
             <button
               type="submit"
               disabled={!hydrated || state === 'sending'}
-              className="inline-flex items-center justify-center rounded-full bg-primary-600 px-5 py-2.5 font-semibold text-white shadow-sm transition hover:bg-primary-700 disabled:opacity-60 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400"
+              className="inline-flex items-center justify-center rounded-full bg-primary-700 px-5 py-2.5 font-semibold text-white shadow-sm transition hover:bg-primary-800 disabled:opacity-60 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400"
             >
               {t(state === 'sending' ? 'report.sending' : 'report.send')}
             </button>

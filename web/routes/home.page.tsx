@@ -120,7 +120,7 @@ export function HomePage() {
           <ol className="mt-4 space-y-4">
             {HOW_TO_PLAY.map((step, i) => (
               <li key={step.title} className="flex gap-4">
-                <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary-600 font-bold text-white dark:bg-primary-500 dark:text-gray-950">
+                <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary-700 font-bold text-white dark:bg-primary-500 dark:text-gray-950">
                   {i + 1}
                 </span>
                 <div>
@@ -223,7 +223,7 @@ export function HomePage() {
         </h2>
         <p className="mt-2 text-gray-600 dark:text-gray-400">{t('home.ctaText')}</p>
         <div className="mx-auto mt-6 max-w-lg">
-          <LevelSearchForm size="lg" />
+          <LevelSearchForm size="lg" label={t('home.cta')} />
         </div>
       </section>
     </main>

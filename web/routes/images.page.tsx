@@ -1,3 +1,5 @@
+// First: zod must be jitless before any schema is built (see the module).
+import 'web/lib/zod-jitless';
 import { useCallback, useEffect, useId, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { INSUFFICIENT_CREDITS, type Paged } from 'src/contracts/billing';
 import {
@@ -576,7 +578,7 @@ function ConversionChoice({ value, onChange }: { value: ImageConversion; onChang
                 <span id={`${id}-${conversion}-text`} className={`mt-0.5 block text-sm ${mutedClass}`}>
                   {t(keys.description)}
                 </span>
-                <span id={`${id}-${conversion}-bound`} className="mt-1 block text-xs text-gray-500 dark:text-gray-500">
+                <span id={`${id}-${conversion}-bound`} className="mt-1 block text-xs text-gray-500 dark:text-gray-400">
                   {t('image.bound', { max: limits.maxInputSide })}
                 </span>
               </span>

@@ -113,7 +113,7 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
         <ol className="space-y-4 border-t border-gray-200 p-5 sm:p-6 dark:border-gray-800">
           {level.steps.map((step, i) => (
             <li key={i} className="flex gap-3">
-              <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary-600 text-sm font-bold text-white dark:bg-primary-500 dark:text-gray-950">
+              <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary-700 text-sm font-bold text-white dark:bg-primary-500 dark:text-gray-950">
                 {i + 1}
               </span>
               <div className="min-w-0 flex-1">

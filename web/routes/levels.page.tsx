@@ -1,3 +1,4 @@
+import type { FormEvent } from 'react';
 import { DIFFICULTIES, type Difficulty, type LevelListData, type LevelListQuery } from 'src/contracts/levels';
 import { Icon } from 'web/components/icons';
 import { Breadcrumbs, difficultyLabel, JsonLd } from 'web/components/level-bits';
@@ -6,7 +7,7 @@ import { levelSearchMessage } from 'web/components/level-search-form';
 import { Seo } from 'web/components/seo';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { useSiteConfig } from 'web/lib/root-data';
-import { Link, usePageData } from 'web/lib/router/router';
+import { Link, useNavigate, usePageData } from 'web/lib/router/router';
 
 export interface LevelsPageData {
   list: LevelListData;
@@ -30,6 +31,13 @@ export function LevelsPage() {
   const { t } = usePageI18n();
   const { query } = list;
   const filters: (Difficulty | undefined)[] = [undefined, ...DIFFICULTIES];
+  const navigate = useNavigate();
+  // With JavaScript the search navigates in place; without, the form is a plain GET the server answers.
+  const onSearch = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const words = String(new FormData(event.currentTarget).get('query') ?? '').trim();
+    void navigate(listHref({ query: words || undefined, difficulty: query.difficulty }));
+  };
 
   return (
     <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-12">
@@ -54,7 +62,7 @@ export function LevelsPage() {
       <h1 className="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">{t('levels.title', { game: gameName })}</h1>
       <p className="mt-2 max-w-2xl text-gray-600 dark:text-gray-400">{t('levels.intro', { max: levels.searchableMax })}</p>
 
-      <form role="search" action="/levels" method="get" className="mt-6 flex max-w-xl gap-2">
+      <form role="search" aria-label={t('levels.searchLabel')} action="/levels" method="get" onSubmit={onSearch} className="mt-6 flex max-w-xl gap-2">
         <label htmlFor="levels-query" className="sr-only">
           {t('levels.searchLabel')}
         </label>
@@ -63,14 +71,15 @@ export function LevelsPage() {
           name="query"
           type="search"
           maxLength={100}
+          key={query.query}
           defaultValue={query.query ?? ''}
           placeholder={t('levels.searchPlaceholder')}
           className="min-w-0 flex-1 rounded-full border border-gray-300 bg-white px-4 py-2.5 outline-none focus:border-primary-500 focus:ring-2 focus:ring-primary-500/30 dark:border-gray-700 dark:bg-gray-900"
         />
         {query.difficulty && <input type="hidden" name="difficulty" value={query.difficulty} />}
-        <button type="submit" className="inline-flex items-center gap-2 rounded-full bg-primary-600 px-5 font-semibold text-white hover:bg-primary-700 dark:bg-primary-500 dark:text-gray-950">
+        <button type="submit" className="inline-flex items-center gap-2 rounded-full bg-primary-700 px-5 font-semibold text-white hover:bg-primary-800 dark:bg-primary-500 dark:text-gray-950">
           <Icon name="search" className="size-4" />
-          <span className="hidden sm:inline">{t('search.submit')}</span>
+          <span className="sr-only sm:not-sr-only">{t('search.submit')}</span>
         </button>
       </form>
       {message && (
@@ -87,10 +96,10 @@ export function LevelsPage() {
               key={difficulty ?? 'all'}
               to={listHref({ query: query.query, difficulty })}
               aria-current={active ? 'page' : undefined}
-              className="rounded-full border border-gray-300 px-4 py-1.5 text-sm font-medium text-gray-700 hover:border-primary-500 aria-[current=page]:border-primary-600 aria-[current=page]:bg-primary-600 aria-[current=page]:text-white dark:border-gray-700 dark:text-gray-300 dark:aria-[current=page]:border-primary-500 dark:aria-[current=page]:bg-primary-500 dark:aria-[current=page]:text-gray-950"
+              className="rounded-full border border-gray-300 px-4 py-1.5 text-sm font-medium text-gray-700 hover:border-primary-500 aria-[current=page]:border-primary-700 aria-[current=page]:bg-primary-700 aria-[current=page]:text-white dark:border-gray-700 dark:text-gray-300 dark:aria-[current=page]:border-primary-500 dark:aria-[current=page]:bg-primary-500 dark:aria-[current=page]:text-gray-950"
             >
               {difficulty ? difficultyLabel(difficulty, t) : t('levels.allDifficulties')}{' '}
-              <span className="opacity-70">({list.counts[difficulty ?? 'all']})</span>
+              <span className="font-normal">({list.counts[difficulty ?? 'all']})</span>
             </Link>
           );
         })}
@@ -118,7 +127,7 @@ export function LevelsPage() {
               key={page}
               to={listHref({ ...query, page })}
               aria-current={page === list.page ? 'page' : undefined}
-              className="flex size-10 items-center justify-center rounded-full text-sm font-semibold text-gray-700 hover:bg-gray-100 aria-[current=page]:bg-primary-600 aria-[current=page]:text-white dark:text-gray-300 dark:hover:bg-gray-800 dark:aria-[current=page]:bg-primary-500 dark:aria-[current=page]:text-gray-950"
+              className="flex size-10 items-center justify-center rounded-full text-sm font-semibold text-gray-700 hover:bg-gray-100 aria-[current=page]:bg-primary-700 aria-[current=page]:text-white dark:text-gray-300 dark:hover:bg-gray-800 dark:aria-[current=page]:bg-primary-500 dark:aria-[current=page]:text-gray-950"
             >
               {page}
             </Link>

@@ -54,6 +54,8 @@ const en = {
   'error.backHome': 'Back Home',
 
   'search.label': 'Level number',
+  'search.headerLandmark': 'Level search',
+  'search.heroLandmark': 'Find your level',
   'search.placeholder': 'Level #',
   'search.placeholderLarge': 'Level number, e.g. 27',
   'search.submit': 'Search',

@@ -18,10 +18,15 @@ import { RateLimit } from 'src/platform/rate-limit/rate-limit';
 import { AuthService } from '../../application/auth.service';
 import { LoginDisabledError } from '../../domain/auth.errors';
 import { toUserView, type UserView } from '../../domain/user';
-import { SameOriginWritesGuard, SignedInGuard } from './auth.guards';
-import { clearSessionCookie, setSessionCookie } from './session-cookie';
+import { SameOriginWritesGuard, SessionIfAnyGuard, SignedInGuard } from './auth.guards';
+import { clearSessionCookie, setSessionCookie, TOKEN_COOKIE } from './session-cookie';
 
 const HOUR = 60 * 60_000;
+
+/** user_info's answer when nobody is signed in (spec: signed in means userInfo has an email). */
+interface SignedOutView {
+  email: null;
+}
 
 /**
  * Email-and-password accounts. Answers that could tell whether an address has an account (sign-up,
@@ -119,12 +124,17 @@ export class AuthController {
 
   @Get('api/v1/user_info')
   @RateLimit(120, 60_000)
-  @UseGuards(SignedInGuard)
+  @UseGuards(SessionIfAnyGuard)
   @ApiSecurity('session')
-  @ApiOperation({ summary: 'The signed-in user' })
-  userInfo(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): UserView {
+  @ApiOperation({ summary: 'The signed-in user; {"email": null} when nobody is (a signed-out page load is not an error)' })
+  userInfo(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): UserView | SignedOutView {
     void reply.header('cache-control', 'no-store');
-    return toUserView(request.auth!.user, this.config.auth.adminEmails);
+    if (!request.auth) {
+      // A cookie whose session has ended is dropped, so the next load does not present it again.
+      if (request.cookies?.[TOKEN_COOKIE]) clearSessionCookie(reply, this.config);
+      return { email: null };
+    }
+    return toUserView(request.auth.user, this.config.auth.adminEmails);
   }
 
   private requireLogin(): void {

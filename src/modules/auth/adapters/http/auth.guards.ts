@@ -88,6 +88,24 @@ export class SameOriginWritesGuard implements CanActivate {
   }
 }
 
+/**
+ * Like SignedInGuard, but "nobody is signed in" is an answer, not an error: a request with no token,
+ * or only a cookie whose session has ended, passes without `request.auth`. A bearer token that does
+ * not work is still refused (its holder believes it is signed in).
+ */
+@Injectable()
+export class SessionIfAnyGuard extends SignedInGuard {
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (readToken(context.switchToHttp().getRequest<FastifyRequest>())?.from === 'header') return super.canActivate(context);
+    try {
+      return await super.canActivate(context);
+    } catch (error) {
+      if (error instanceof SignInRequiredError) return true;
+      throw error;
+    }
+  }
+}
+
 /** A signed-in user whose email is in ADMIN_EMAILS: guards the ops endpoints. */
 @Injectable()
 export class AdminGuard extends SignedInGuard {

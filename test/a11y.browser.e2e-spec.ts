@@ -1,0 +1,151 @@
+import { readFile } from 'node:fs/promises';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { insertSignedInUser } from './support/accounts';
+import type { RunningApp } from './support/app-process';
+import { hydrated } from './support/browser';
+import { startBrowserSite, type BrowserSite } from './support/browser-site';
+import { createTestDatabase, type TestDatabase } from './support/services';
+
+const ADMIN = 'a11y-admin@example.com';
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const MODES = [
+  { colorScheme: 'light', width: 1280, height: 800 },
+  { colorScheme: 'dark', width: 1280, height: 800 },
+  { colorScheme: 'light', width: 390, height: 844 },
+  { colorScheme: 'dark', width: 390, height: 844 },
+] as const;
+
+/** Every kind of page a visitor meets signed out, and the ones behind an account (an admin's). */
+const SIGNED_OUT = ['/', '/levels', '/levels?difficulty=easy', '/levels/27', '/blog', '/blog/2026/search-every-guide', '/faq', '/download', '/media', '/auth/login', '/auth/signup', '/no-such-page'];
+const SIGNED_IN = ['/usage', '/billing', '/pricing', '/tools/image', '/admin', '/admin/errors', '/admin/queues'];
+
+interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/** Console errors, uncaught errors and CSP violations (the page's own policy reporting). */
+export async function watchConsole(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    // A 404 page's own status is logged by Chromium itself: the page is right to answer 404.
+    if (message.type() !== 'error' || (/status of 404/.test(message.text()) && message.location().url === page.url())) return;
+    problems.push(message.text());
+  });
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`)),
+  );
+  return problems;
+}
+
+/**
+ * WCAG 2.2 AA as axe-core checks it, in Chromium, on every page kind at 1280x800 and 390x844, light
+ * and dark (the OS scheme; the site follows it). Accounts, payments and the ops screens are on.
+ */
+describe('accessibility (axe-core) in a real browser', () => {
+  let database: TestDatabase;
+  let site: BrowserSite;
+  let app: RunningApp;
+  let browser: Browser;
+  let token: string;
+  let axeSource: string;
+
+  beforeAll(async () => {
+    axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+    database = await createTestDatabase();
+    site = await startBrowserSite({ DATABASE_URL: database.url, MIGRATE_ON_START: 'true', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', ADMIN_EMAILS: ADMIN });
+    ({ app, browser } = site);
+    token = await insertSignedInUser(database.url, ADMIN);
+  });
+
+  afterAll(async () => {
+    await site?.close();
+    await database?.drop();
+  });
+
+  /** The violations on the page as it is now, one line each (rule, element, why). */
+  async function audit(page: Page): Promise<string[]> {
+    // Evaluated over the DevTools protocol: the page's CSP does not apply to it.
+    await page.evaluate(axeSource);
+    const violations = await page.evaluate(
+      (tags) => (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe
+        .run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
+        .then((result) => result.violations.map(({ id, help, nodes }) => ({ id, help, nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })) }))),
+      TAGS,
+    );
+    return violations.flatMap((v) => v.nodes.map((node) => `${v.id} (${v.help}) at ${node.target.join(' ')}: ${node.failureSummary ?? ''}`));
+  }
+
+  async function auditPages(paths: string[], signedIn: boolean) {
+    const found: string[] = [];
+    for (const mode of MODES) {
+      const context: BrowserContext = await browser.newContext({ colorScheme: mode.colorScheme, viewport: { width: mode.width, height: mode.height } });
+      if (signedIn) await context.addCookies([{ name: 'token', value: token, url: app.url }]);
+      const page = await context.newPage();
+      const problems = await watchConsole(page);
+      try {
+        for (const path of paths) {
+          await page.goto(`${app.url}${path}`);
+          await hydrated(page);
+          await page.waitForLoadState('networkidle');
+          for (const line of await audit(page)) found.push(`${path} ${mode.colorScheme} ${mode.width}: ${line}`);
+          // A clean console too: no error, no CSP violation, on every load.
+          for (const problem of problems.splice(0)) found.push(`${path} ${mode.colorScheme} ${mode.width}: console: ${problem}`);
+        }
+        if (signedIn) {
+          // The account menu, open.
+          await page.getByRole('button', { name: 'Account' }).click();
+          await page.getByTestId('account-email').waitFor();
+          for (const line of await audit(page)) found.push(`account menu ${mode.colorScheme} ${mode.width}: ${line}`);
+        }
+      } finally {
+        await context.close();
+      }
+    }
+    return found;
+  }
+
+  it('finds no WCAG 2.2 AA violation on the public pages, signed out', async () => {
+    expect(await auditPages(SIGNED_OUT, false)).toEqual([]);
+  }, 300_000);
+
+  it('finds no WCAG 2.2 AA violation on the account, billing, image-tool and admin pages, signed in', async () => {
+    expect(await auditPages(SIGNED_IN, true)).toEqual([]);
+  }, 300_000);
+
+  it('closes the account menu on Escape (focus back on its button) and on a click outside; on the phone it leaves the header search free', async () => {
+    for (const width of [1280, 390]) {
+      const context = await browser.newContext({ viewport: { width, height: 844 } });
+      await context.addCookies([{ name: 'token', value: token, url: app.url }]);
+      const page = await context.newPage();
+      try {
+        await page.goto(`${app.url}/levels/27`);
+        await hydrated(page);
+        const button = page.getByRole('button', { name: 'Account' });
+        await button.focus();
+        await page.keyboard.press('Enter');
+        await expect(button.getAttribute('aria-expanded')).resolves.toBe('true');
+        const menu = page.getByTestId('account-email');
+        await menu.waitFor();
+        // The menu never lies over the header's search box.
+        const search = (await page.getByRole('search', { name: 'Level search' }).boundingBox())!;
+        const panel = (await page.locator(`[id="${(await button.getAttribute('aria-controls'))!}"]`).boundingBox())!;
+        expect(panel.y >= search.y + search.height || panel.x >= search.x + search.width).toBe(true);
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Escape');
+        await menu.waitFor({ state: 'detached' });
+        await expect(button.getAttribute('aria-expanded')).resolves.toBe('false');
+        await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Account');
+
+        await button.click();
+        await menu.waitFor();
+        await page.mouse.click(5, 830);
+        await menu.waitFor({ state: 'detached' });
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
