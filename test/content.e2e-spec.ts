@@ -1,7 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApp, type RunningApp } from './support/app-process';
+import { ROOT, startApp, type RunningApp } from './support/app-process';
 
 /** The blog and content pages of the shipped sample content, on the embedded database. */
 describe('blog and content pages', () => {
@@ -53,7 +53,24 @@ describe('blog and content pages', () => {
     expect(await html('/blog/2026/no-such-post', 404)).toContain('Page Not Found: /blog/2026/no-such-post');
   });
 
-  it('lists posts by tag and by month, and refuses malformed ones with 404', async () => {
+  it('finds something for every search a post suggests (the bold words of a paragraph that mentions search)', async () => {
+    const dir = join(ROOT, 'content/blog');
+    const files = (await readdir(dir, { recursive: true })).filter((file) => file.endsWith('.md'));
+    const suggested = new Set<string>();
+    for (const file of files) {
+      const body = (await readFile(join(dir, file), 'utf8')).replace(/^---[\s\S]*?\n---\n/, '');
+      for (const paragraph of body.split(/\n\s*\n/).filter((p) => /\bsearch/i.test(p))) {
+        for (const [, words] of paragraph.matchAll(/\*\*([^*]+)\*\*/g)) suggested.add(words!);
+      }
+    }
+    expect([...suggested]).toEqual(expect.arrayContaining(['telescope', 'snow globe']));
+    for (const words of suggested) {
+      const page = await html(`/levels?query=${encodeURIComponent(words)}`);
+      expect({ words, found: /href="\/levels\/\d+"/.test(page.slice(page.indexOf('<main'), page.indexOf('</main>'))) }).toEqual({ words, found: true });
+    }
+  });
+
+  it('lists posts by tag and by month, and refuses malformed ones with 404 (and a tag no post carries)', async () => {
     const tips = await html('/category/tips');
     expect(tips).toContain('Posts tagged #tips');
     expect(tips).toContain('Five habits of escape-room pros');
@@ -65,6 +82,14 @@ describe('blog and content pages', () => {
     expect(await html('/month/2026-13', 404)).toContain('Page Not Found: /month/2026-13');
     expect(await html('/month/october', 404)).toContain('Page Not Found: /month/october');
     expect(await html('/category/Not%20A%20Tag', 404)).toContain('Page Not Found');
+    expect(await html('/category/no-post-has-this', 404)).toContain('Page Not Found: /category/no-post-has-this');
+  });
+
+  it('serves the site icon at /favicon.ico', async () => {
+    const icon = await get('/favicon.ico');
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon)/);
+    expect(Buffer.from(await icon.arrayBuffer()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
   });
 
   it('moves old /detail/{slug} addresses to the blog', async () => {

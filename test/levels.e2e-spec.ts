@@ -97,6 +97,13 @@ describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
       expect(await (await get('/levels?query=spaceship')).text()).toContain('No guides match');
     });
 
+    it('says a page number past the end is past the end (no "try other words" when no words were given)', async () => {
+      const html = await (await get('/levels?page=99')).text();
+      expect(html).toContain('There is no page 99: the list ends at page 1.');
+      expect(html).toContain('Go to page 1');
+      expect(html).not.toContain('Try other words');
+    });
+
     describe('the level search without JavaScript (GET /levels?level=)', () => {
       it.each([
         ['1', '/levels/1'],

@@ -108,7 +108,7 @@ describe('start-up with nothing configured', () => {
       expect(app.stdout()).toContain('Imported pages');
       const levels = await fetch(`${app.url}/levels`);
       expect(levels.status).toBe(200);
-      expect(await levels.text()).toContain('No guides match');
+      expect(await levels.text()).toContain('No guides here yet.');
     } finally {
       expect(await app.stop()).toBe(0);
       await rm(contentDir, { recursive: true, force: true });

@@ -43,7 +43,10 @@ export const LOADERS: Record<string, Loader> = {
   category: async ({ params, url, data }): Promise<BlogListData> => {
     const tag = params.tag ?? '';
     if (!isTag(tag)) return invalidPage(url.pathname + url.search);
-    return { list: await data.content.posts({ tag, page: pageNumber(url) }), scope: { kind: 'tag', tag } };
+    const list = await data.content.posts({ tag, page: pageNumber(url) });
+    // A tag no post carries is not a category: the spec's 404 for a page that fails validation.
+    if (list.total === 0) return invalidPage(url.pathname + url.search);
+    return { list, scope: { kind: 'tag', tag } };
   },
   month: async ({ params, url, data }): Promise<BlogListData> => {
     const month = params.month ?? '';

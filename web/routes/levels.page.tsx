@@ -115,8 +115,22 @@ export function LevelsPage() {
         </ul>
       ) : (
         <div className="mt-10 rounded-2xl border border-dashed border-gray-300 p-10 text-center dark:border-gray-700">
-          <p className="font-semibold">{query.query ? t('levels.noMatchFor', { query: query.query }) : t('levels.noMatch')}</p>
-          <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">{t('levels.noMatchHint')}</p>
+          {query.query ? (
+            <>
+              <p className="font-semibold">{t('levels.noMatchFor', { query: query.query })}</p>
+              <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">{t('levels.noMatchHint')}</p>
+            </>
+          ) : list.total > 0 ? (
+            // Only a page number past the end empties an unsearched list.
+            <>
+              <p className="font-semibold">{t('levels.pastEnd', { page: list.page, pages: list.pageCount })}</p>
+              <Link to={listHref({ difficulty: query.difficulty })} className="mt-2 inline-block text-sm font-medium text-primary-700 underline underline-offset-2 dark:text-primary-400">
+                {t('levels.firstPage')}
+              </Link>
+            </>
+          ) : (
+            <p className="font-semibold">{t('levels.noGuides')}</p>
+          )}
         </div>
       )}
 
