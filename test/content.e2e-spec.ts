@@ -103,13 +103,19 @@ describe('blog and content pages', () => {
     ['/terms-of-service', 'Terms of Service'],
     ['/privacy-policy', 'Privacy Policy'],
     ['/refund-policy', 'Refund Policy'],
-    ['/faq', 'Frequently Asked Questions'],
     ['/app', 'The Game App'],
     ['/admax', 'Advertising'],
   ])('serves the content page %s', async (path, title) => {
     const page = await html(path);
     expect(page).toContain(`<h1 class="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">${title}</h1>`);
     expect(page).toMatch(/Last updated November \d{1,2}, 2026/);
+  });
+
+  it('asks the same eight questions on /faq as on the home page (one source)', async () => {
+    const questions = (page: string) => [...page.matchAll(/<summary[^>]*>([^<]+)</g)].map((m) => m[1]);
+    const home = questions(await html('/'));
+    expect(home).toHaveLength(8);
+    expect(questions(await html('/faq'))).toEqual(home);
   });
 
   it('lists the media coverage newest first, and the store links on /download', async () => {

@@ -97,6 +97,16 @@ describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
       expect(await (await get('/levels?query=spaceship')).text()).toContain('No guides match');
     });
 
+    it('with no store links configured, says how to find the game in each store and offers no store button', async () => {
+      for (const path of ['/', '/download']) {
+        const html = await (await get(path)).text();
+        expect(html).toContain('iPhone and iPad: open the App Store and search for “');
+        expect(html).toContain('Android: open Google Play and search for “');
+        expect(html).not.toMatch(/data-store=|>Download on the App Store<|>Get it on Google Play<|>App Store<\/a>|>Google Play<\/a>/);
+        expect(html).not.toContain('the links take you');
+      }
+    });
+
     it('says a page number past the end is past the end (no "try other words" when no words were given)', async () => {
       const html = await (await get('/levels?page=99')).text();
       expect(html).toContain('There is no page 99: the list ends at page 1.');

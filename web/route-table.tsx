@@ -75,6 +75,7 @@ export const PAGES: PageRoute[] = [
   { id: 'month', path: '/month/:month', module: 'web/routes/blog.page.tsx', load: () => import('web/routes/blog.page').then((m) => m.BlogListPage), cache: true },
   { id: 'detail', path: '/detail/:slug', load: nothing },
   { id: 'download', path: '/download', module: 'web/routes/info.pages.tsx', load: () => import('web/routes/info.pages').then((m) => m.DownloadPage), cache: true },
+  { id: 'faq', path: '/faq', module: 'web/routes/info.pages.tsx', load: () => import('web/routes/info.pages').then((m) => m.FaqPage), cache: true },
   { id: 'media', path: '/media', module: 'web/routes/info.pages.tsx', load: () => import('web/routes/info.pages').then((m) => m.MediaPage), cache: true },
   { id: 'explore', path: '/explore', module: 'web/routes/info.pages.tsx', load: () => import('web/routes/info.pages').then((m) => m.ExplorePage), cache: true },
   ...authRoutes(),

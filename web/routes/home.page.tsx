@@ -1,4 +1,5 @@
 import type { LevelSummary } from 'src/contracts/levels';
+import { FaqList } from 'web/components/faq';
 import { Icon, type IconName } from 'web/components/icons';
 import { DifficultyBadge, JsonLd, ReferenceTime } from 'web/components/level-bits';
 import { LevelSearchForm } from 'web/components/level-search-form';
@@ -31,27 +32,11 @@ const HOW_TO_PLAY: { title: PageMessageKey; text: PageMessageKey }[] = [
   { title: 'home.codeTitle', text: 'home.codeText' },
 ];
 
-const FAQ_KEYS: [PageMessageKey, PageMessageKey][] = [
-  ['home.faqWhatQ', 'home.faqWhatA'],
-  ['home.faqFindQ', 'home.faqFindA'],
-  ['home.faqSpoilQ', 'home.faqSpoilA'],
-  ['home.faqCoveredQ', 'home.faqCoveredA'],
-  ['home.faqMatchQ', 'home.faqMatchA'],
-  ['home.faqAccountQ', 'home.faqAccountA'],
-  ['home.faqOfficialQ', 'home.faqOfficialA'],
-  ['home.faqDownloadQ', 'home.faqDownloadA'],
-];
-
-/** Eight questions players ask; answers written for this unofficial guide. `claimed` comes formatted. */
-export const FAQ = (t: PageTranslate, values: { game: string; site: string; claimed: string }): { q: string; a: string }[] =>
-  FAQ_KEYS.map(([q, a]) => ({ q: t(q, values), a: t(a, values) }));
-
 export function HomePage() {
   const { gameName, siteName, levels, appStores, siteUrl } = useSiteConfig();
   const { featured } = usePageData<HomePageData>();
   const { t, tag } = usePageI18n();
   const claimed = levels.claimed.toLocaleString(tag);
-  const faq = FAQ(t, { game: gameName, site: siteName, claimed });
   return (
     <main>
       <Seo title={t('home.seoTitle', { game: gameName })} description={t('home.seoDescription', { game: gameName })} />
@@ -185,8 +170,12 @@ export function HomePage() {
                 {t('home.playStore')}
               </a>
             )}
-            {!appStores.appStore && !appStores.playStore && (
-              <p className="text-sm text-gray-400">{t('download.noStores', { game: gameName })}</p>
+            {/* A store without a configured link: how to find the game there, never a dead button. */}
+            {(!appStores.appStore || !appStores.playStore) && (
+              <ul className="space-y-1 text-sm text-gray-300" data-testid="store-help">
+                {!appStores.appStore && <li>{t('download.findOnAppStore', { game: gameName })}</li>}
+                {!appStores.playStore && <li>{t('download.findOnPlayStore', { game: gameName })}</li>}
+              </ul>
             )}
           </div>
         </div>
@@ -196,25 +185,7 @@ export function HomePage() {
         <h2 id="faq" className="text-center text-2xl font-bold tracking-tight sm:text-3xl">
           {t('home.faq')}
         </h2>
-        <JsonLd
-          data={{
-            '@context': 'https://schema.org',
-            '@type': 'FAQPage',
-            url: `${siteUrl}/`,
-            mainEntity: faq.map((item) => ({ '@type': 'Question', name: item.q, acceptedAnswer: { '@type': 'Answer', text: item.a } })),
-          }}
-        />
-        <div className="mt-8 divide-y divide-gray-200 rounded-2xl border border-gray-200 dark:divide-gray-800 dark:border-gray-800">
-          {faq.map((item) => (
-            <details key={item.q} className="group p-5">
-              <summary className="flex cursor-pointer list-none items-center justify-between gap-4 font-semibold [&::-webkit-details-marker]:hidden">
-                {item.q}
-                <Icon name="chevronDown" className="size-5 shrink-0 text-gray-400 transition group-open:rotate-180" />
-              </summary>
-              <p className="mt-3 leading-7 text-gray-600 dark:text-gray-400">{item.a}</p>
-            </details>
-          ))}
-        </div>
+        <FaqList url={`${siteUrl}/`} />
       </section>
 
       <section aria-labelledby="cta" className="mx-auto mt-20 max-w-3xl px-4 text-center sm:px-6">

@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { ExploreData, MediaEntry } from 'src/contracts/content';
 import { formatDate } from 'src/contracts/dates';
 import type { LevelSummary } from 'src/contracts/levels';
+import { FaqList } from 'web/components/faq';
 import { Icon } from 'web/components/icons';
 import { Breadcrumbs } from 'web/components/level-bits';
 import { LevelCard } from 'web/components/level-card';
@@ -15,6 +16,20 @@ type Platform = 'ios' | 'android' | 'other';
 const detectPlatform = (): Platform =>
   /iPhone|iPad|iPod/i.test(navigator.userAgent) ? 'ios' : /Android/i.test(navigator.userAgent) ? 'android' : 'other';
 const noSubscription = () => () => undefined;
+
+/** /faq: the home page's questions (one source, web/components/faq). */
+export function FaqPage() {
+  const { siteUrl } = useSiteConfig();
+  const { t } = usePageI18n();
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
+      <Seo title={t('home.faq')} description={t('faq.seoDescription')} />
+      <Breadcrumbs items={[{ label: t('menu.home'), to: '/' }, { label: t('home.faq') }]} />
+      <h1 className="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">{t('home.faq')}</h1>
+      <FaqList url={`${siteUrl}/faq`} />
+    </main>
+  );
+}
 
 /** /download: the game's store links from config, the visitor's own store first (decided in the browser, so the HTML stays cacheable). */
 export function DownloadPage() {
@@ -32,7 +47,7 @@ export function DownloadPage() {
       <Breadcrumbs items={[{ label: t('menu.home'), to: '/' }, { label: t('menu.download') }]} />
       <h1 className="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">{t('download.title', { game: gameName })}</h1>
       <p className="mt-3 text-lg text-gray-600 dark:text-gray-400">{t('download.intro')}</p>
-      {stores.length ? (
+      {stores.length > 0 && (
         <ul className="mt-8 flex flex-col gap-3 sm:flex-row">
           {stores.map((store) => (
             <li key={store.id}>
@@ -47,10 +62,15 @@ export function DownloadPage() {
             </li>
           ))}
         </ul>
-      ) : (
-        <p className="mt-8 rounded-2xl bg-gray-50 p-5 dark:bg-gray-900">{t('download.noStores', { game: gameName })}</p>
       )}
-      <p className="mt-8 text-sm text-gray-500 dark:text-gray-400">{t('download.notTheGame')}</p>
+      {/* A store without a configured link: how to find the game there, never a dead button. */}
+      {stores.length < 2 && (
+        <ul className="mt-8 space-y-2 rounded-2xl bg-gray-50 p-5 dark:bg-gray-900" data-testid="store-help">
+          {!appStores.appStore && <li>{t('download.findOnAppStore', { game: gameName })}</li>}
+          {!appStores.playStore && <li>{t('download.findOnPlayStore', { game: gameName })}</li>}
+        </ul>
+      )}
+      {stores.length > 0 && <p className="mt-8 text-sm text-gray-500 dark:text-gray-400">{t('download.notTheGame')}</p>}
     </main>
   );
 }

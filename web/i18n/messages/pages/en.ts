@@ -69,6 +69,7 @@ const pages = {
   'home.appStore': 'App Store',
   'home.playStore': 'Google Play',
   'home.faq': 'Frequently asked questions',
+  'faq.seoDescription': 'Answers to what players ask most about the level guides.',
   'home.faqWhatQ': 'What is {game}?',
   'home.faqWhatA':
     '{game} is a mobile escape-puzzle game with numbered levels: each level is a locked room you get out of by finding items, combining them and solving small puzzles.',
@@ -88,7 +89,7 @@ const pages = {
   'home.faqOfficialQ': 'Is this the official site of the game?',
   'home.faqOfficialA': 'No. {site} is an unofficial guide made by players. It is not affiliated with the makers of {game}.',
   'home.faqDownloadQ': 'Where can I download the game?',
-  'home.faqDownloadA': '{game} is available on the App Store and Google Play; see the download links on this page.',
+  'home.faqDownloadA': '{game} is on the App Store and Google Play: search for "{game}" in the store on your phone.',
   'home.cta': 'Which level are you stuck on?',
   'home.ctaText': 'Type the number and get the first hint in seconds.',
 
@@ -97,7 +98,8 @@ const pages = {
   'download.intro': 'Free on phones and tablets. Rated 4.7, over 10 million downloads, age 12+.',
   'download.appStore': 'Download on the App Store',
   'download.playStore': 'Get it on Google Play',
-  'download.noStores': "Search for “{game}” in your phone's app store.",
+  'download.findOnAppStore': 'iPhone and iPad: open the App Store and search for “{game}”.',
+  'download.findOnPlayStore': 'Android: open Google Play and search for “{game}”.',
   'download.notTheGame': 'This guide is not the game: the links take you to the official store pages.',
 
   'media.title': 'In the media',
