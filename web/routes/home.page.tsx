@@ -1,10 +1,10 @@
 import type { LevelSummary } from 'src/contracts/levels';
 import { FaqList } from 'web/components/faq';
 import { Icon, type IconName } from 'web/components/icons';
-import { DifficultyBadge, JsonLd, ReferenceTime } from 'web/components/level-bits';
+import { DifficultyBadge, ReferenceTime } from 'web/components/level-bits';
 import { LevelSearchForm } from 'web/components/level-search-form';
 import { Seo } from 'web/components/seo';
-import { usePageI18n, type PageMessageKey, type PageTranslate } from 'web/i18n/page-messages';
+import { usePageI18n, type PageMessageKey } from 'web/i18n/page-messages';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Link, usePageData } from 'web/lib/router/router';
 
