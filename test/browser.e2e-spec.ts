@@ -136,7 +136,7 @@ describe('the site in a real browser', () => {
     }
   });
 
-  it('loads nothing from YouTube until the video facade is clicked', async () => {
+  it('shows a sample guide (placeholder video) with no play button and no moment links: the video is coming, the text guide stands alone', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const thirdParty: string[] = [];
@@ -146,10 +146,12 @@ describe('the site in a real browser', () => {
     try {
       await page.goto(`${app.url}/levels/27`, { waitUntil: 'networkidle' });
       await hydrated(page);
-      expect(thirdParty).toEqual([]);
-      await page.getByRole('button', { name: /Play the walkthrough video/ }).click();
-      // The sample content pack has placeholder ids: the facade says so instead of embedding.
-      await page.getByText('Sample walkthrough').waitFor();
+      await page.getByText('The video walkthrough for this level is coming.', { exact: false }).waitFor();
+      await expect(page.getByRole('button', { name: /Play the walkthrough video/ }).count()).resolves.toBe(0);
+      await expect(page.getByRole('link', { name: 'Jump to the video' }).count()).resolves.toBe(0);
+      await page.getByText(/^Show \d+ steps$/).click();
+      await page.locator('main ol li').first().waitFor();
+      await expect(page.getByRole('button', { name: /^Watch at / }).count()).resolves.toBe(0);
       expect(thirdParty).toEqual([]);
     } finally {
       await context.close();
@@ -170,8 +172,8 @@ describe('the site in a real browser', () => {
         };
       });
       expect(result.parseError).toBe(0);
-      // Home, levels, blog, 3 posts, 6 content pages and the 32 guides.
-      expect(result.urls).toBe(3 + 3 + 6 + 32);
+      // Home, levels, blog, the FAQ, 3 posts, 5 content pages and the 32 guides.
+      expect(result.urls).toBe(4 + 3 + 5 + 32);
       expect(result.types).toEqual(['ItemList']);
       expect(result.items).toBe(24);
     } finally {
@@ -315,7 +317,7 @@ describe('the site in a real browser', () => {
   });
 
   it('reloads once for a page chunk that fails to load, and not again within 10 s', async () => {
-    // The content pages' chunk (FAQ, legal pages) is gone, as after a deploy.
+    // The content pages' chunk (the legal pages) is gone, as after a deploy.
     const manifest = JSON.parse(await readFile(join(ROOT, 'dist/client/.vite/manifest.json'), 'utf8')) as Record<string, { file: string }>;
     const chunk = manifest['web/routes/content.page.tsx']!.file;
     const context = await browser.newContext();
@@ -339,14 +341,14 @@ describe('the site in a real browser', () => {
       await hydrated(page);
       let loads = 0;
       page.on('load', () => loads++);
-      const faq = page.locator('footer a[href="/faq"]');
+      const legal = page.locator('footer a[href="/privacy-policy"]');
       const marked = () => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument);
       const mark = () => page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
 
       // A failed prefetch (the link hovered, not clicked) reloads nothing: the visitor may be reading.
       await mark();
       const prefetchFailed = page.waitForResponse((response) => response.url().endsWith(chunk));
-      await faq.hover();
+      await legal.hover();
       expect((await prefetchFailed).status()).toBe(404);
       await page.getByRole('heading', { name: /^All Mystery Doors levels/ }).waitFor();
       expect(loads).toBe(0);
@@ -355,7 +357,7 @@ describe('the site in a real browser', () => {
       // The first failure of a navigation reloads the page the visitor is on.
       const reloaded = page.waitForEvent('load');
       hold();
-      await faq.click();
+      await legal.click();
       release();
       await reloaded;
       expect(loads).toBe(1);
@@ -370,12 +372,12 @@ describe('the site in a real browser', () => {
       await mark();
       const failedAgain = page.waitForResponse((response) => response.url().endsWith(chunk));
       hold();
-      await faq.click();
+      await legal.click();
       release();
       expect((await failedAgain).status()).toBe(404);
       await page.locator('footer a[href="/levels/27"]').click();
       await page.getByRole('heading', { name: /^Level 27/ }).waitFor();
-      // ...and the failed navigation left nothing behind: Back returns to the list, not to /faq.
+      // ...and the failed navigation left nothing behind: Back returns to the list, not to /privacy-policy.
       await page.goBack();
       await page.getByRole('heading', { name: /^All Mystery Doors levels/ }).waitFor();
       expect(page.url()).toBe(`${app.url}/levels`);
@@ -386,7 +388,7 @@ describe('the site in a real browser', () => {
       await page.clock.setFixedTime(start + 10_000);
       const reloadedAgain = page.waitForEvent('load');
       hold();
-      await faq.click();
+      await legal.click();
       release();
       await reloadedAgain;
       expect(loads).toBe(2);
@@ -396,8 +398,8 @@ describe('the site in a real browser', () => {
       // Once the chunk is back, the link simply works.
       await page.unroute(`**/${chunk}`);
       await hydrated(page);
-      await faq.click();
-      await page.waitForURL(`${app.url}/faq`);
+      await legal.click();
+      await page.waitForURL(`${app.url}/privacy-policy`);
       await page.getByRole('heading', { level: 1 }).waitFor();
       expect(loads).toBe(2);
     } finally {
@@ -491,7 +493,7 @@ describe('the site in a real browser', () => {
     }
   });
 
-  it('scrolls to the hash target of a link after a navigation, and to the top after a plain one', async () => {
+  it('scrolls to the top after a plain navigation (the hash case: level-video.browser.e2e-spec)', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 700 } });
     const page = await context.newPage();
     try {
@@ -503,17 +505,6 @@ describe('the site in a real browser', () => {
       await previous.click();
       await page.getByRole('heading', { name: /^Level 27/ }).waitFor();
       await page.waitForFunction(() => window.scrollY === 0);
-
-      // A link with a hash: the page changes in place, then the target shows below the sticky header.
-      await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
-      await page.getByRole('link', { name: 'Jump to the video' }).click();
-      await page.waitForURL(`${app.url}/levels/27#walkthrough`);
-      await page.waitForFunction(() => {
-        const target = document.getElementById('walkthrough')!.getBoundingClientRect();
-        const header = document.querySelector('header')!.getBoundingClientRect();
-        return window.scrollY > 0 && target.top >= header.bottom - 1 && target.top < window.innerHeight;
-      });
-      await expect(page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).resolves.toBe(true);
 
       // From there, a plain link goes to the top of the next page again.
       await page.locator('main a[rel="next"]').click();

@@ -84,6 +84,7 @@ export class SeoController {
       `<url><loc>${base}/</loc></url>`,
       `<url><loc>${base}/levels</loc></url>`,
       `<url><loc>${base}/blog</loc></url>`,
+      `<url><loc>${base}/faq</loc></url>`,
       ...posts.map((post) => `<url><loc>${base}/blog/${escapeMarkup(post.slug)}</loc><lastmod>${post.publishedAt}</lastmod></url>`),
       ...pages.map((page) => `<url><loc>${base}/${escapeMarkup(page.slug)}</loc><lastmod>${page.updatedOn}</lastmod></url>`),
       ...guides.map((level) => {

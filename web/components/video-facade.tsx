@@ -4,7 +4,8 @@ import { Icon } from './icons';
 
 /**
  * The walkthrough video behind a click: nothing is loaded from YouTube until the player asks for it.
- * `start` (seconds) comes from a guide step's "watch" button; changing it seeks by reloading.
+ * `start` (seconds) comes from a guide step's "watch" button; changing it seeks by reloading. Real
+ * videos only: a sample guide's placeholder never reaches it.
  */
 export function VideoFacade({
   video,
@@ -16,16 +17,6 @@ export function VideoFacade({
   onStart: (seconds: number) => void;
 }) {
   const t = useT();
-  if (start !== null && video.sample) {
-    return (
-      <div role="status" className="flex aspect-video flex-col items-center justify-center gap-2 rounded-2xl bg-gray-100 p-6 text-center dark:bg-gray-900">
-        <p className="font-semibold">{t('video.sampleTitle')}</p>
-        <p className="max-w-md text-sm text-gray-600 dark:text-gray-400">
-          {start > 0 ? t('video.sampleTextAt', { time: formatDuration(start) }) : t('video.sampleText')}
-        </p>
-      </div>
-    );
-  }
   if (start !== null) {
     const src = `https://www.youtube-nocookie.com/embed/${encodeURIComponent(video.youtubeId)}?autoplay=1&rel=0&start=${Math.floor(start)}`;
     return (

@@ -32,6 +32,8 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
   const [videoStart, setVideoStart] = useState<number | null>(null);
   const url = `${siteUrl}/levels/${level.number}`;
   const values = { level: level.number, title: level.title, game: gameName };
+  // A sample guide's video is a placeholder: no player, no moment links; the text guide stands alone.
+  const video = level.video?.sample ? undefined : level.video;
 
   const watchStep = (seconds: number) => {
     setVideoStart(seconds);
@@ -63,7 +65,7 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
               <Icon name="lock" className="size-4" /> {withNodes(t('level.unlocksAfter'), { level: level.unlocksAt })}
             </span>
           )}
-          {level.video && (
+          {video && (
             // Straight to the video at the bottom of a long page; the router scrolls to the hash target.
             <Link
               to={`/levels/${level.number}#walkthrough`}
@@ -118,7 +120,7 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
               </span>
               <div className="min-w-0 flex-1">
                 <p className="leading-7 [&_strong]:font-semibold" dangerouslySetInnerHTML={{ __html: step.html }} />
-                {level.video && step.atSeconds !== undefined && (
+                {video && step.atSeconds !== undefined && (
                   <button
                     type="button"
                     onClick={() => watchStep(step.atSeconds!)}
@@ -138,7 +140,11 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
           <h2 id="video-title" className="mb-3 text-lg font-bold">
             {t('level.video')}
           </h2>
-          <VideoFacade video={level.video} start={videoStart} onStart={setVideoStart} />
+          {video ? (
+            <VideoFacade video={video} start={videoStart} onStart={setVideoStart} />
+          ) : (
+            <p className="rounded-2xl bg-gray-50 p-5 text-gray-700 dark:bg-gray-900 dark:text-gray-300">{t('level.videoComing')}</p>
+          )}
         </section>
       )}
 

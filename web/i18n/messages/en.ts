@@ -90,6 +90,7 @@ const en = {
   'level.hideSteps': 'Hide',
   'level.watchAt': 'Watch at {time}',
   'level.video': 'Video walkthrough',
+  'level.videoComing': 'The video walkthrough for this level is coming. Until then, the hints and the step-by-step guide above cover every move.',
   'level.jumpToVideo': 'Jump to the video',
   'level.checked': 'Checked on game version {version}, last verified {date}.',
   'level.missingSeoTitle': 'Level {level} - {game} Walkthrough',
@@ -108,10 +109,6 @@ const en = {
   'hints.showNext': 'Show hint {number} of {total}',
   'hints.last': 'That was the last hint. Still stuck? Open the step-by-step guide below.',
 
-  'video.sampleTitle': 'Sample walkthrough',
-  'video.sampleText': 'This level belongs to the demo content pack, so no real video exists. Real guides link a YouTube walkthrough here.',
-  'video.sampleTextAt':
-    'This level belongs to the demo content pack, so no real video exists (this step is at {time}). Real guides link a YouTube walkthrough here.',
   'video.play': 'Play the walkthrough video',
 
   'feedback.question': 'Was this guide helpful?',
