@@ -148,4 +148,94 @@ describe('accessibility (axe-core) in a real browser', () => {
       }
     }
   });
+
+  it('fits the search placeholders in their boxes on a phone (home hero, /levels)', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    try {
+      for (const [path, selector] of [['/', 'main form[role="search"] input'], ['/levels', '#levels-query']] as const) {
+        await page.goto(`${app.url}${path}`);
+        await hydrated(page);
+        const fit = await page.locator(selector).first().evaluate((input: HTMLInputElement) => {
+          const style = getComputedStyle(input);
+          const context2d = document.createElement('canvas').getContext('2d')!;
+          context2d.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+          const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+          return { placeholder: input.placeholder, text: Math.ceil(context2d.measureText(input.placeholder).width), room };
+        });
+        expect(fit.text).toBeLessThanOrEqual(fit.room);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('searches the level list and the blog in place (no page load), and the address follows', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    try {
+      let loads = 0;
+      page.on('load', () => loads++);
+      await page.goto(`${app.url}/levels?difficulty=medium`);
+      await hydrated(page);
+      const first = loads;
+      await page.getByRole('search', { name: 'Level number or words' }).getByRole('searchbox').fill('telescope');
+      await page.getByRole('search', { name: 'Level number or words' }).getByRole('button', { name: 'Search' }).click();
+      await page.waitForURL(`${app.url}/levels?query=telescope&difficulty=medium`);
+      await page.getByRole('link', { name: /Locked Observatory/ }).first().waitFor();
+      expect(loads).toBe(first);
+
+      await page.goto(`${app.url}/blog`);
+      await hydrated(page);
+      const before = loads;
+      await page.getByRole('search', { name: 'Search the blog' }).getByRole('searchbox').fill('hint');
+      await page.getByRole('search', { name: 'Search the blog' }).getByRole('searchbox').press('Enter');
+      await page.waitForURL(`${app.url}/blog?query=hint`);
+      await page.getByText('Why our guides show hints first').waitFor();
+      expect(loads).toBe(before);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows media titles as links (underlined, in the link colour)', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${app.url}/media`);
+      const title = page.locator('main h2 a').first();
+      await expect(title.evaluate((a) => getComputedStyle(a).textDecorationLine)).resolves.toBe('underline');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/** With accounts off (HAS_LOGIN unset), every page kind loads with a clean console too. */
+describe('a clean console with accounts off', () => {
+  let site: BrowserSite;
+
+  beforeAll(async () => {
+    site = await startBrowserSite({});
+  });
+
+  afterAll(() => site?.close());
+
+  it('logs no console error and no CSP violation on any page kind', async () => {
+    const context = await site.browser.newContext();
+    const page = await context.newPage();
+    const problems = await watchConsole(page);
+    const found: string[] = [];
+    try {
+      for (const path of SIGNED_OUT) {
+        await page.goto(`${site.app.url}${path}`);
+        await hydrated(page);
+        await page.waitForLoadState('networkidle');
+        for (const problem of problems.splice(0)) found.push(`${path}: ${problem}`);
+      }
+    } finally {
+      await context.close();
+    }
+    expect(found).toEqual([]);
+  });
 });

@@ -86,11 +86,12 @@ export function LevelSearchForm({ size = 'sm', autoFocus = false, label }: { siz
           type="submit"
           aria-label={t('search.submit')}
           className={`inline-flex shrink-0 items-center justify-center gap-2 rounded-full bg-primary-700 font-semibold text-white transition hover:bg-primary-800 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400 ${
-            large ? 'px-6 py-3 text-base' : 'size-8'
+            large ? 'px-4 py-3 text-base sm:px-6' : 'size-8'
           }`}
         >
           <Icon name="search" className={large ? 'size-5' : 'size-4'} />
-          {large && <span>{t('search.submit')}</span>}
+          {/* The word from the sm breakpoint: on phones the box needs the room for its placeholder. */}
+          {large && <span className="sr-only sm:not-sr-only">{t('search.submit')}</span>}
         </button>
       </div>
       {message && (

@@ -92,7 +92,7 @@ export function MediaPage() {
                 {entry.outlet} · <time dateTime={entry.date}>{formatDate(entry.date, tag)}</time>
               </p>
               <h2 className="mt-1 text-lg font-semibold">
-                <a href={entry.url} rel="noopener nofollow" className="hover:text-primary-700 dark:hover:text-primary-400">
+                <a href={entry.url} rel="noopener nofollow" className="text-primary-700 underline decoration-primary-700/40 underline-offset-4 hover:decoration-primary-700 dark:text-primary-400 dark:decoration-primary-400/40 dark:hover:decoration-primary-400">
                   {entry.title}
                 </a>
               </h2>

@@ -13,7 +13,7 @@ const pages = {
   'levels.title': 'All {game} levels',
   'levels.intro': 'Solutions for levels 1 to {max}. Type a level number to jump to it, or words to search the guides.',
   'levels.searchLabel': 'Level number or words',
-  'levels.searchPlaceholder': 'Level number or words, e.g. telescope',
+  'levels.searchPlaceholder': 'e.g. 27 or telescope',
   'levels.difficulty': 'Difficulty',
   'levels.allDifficulties': 'All',
   'levels.noMatchFor': 'No guides match "{query}".',
