@@ -74,7 +74,8 @@ describe('worker heartbeat: the web process notices jobs waiting with no worker 
     jest.restoreAllMocks();
   });
 
-  it('says nothing is wrong while nothing waits, even with no worker', async () => {
+  it('warns at start that no worker is running, and /readyz says nothing is wrong while nothing waits', async () => {
+    await until('the start-up warning', () => logs.some((line) => line.startsWith('No worker is running: with REDIS_URL, jobs')));
     const { status, body } = await readyz();
     expect(status).toBe(200);
     expect(body).toEqual({ status: 'ready', checks: { database: 'up', migrations: 'up to date', redis: 'up', workers: 'none seen for 1 s' } });

@@ -113,6 +113,12 @@ export class WorkerWatch implements OnApplicationBootstrap, OnApplicationShutdow
     if (!this.redis.client) return;
     this.timer = setInterval(() => void this.refresh(), this.timing.checkEveryMs);
     this.timer.unref();
+    // At start, a missing worker is said even before a job waits: mail would silently not go out.
+    void this.refresh().then((state) => {
+      if (state.summary.startsWith('none seen') && !state.warning) {
+        this.logger.warn('No worker is running: with REDIS_URL, jobs (mail, image conversions) wait until `npm run worker` starts');
+      }
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
