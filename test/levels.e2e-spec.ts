@@ -43,8 +43,10 @@ describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
       expect(html).toContain(`<meta property="og:image" content="http://localhost:${app.port}/og/levels/10.png"/>`);
       expect(html).toContain('Reference time');
       expect(html).toContain('Unlocks after level <!-- -->9');
-      // No hint is rendered on screen until asked for: only in the hydration data and in <noscript>.
-      const rendered = html.replace(/<(noscript|script)\b[\s\S]*?<\/\1>/g, '');
+      // No hint is shown until asked for: only in the hydration data, in <noscript>, and hidden (for the
+      // remembered ones, which the inline script un-hides before the first paint).
+      expect(html).toMatch(/<li data-hint="true" hidden="" [^>]*>/);
+      const rendered = html.replace(/<(noscript|script)\b[\s\S]*?<\/\1>/g, '').replace(/<li data-hint="true" hidden=""[\s\S]*?<\/li>/g, '');
       expect(rendered.includes('Four, six, two.')).toBe(false);
       expect(rendered.includes('Count the stars.')).toBe(false);
       expect(html).toMatch(/<details class="group mt-8[^"]*"><summary/);
@@ -286,6 +288,7 @@ describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
         `http://localhost:${app.port}/`,
         `http://localhost:${app.port}/levels`,
         `http://localhost:${app.port}/blog`,
+        `http://localhost:${app.port}/faq`,
         `http://localhost:${app.port}/levels/3`,
         `http://localhost:${app.port}/levels/10`,
         `http://localhost:${app.port}/levels/11`,

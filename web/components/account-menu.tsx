@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, type ComponentType } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ComponentType } from 'react';
 import { useI18n } from 'web/i18n/i18n';
 import { ApiError, apiRequest } from 'web/lib/api';
 import { configureCredits, creditsLabel, creditsStore, refreshCredits } from 'web/lib/credits';
@@ -29,7 +29,6 @@ export function AccountMenu() {
   const dialog = useRef<HTMLDialogElement>(null);
   const menu = useRef<HTMLDivElement>(null);
   const menuButton = useRef<HTMLButtonElement>(null);
-  const menuId = useId();
   // The signed-in menu is open for the page it was opened on, so a navigation closes it.
   const [menuOpenOn, setMenuOpenOn] = useState<string>();
   const menuOpen = menuOpenOn === pathname;
@@ -125,17 +124,17 @@ export function AccountMenu() {
             type="button"
             aria-label={t('account.menu')}
             aria-expanded={menuOpen}
-            aria-controls={menuId}
+            aria-controls="account-menu"
             onClick={() => setMenuOpen(!menuOpen)}
-            className="flex size-9 cursor-pointer items-center justify-center rounded-full bg-primary-700 text-sm font-bold text-white uppercase dark:bg-primary-500 dark:text-gray-950"
+            className="flex size-9 items-center justify-center rounded-full bg-primary-700 text-sm font-bold text-white uppercase dark:bg-primary-500 dark:text-gray-950"
           >
             {session.userInfo.email.slice(0, 1)}
           </button>
           {menuOpen && (
             // Below the header on phones (never over its search box), under the button from the sm breakpoint.
             <div
-              id={menuId}
-              className="fixed inset-x-3 top-16 z-50 rounded-2xl border border-gray-200 bg-white p-2 shadow-lg sm:absolute sm:inset-x-auto sm:top-auto sm:right-0 sm:mt-2 sm:w-64 dark:border-gray-600 dark:bg-gray-800 dark:shadow-black/60"
+              id="account-menu"
+              className="fixed inset-x-3 top-16 z-50 rounded-2xl border border-gray-200 bg-white p-2 shadow-lg sm:absolute sm:inset-x-auto sm:top-auto sm:right-0 sm:mt-2 sm:w-64 dark:border-gray-600 dark:bg-gray-800"
             >
               <div className="px-3 py-2">
                 <p className="truncate text-sm text-gray-600 dark:text-gray-400" data-testid="account-email">

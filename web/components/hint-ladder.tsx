@@ -1,6 +1,11 @@
 import { useT } from 'web/i18n/i18n';
+import { useNonce } from 'web/lib/render-context';
 import { useStoredState } from 'web/lib/use-stored-state';
 import { Icon } from './icons';
+
+/** Un-hides the first remembered hints (same key as below) of the list just before it; the server renders them all hidden. */
+const revealScript = (level: number) =>
+  `(()=>{try{let n=+localStorage["hints-revealed:${level}"]||0,l=document.currentScript.previousElementSibling.children;for(let i=0;i<n&&i<l.length;)l[i++].hidden=!1}catch{}})()`;
 
 /**
  * Hints from least to most revealing, shown one at a time on request. How many this browser has
@@ -11,6 +16,7 @@ export function HintLadder({ level, hintsHtml }: { level: number; hintsHtml: str
   const revealed = Math.min(hintsHtml.length, Math.max(0, Number(stored) || 0));
   const total = hintsHtml.length;
   const t = useT();
+  const nonce = useNonce();
 
   return (
     <section aria-labelledby="hints-title" className="rounded-2xl border border-gray-200 p-5 sm:p-6 dark:border-gray-800">
@@ -23,9 +29,9 @@ export function HintLadder({ level, hintsHtml }: { level: number; hintsHtml: str
           {t('hints.revealed', { revealed, total })}
         </p>
       </div>
-      <ol className="mt-4 space-y-3">
-        {hintsHtml.slice(0, revealed).map((html, i) => (
-          <li key={i} className="flex gap-3 rounded-xl bg-my-color-50 p-4 dark:bg-my-color-950/40">
+      <ol className="mt-4 flex flex-col gap-3">
+        {hintsHtml.map((html, i) => (
+          <li key={i} data-hint hidden={i >= revealed} className="flex gap-3 rounded-xl bg-my-color-50 p-4 dark:bg-my-color-950/40">
             <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-my-color-500 text-xs font-bold text-white dark:text-gray-950">
               {i + 1}
             </span>
@@ -33,6 +39,8 @@ export function HintLadder({ level, hintsHtml }: { level: number; hintsHtml: str
           </li>
         ))}
       </ol>
+      {/* Shows the remembered hints while the page is parsed, before its first paint: no jump at hydration. */}
+      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: revealScript(level) }} />
       <noscript>
         <ol className="mt-4 space-y-2">
           {hintsHtml.map((html, i) => (

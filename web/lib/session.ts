@@ -63,14 +63,10 @@ export async function loadUserInfo(): Promise<void> {
   try {
     const response = await fetch('/api/v1/user_info', { headers: { accept: 'application/json', ...authorizationHeader() }, credentials: 'same-origin' });
     takeToken(response.headers);
-    const info = response.ok ? ((await response.json()) as Partial<UserInfo> | null) : null;
+    // Not signed in ({ email: null }, or a 401 whose body is only drained to release the connection).
+    const info = response.ok ? ((await response.json()) as Partial<UserInfo> | null) : void (await response.body?.cancel());
     if (typeof info?.email === 'string') signedIn(info as UserInfo);
-    else if (response.ok) signedOut();
-    else {
-      // Not signed in: the body is not needed, but is drained so the connection is released.
-      await response.body?.cancel();
-      signedOut();
-    }
+    else signedOut();
   } catch {
     set({ loaded: true });
   }

@@ -143,7 +143,7 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
           {video ? (
             <VideoFacade video={video} start={videoStart} onStart={setVideoStart} />
           ) : (
-            <p className="rounded-2xl bg-gray-50 p-5 text-gray-700 dark:bg-gray-900 dark:text-gray-300">{t('level.videoComing')}</p>
+            <p className="rounded-2xl bg-gray-50 p-5 dark:bg-gray-900">{t('level.videoComing')}</p>
           )}
         </section>
       )}

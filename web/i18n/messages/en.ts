@@ -90,7 +90,7 @@ const en = {
   'level.hideSteps': 'Hide',
   'level.watchAt': 'Watch at {time}',
   'level.video': 'Video walkthrough',
-  'level.videoComing': 'The video walkthrough for this level is coming. Until then, the hints and the step-by-step guide above cover every move.',
+  'level.videoComing': 'The video walkthrough for this level is coming. The hints and the guide above cover every step.',
   'level.jumpToVideo': 'Jump to the video',
   'level.checked': 'Checked on game version {version}, last verified {date}.',
   'level.missingSeoTitle': 'Level {level} - {game} Walkthrough',
