@@ -17,7 +17,7 @@ const MODES = [
 
 /** Every kind of page a visitor meets signed out, and the ones behind an account (an admin's). */
 const SIGNED_OUT = ['/', '/levels', '/levels?difficulty=easy', '/levels/27', '/blog', '/blog/2026/search-every-guide', '/faq', '/download', '/media', '/auth/login', '/auth/signup', '/no-such-page'];
-const SIGNED_IN = ['/usage', '/billing', '/pricing', '/tools/image', '/admin', '/admin/errors', '/admin/queues'];
+const SIGNED_IN = ['/', '/levels/27', '/usage', '/billing', '/pricing', '/tools/image', '/admin', '/admin/errors', '/admin/queues'];
 
 interface AxeViolation {
   id: string;
@@ -211,12 +211,27 @@ describe('accessibility (axe-core) in a real browser', () => {
   });
 });
 
-/** With accounts off (HAS_LOGIN unset), every page kind loads with a clean console too. */
-describe('a clean console with accounts off', () => {
+/** With accounts off (HAS_LOGIN unset) and every optional menu entry on. */
+describe('a clean console with accounts off, and a long menu', () => {
   let site: BrowserSite;
 
   beforeAll(async () => {
-    site = await startBrowserSite({});
+    site = await startBrowserSite({ MENU_ENTRIES: 'download,faq,media,blog' });
+  });
+
+  it('keeps the header search usable at 1280 px with six menu entries (they move behind the menu button)', async () => {
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${site.app.url}/levels/27`);
+      await hydrated(page);
+      const search = (await page.getByRole('search', { name: 'Level search' }).boundingBox())!;
+      expect(search.width).toBeGreaterThanOrEqual(200);
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Media' }).waitFor();
+    } finally {
+      await context.close();
+    }
   });
 
   afterAll(() => site?.close());

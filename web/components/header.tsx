@@ -20,6 +20,8 @@ export function Header() {
   // The mobile menu is open for the page it was opened on, so it closes when the route changes.
   const [menuOpenOn, setMenuOpenOn] = useState<string>();
   const menuOpen = menuOpenOn === pathname;
+  // A long menu (optional entries on) fits the row only on very wide screens: below, the menu button, so the search keeps its room.
+  const wide = items.length > 5;
 
   // The mobile menu also closes on Escape and when the colour mode changes.
   useEffect(() => {
@@ -46,7 +48,7 @@ export function Header() {
           {/* Only read out on phones and beside the tablet menu, where the menu, search and account corner fill the row. */}
           <span className="sr-only text-lg sm:not-sr-only md:sr-only lg:not-sr-only">{config.siteName}</span>
         </Link>
-        <nav aria-label={t('header.menu')} className="hidden shrink-0 md:block">
+        <nav aria-label={t('header.menu')} className={`hidden shrink-0 ${wide ? '2xl:block' : 'md:block'}`}>
           <ul className="flex items-center gap-1">
             {items.map((item) => (
               <li key={item.to}>
@@ -69,7 +71,7 @@ export function Header() {
         <AccountMenu />
         <button
           type="button"
-          className="inline-flex size-9 items-center justify-center rounded-full text-gray-600 hover:bg-gray-100 md:hidden dark:text-gray-300 dark:hover:bg-gray-800"
+          className={`inline-flex size-9 items-center justify-center rounded-full text-gray-600 hover:bg-gray-100 dark:text-gray-300 dark:hover:bg-gray-800 ${wide ? '2xl:hidden' : 'md:hidden'}`}
           aria-label={t(menuOpen ? 'header.closeMenu' : 'header.openMenu')}
           aria-expanded={menuOpen}
           aria-controls="mobile-menu"
@@ -79,7 +81,7 @@ export function Header() {
         </button>
       </div>
       {menuOpen && (
-        <nav id="mobile-menu" aria-label={t('header.mobileMenu')} className="border-t border-gray-200 px-4 py-3 md:hidden dark:border-gray-800">
+        <nav id="mobile-menu" aria-label={t('header.mobileMenu')} className={`border-t border-gray-200 px-4 py-3 dark:border-gray-800 ${wide ? '2xl:hidden' : 'md:hidden'}`}>
           <ul className="flex flex-col gap-1">
             {items.map((item) => (
               <li key={item.to}>
