@@ -53,6 +53,8 @@ export class AppConfig {
     adminEmails: ReadonlySet<string>;
     /** From AUTH_SECRET; random per process when unset (fine for one process, required in production with Google). */
     secret: string;
+    /** Concurrent argon2 hashes per process, and how many may wait before AUTH.BUSY. */
+    hashing: { concurrency: number; queue: number };
     google?: { clientId: string; clientSecret: string; authorizationUrl: string; tokenUrl: string; userInfoUrl: string };
   };
   /** Credits and payments; `enabled` needs both HAS_PAYMENT and HAS_LOGIN (credits belong to accounts). */
@@ -118,6 +120,7 @@ export class AppConfig {
       sessionMaxMs: Math.max(e.SESSION_MAX_DAYS, e.SESSION_IDLE_DAYS) * day,
       adminEmails: new Set(e.ADMIN_EMAILS),
       secret: e.AUTH_SECRET ?? randomBytes(32).toString('base64url'),
+      hashing: { concurrency: e.AUTH_HASH_CONCURRENCY, queue: e.AUTH_HASH_QUEUE },
       google:
         e.GOOGLE_OAUTH_LOGIN && e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
           ? {

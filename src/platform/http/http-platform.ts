@@ -4,10 +4,12 @@ import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
+import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from 'src/config/app-config';
 import { JsonOnlyError } from 'src/platform/errors/app-error';
 import type { RedisConnection } from 'src/platform/redis/redis.module';
+import { rateLimitStore } from './rate-limit-store';
 
 /** Request bodies above this size are refused with 413; routes that take uploads raise their own limit. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -90,9 +92,8 @@ export async function configureHttpPlatform(
 
   await app.register(rateLimit, {
     global: false,
-    redis: redis.client,
-    nameSpace: `${config.redis.keyPrefix}rate-limit:`,
-    // With Redis down, requests pass unlimited rather than fail; /readyz reports the outage.
+    // Counted in Redis, or in memory while Redis is unreachable: an outage never lifts the limits.
+    store: rateLimitStore(redis.client, `${config.redis.keyPrefix}rate-limit:`, new Logger('RateLimit')),
     skipOnError: true,
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error('Too many requests, please try again later.'), {

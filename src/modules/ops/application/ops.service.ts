@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import { ERROR_TYPES, type ErrorType } from 'src/contracts/error-report';
 import { ERROR_GROUPS_SHOWN, type AdminQueuesData, type ErrorGroupView, type ErrorScope } from 'src/contracts/ops';
+import { toErrorGroupView } from 'src/modules/error-log/application/error-group-view';
 import { ErrorLogService } from 'src/modules/error-log/application/error-log.service';
 import { InlineJobQueue } from 'src/platform/queue/inline-job-queue.adapter';
 import { JobQueue } from 'src/platform/queue/job-queue';
@@ -24,17 +25,7 @@ export class OpsService {
 
   async errorGroups(scope: ErrorScope): Promise<ErrorGroupView[]> {
     const reports = await this.errorLog.latest(ERROR_GROUPS_SHOWN, SCOPE_TYPES[scope]);
-    return reports.map((r) => ({
-      fingerprint: r.fingerprint,
-      error_type: r.errorType,
-      message: r.message,
-      backtrace: r.backtrace ?? null,
-      path: r.path ?? null,
-      build_id: r.buildId ?? null,
-      count: r.count,
-      first_seen_at: r.firstSeenAt.toISOString(),
-      last_seen_at: r.lastSeenAt.toISOString(),
-    }));
+    return reports.map(toErrorGroupView);
   }
 
   /** Without Redis the jobs run here (InlineJobQueue) and only this process knows them; with Redis the dashboard reads BullMQ. */
