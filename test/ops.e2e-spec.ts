@@ -191,9 +191,9 @@ describe('the ops screens with Redis (no worker running)', () => {
     expect(await dashboard.text()).not.toContain('fonts.googleapis.com');
 
     const home = (await get('/levels', asAdmin)).headers.get('content-security-policy')!;
-    expect(home).toMatch(/style-src 'self' 'nonce-[0-9a-f]{32}'/);
+    expect(home).toContain("style-src 'self';");
     const hidden = (await get('/admin/queues')).headers.get('content-security-policy')!;
-    expect(hidden).toMatch(/style-src 'self' 'nonce-[0-9a-f]{32}'/);
+    expect(hidden).toContain("style-src 'self';");
   });
 
   it('shows client and server error groups, escaped, newest first, filtered by origin', async () => {
@@ -208,7 +208,8 @@ describe('the ops screens with Redis (no worker running)', () => {
     expect((await report('later in the browser', 'API_ERROR')).status).toBe(204);
 
     const html = await (await get('/admin/errors', asAdmin)).text();
-    const body = html.slice(0, html.indexOf('window.__PAGE__'));
+    // The page's text, without its hydration data (JSON, escaped differently).
+    const body = html.replace(/<script type="application\/json" id="__page">[\s\S]*?<\/script>/, '');
     expect(body).toContain('&lt;script&gt;alert(&quot;owned&quot;)&lt;/script&gt; boom');
     expect(body).not.toContain('<script>alert(');
     expect(body).toContain('build-42');

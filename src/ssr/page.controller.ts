@@ -38,7 +38,7 @@ const payloadKey = (key: string) => `payload:${key}`;
 @Controller()
 export class PageController {
   private readonly logger = new Logger('SSR');
-  private readonly cache = new PageCache({ maxEntries: 1000, maxBytes: 64 * 1024 * 1024, ttlMs: 60_000 });
+  private readonly cache: PageCache;
   /**
    * The response headers every page shares (security headers, the CSP included: it has no nonce),
    * taken from the first cached response served through the full pipeline. The fast path reuses it.
@@ -56,6 +56,7 @@ export class PageController {
     private readonly metrics: MetricsService,
     private readonly admins: AdminAccess,
   ) {
+    this.cache = new PageCache({ maxEntries: 1000, maxBytes: 64 * 1024 * 1024, ttlMs: config.pageCacheTtlMs });
     levelContent.onImported(() => this.cache.clear());
     siteContent.onImported(() => this.cache.clear());
   }

@@ -1,6 +1,6 @@
 import { createContext, useContext, useLayoutEffect } from 'react';
 
-import { COLOR_MODE_KEY, FORCED_COLOR_MODE_ATTRIBUTE } from 'src/contracts/inline-scripts';
+import { COLOR_MODE_KEY } from 'src/contracts/inline-scripts';
 
 // The head script and its keys live with the other inline scripts, whose hashes the CSP allows.
 export { COLOR_MODE_KEY, FORCED_COLOR_MODE_ATTRIBUTE, THEME_SCRIPT } from 'src/contracts/inline-scripts';
