@@ -102,6 +102,20 @@ describe('the page cache and precompressed assets (built app, PostgreSQL, Redis)
     }
   });
 
+  it('sends a brotli-only client identity, not compressed again per request, until the stored brotli is ready', async () => {
+    // The first request stores the page; its brotli variant is still being made when the answer goes out.
+    const first = await get('/levels/10', { 'accept-encoding': 'br' });
+    expect(first.status).toBe(200);
+    const identity = await get('/levels/10');
+    if (first.headers['content-encoding'] === 'br') {
+      expect(first.headers.etag).toBe((await brotliOf('/levels/10')).headers.etag);
+    } else {
+      expect(first.headers['content-encoding']).toBeUndefined();
+      expect(first.headers.etag).toBe(identity.headers.etag);
+    }
+    expect(decode(first)).toBe(identity.body.toString());
+  });
+
   it('answers 304 to If-None-Match and HEAD with the headers of GET and no body', async () => {
     const page = await get('/levels/11', { 'accept-encoding': 'gzip' });
     const etag = page.headers.etag as string;

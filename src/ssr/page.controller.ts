@@ -161,9 +161,10 @@ export class PageController {
   }
 
   /**
-   * Answers with the variant Accept-Encoding asks for, as stored: @fastify/compress leaves a body
-   * alone once Content-Encoding is set, and the identity variant goes only to clients that accept
-   * neither br nor gzip, which it would not compress either. 304 for a matching If-None-Match.
+   * Answers with the variant Accept-Encoding asks for, as stored. @fastify/compress leaves a body
+   * alone once Content-Encoding is set; the identity variant it would brotli-compress for a client
+   * that accepts only br while the stored brotli is not ready yet (under the identity ETag), so it
+   * is told not to (its documented x-no-compression request header). 304 for a matching If-None-Match.
    */
   private sendEncoded(request: FastifyRequest, reply: FastifyReply, response: EncodedResponse): void {
     void reply.header('vary', 'accept-encoding').header('cache-control', 'no-cache').header('content-type', response.contentType);
@@ -174,6 +175,7 @@ export class PageController {
     }
     const encoding = chooseEncoding(request.headers['accept-encoding'], response.br !== undefined);
     if (encoding !== 'identity') void reply.header('content-encoding', encoding);
+    else request.headers['x-no-compression'] = '1';
     const body = variant(response, encoding);
     void reply.header('etag', response.etags[encoding]).header('content-length', String(body.length)).status(response.status).send(body);
   }
