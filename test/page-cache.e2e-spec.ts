@@ -139,6 +139,8 @@ describe('the page cache and precompressed assets (built app, PostgreSQL, Redis)
     expect(random.status).toBe(200);
     expect(random.headers.etag).toBe(page.headers.etag);
     expect(random.body.equals(page.body)).toBe(true);
+    // Still refused when too long, though its key is cached.
+    expect((await get(`/levels/11?x=${'a'.repeat(9000)}`)).status).toBe(414);
     // A parameter the list reads is a page of its own.
     const list = await get('/levels?x=random');
     expect(list.headers.etag).toBe((await get('/levels')).headers.etag);

@@ -129,6 +129,8 @@ export class PageController {
   serveFromCache(request: FastifyRequest, reply: FastifyReply): boolean {
     const entry = this.loadedEntry;
     if ((request.method !== 'GET' && request.method !== 'HEAD') || !this.headerTemplate || !entry || !this.config.pageCache) return false;
+    // Targets the full pipeline refuses (414, '//') are refused there, even when their key is cached.
+    if (request.url.length > MAX_URL_LENGTH || request.url.startsWith('//')) return false;
     const [pathname, search = ''] = splitUrl(request.url);
     let key: string | null;
     if (pathname.endsWith(PAYLOAD_SUFFIX)) {
