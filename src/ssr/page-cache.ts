@@ -9,7 +9,6 @@ import { brotli, encode, encodedSize, type EncodedResponse, type RenderedRespons
 export class PageCache {
   private readonly entries = new Map<string, EncodedResponse>();
   private readonly pending = new Map<string, Promise<EncodedResponse | null>>();
-  private readonly compressing = new Set<Promise<unknown>>();
   private bytes = 0;
   /** Bumped by clear(): a render begun before an import is not stored after it. */
   private generation = 0;
@@ -65,11 +64,6 @@ export class PageCache {
     this.bytes = 0;
   }
 
-  /** Resolves once every brotli pass begun so far has finished (tests, shutdown). */
-  async settled(): Promise<void> {
-    await Promise.allSettled([...this.compressing]);
-  }
-
   private store(key: string, response: EncodedResponse): void {
     this.remove(key);
     const size = encodedSize(response);
@@ -77,7 +71,7 @@ export class PageCache {
     this.entries.set(key, response);
     this.bytes += size;
     this.evict();
-    const compressing = brotli(response.identity).then(
+    void brotli(response.identity).then(
       (br) => {
         // Counted only while the entry is still held (it may have been evicted or cleared meanwhile).
         const held = this.entries.get(key) === response;
@@ -89,8 +83,6 @@ export class PageCache {
       },
       () => undefined, // gzip keeps being served
     );
-    this.compressing.add(compressing);
-    void compressing.finally(() => this.compressing.delete(compressing));
   }
 
   private evict(): void {
