@@ -30,7 +30,8 @@ export interface PageRoute {
    * The query parameters the page reads, its loader (web/loaders) and its component alike. A cached
    * page is cached, rendered and hydrated under its path plus these only: any other parameter
    * (`?utm_source=`, `?x=random`) is dropped, shares the page's cache entry and never reaches the
-   * loader or the component. A page that starts reading a parameter must list it here.
+   * loader or the component. A page that starts reading a parameter must list it here
+   * (web/route-table.spec.tsx fails otherwise).
    */
   query?: readonly string[];
   /**
