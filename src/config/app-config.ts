@@ -41,6 +41,8 @@ export class AppConfig {
   readonly content: { dir: string; importOnStart: boolean };
   /** Keep rendered pages that depend only on content in memory (off: every request renders). */
   readonly pageCache: boolean;
+  /** How long a cached page lives: an import by another process (the CLI) shows within this. */
+  readonly pageCacheTtlMs: number;
   /** Per-path redirect rules (301), empty by default. */
   readonly redirects: ReadonlyMap<string, string>;
   readonly mail: { smtpUrl?: string; from: string; dir: string };
@@ -93,6 +95,7 @@ export class AppConfig {
     this.dataDir = resolve(e.DATA_DIR);
     this.content = { dir: resolve(e.CONTENT_DIR), importOnStart: e.CONTENT_IMPORT_ON_START };
     this.pageCache = e.PAGE_CACHE;
+    this.pageCacheTtlMs = e.PAGE_CACHE_TTL_SECONDS * 1000;
     this.redirects = new Map(Object.entries(e.REDIRECTS));
     // The embedded database has no one else to migrate it, so it always migrates at start.
     this.database = e.DATABASE_URL

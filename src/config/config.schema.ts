@@ -91,6 +91,8 @@ export const envSchema = z.object({
   CONTENT_DIR: z.string().min(1).default('content'),
   CONTENT_IMPORT_ON_START: z.stringbool().default(true),
   PAGE_CACHE: z.stringbool().default(true),
+  // How long another process's content import can go unseen by this one's page cache.
+  PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   // Off for deployments that run `npm run migrate` as a step of their own.
   MIGRATE_ON_START: flag(true),
   REDIS_URL: z
