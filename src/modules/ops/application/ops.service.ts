@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import { ERROR_TYPES, type ErrorType } from 'src/contracts/error-report';
 import { ERROR_GROUPS_SHOWN, type AdminQueuesData, type ErrorGroupView, type ErrorScope } from 'src/contracts/ops';
-import { toErrorGroupView } from 'src/modules/error-log/application/error-group-view';
 import { ErrorLogService } from 'src/modules/error-log/application/error-log.service';
 import { InlineJobQueue } from 'src/platform/queue/inline-job-queue.adapter';
 import { JobQueue } from 'src/platform/queue/job-queue';
@@ -23,9 +22,8 @@ export class OpsService {
     private readonly jobs: JobQueue,
   ) {}
 
-  async errorGroups(scope: ErrorScope): Promise<ErrorGroupView[]> {
-    const reports = await this.errorLog.latest(ERROR_GROUPS_SHOWN, SCOPE_TYPES[scope]);
-    return reports.map(toErrorGroupView);
+  errorGroups(scope: ErrorScope): Promise<ErrorGroupView[]> {
+    return this.errorLog.latestViews(ERROR_GROUPS_SHOWN, SCOPE_TYPES[scope]);
   }
 
   /** Without Redis the jobs run here (InlineJobQueue) and only this process knows them; with Redis the dashboard reads BullMQ. */
