@@ -3,12 +3,9 @@ import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { applyNodeEnv, ConfigError, loadConfig } from './config/app-config';
-import { closeOnSignals } from './platform/lifecycle/graceful-shutdown';
+import { closeOnSignals, WORKER_SHUTDOWN_TIMEOUT_MS } from './platform/lifecycle/graceful-shutdown';
 import { SharpImageCodec } from './modules/image-tool/image-tool.module';
 import { WorkerModule } from './worker.module';
-
-// Below the orchestrator's grace period (30 s in compose); a job cut short is run again later.
-const SHUTDOWN_TIMEOUT_MS = 25_000;
 
 /** The worker process (`npm run worker`): runs the background jobs queued in Redis; no HTTP listener. */
 async function main(): Promise<void> {
@@ -36,7 +33,7 @@ async function main(): Promise<void> {
 
   // Stop fetching jobs and let the running ones finish; a job cut short by the timeout is picked
   // up again once its lock expires.
-  closeOnSignals(app, { timeoutMs: SHUTDOWN_TIMEOUT_MS, doing: 'finishing running jobs, then stopping' });
+  closeOnSignals(app, { timeoutMs: WORKER_SHUTDOWN_TIMEOUT_MS, doing: 'finishing running jobs, then stopping' });
 }
 
 main().catch((error: unknown) => {

@@ -46,6 +46,59 @@ describe('the site in a real browser', () => {
     }
   });
 
+  it('hydrates a cached page from its JSON data block, runs the theme script allowed by hash, with no CSP violation', async () => {
+    // The first visit fills the cache; the second is answered from it (the same bytes for everyone).
+    await fetch(`${app.url}/levels/27`);
+    const context = await browser.newContext({ colorScheme: 'dark' });
+    await context.addInitScript(() => {
+      const seen: string[] = ((window as unknown as { violations: string[] }).violations = []);
+      document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.effectiveDirective} ${event.blockedURI}`));
+    });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    page.on('pageerror', (error) => problems.push(error.message));
+    try {
+      const response = await page.goto(`${app.url}/levels/27`);
+      expect(response?.status()).toBe(200);
+      expect(await response?.headerValue('content-security-policy')).not.toContain('nonce-');
+      await hydrated(page);
+      // The theme script ran before the first paint: it is the one inline script, allowed by its hash.
+      await expect(page.evaluate(() => document.documentElement.classList.contains('dark'))).resolves.toBe(true);
+      // Client navigation works from the hydrated state (payload JSON, cached too).
+      await page.locator('header a[href="/levels"]').first().click();
+      await page.waitForURL(`${app.url}/levels`);
+      await page.waitForTimeout(300);
+      await expect(page.evaluate(() => (window as unknown as { violations: string[] }).violations)).resolves.toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('blocks an inline script injected into a page: the CSP allows no inline script but its own', async () => {
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      const seen: string[] = ((window as unknown as { violations: string[] }).violations = []);
+      document.addEventListener('securitypolicyviolation', (event) => seen.push(event.effectiveDirective));
+    });
+    const page = await context.newPage();
+    // As an injection through the HTML would arrive: in the page's bytes, under the page's own CSP header.
+    await page.route(`${app.url}/levels/27`, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace('</body>', '<script>window.injected = true</script></body>');
+      await route.fulfill({ response, body: html });
+    });
+    try {
+      await page.goto(`${app.url}/levels/27`);
+      await hydrated(page);
+      await expect(page.evaluate(() => (window as unknown as { injected?: boolean }).injected)).resolves.toBeUndefined();
+      await expect(page.evaluate(() => (window as unknown as { violations: string[] }).violations)).resolves.toEqual(['script-src-elem']);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows the API documentation (Swagger UI) with no CSP violation', async () => {
     const { page, problems, close } = await open('/api/docs');
     try {

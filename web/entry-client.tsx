@@ -7,19 +7,16 @@ import { isStaleBuild, reloadForChunkError, startBuildCheck } from 'web/lib/buil
 import { I18nProvider, loadMessages } from 'web/i18n/i18n';
 import { readCookie, LOCALE_COOKIE, rememberLocale } from 'web/i18n/locale';
 import { configureErrorReporter, installGlobalErrorReporting } from 'web/lib/error-reporter';
+import { HYDRATION_DATA_ID } from 'src/contracts/inline-scripts';
+import { HydrationJsonContext } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
 import { loadPage } from 'web/route-table';
 import { BrowserRouter } from 'web/lib/router/router';
 import { RootLayout } from 'web/routes/root';
 
-declare global {
-  interface Window {
-    __PAGE__: HydrationData;
-  }
-}
-
-// Root data and the first page arrive once, embedded in the HTML by the server.
-const { root, page } = window.__PAGE__;
+// Root data and the first page arrive once, as a JSON data block in the server's <head> (no inline script: see Document).
+const hydrationJson = document.getElementById(HYDRATION_DATA_ID)?.textContent ?? '';
+const { root, page } = JSON.parse(hydrationJson) as HydrationData;
 
 configureErrorReporter({ buildId: root.buildId });
 installGlobalErrorReporting();
@@ -37,15 +34,17 @@ void Promise.all([loadMessages(page.locale), loadPage(page.routeId)])
     hydrateRoot(
       document,
       <StrictMode>
-        <RootDataContext.Provider value={root}>
-          <I18nProvider locale={page.locale} messages={loaded[0]}>
-            <BrowserRouter initial={page} loadPage={loadPage} fullLoadFirst={isStaleBuild} onChunkError={reloadForChunkError}>
-              <HelmetProvider>
-                <RootLayout />
-              </HelmetProvider>
-            </BrowserRouter>
-          </I18nProvider>
-        </RootDataContext.Provider>
+        <HydrationJsonContext.Provider value={hydrationJson}>
+          <RootDataContext.Provider value={root}>
+            <I18nProvider locale={page.locale} messages={loaded[0]}>
+              <BrowserRouter initial={page} loadPage={loadPage} fullLoadFirst={isStaleBuild} onChunkError={reloadForChunkError}>
+                <HelmetProvider>
+                  <RootLayout />
+                </HelmetProvider>
+              </BrowserRouter>
+            </I18nProvider>
+          </RootDataContext.Provider>
+        </HydrationJsonContext.Provider>
       </StrictMode>,
     ),
   );

@@ -3,6 +3,7 @@ import { loadConfig } from 'src/config/app-config';
 import type { PricingData } from 'src/contracts/billing';
 import type { PageData } from 'src/contracts/page-data';
 import type { RenderInput } from 'src/contracts/ssr';
+import { THEME_SCRIPT } from 'src/contracts/inline-scripts';
 import { fakePageData } from 'test/support/fake-page-data';
 import { serverEntry } from './entry-server';
 
@@ -14,7 +15,6 @@ function input(path: string, data: PageData = base, extra: Partial<RenderInput> 
   return {
     url: `http://localhost:3000${path}`,
     headers: {},
-    nonce: 'n0nce',
     waitForAll: true,
     data,
     assets,
@@ -23,6 +23,12 @@ function input(path: string, data: PageData = base, extra: Partial<RenderInput> 
     ...extra,
   };
 }
+
+const HYDRATION_BLOCK = /<script type="application\/json" id="__page">([\s\S]*?)<\/script>/;
+const hydrationJson = (html: string) => HYDRATION_BLOCK.exec(html)?.[1] ?? '';
+/** The bodies of the inline scripts that would run (not external ones, not JSON data blocks). */
+const inlineScripts = (html: string) =>
+  [...html.matchAll(/<script(?![^>]*\ssrc=)(?![^>]*type="application\/(?:json|ld\+json)")[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
 
 async function text(stream: Readable): Promise<string> {
   let html = '';
@@ -42,8 +48,12 @@ describe('serverEntry.render', () => {
     expect(head).toContain('<title>Mystery Doors Walkthrough: Hints and Solutions</title>');
     expect(head).toContain('<link rel="canonical" href="http://localhost:3000/"/>');
     expect(head).toContain('<link rel="stylesheet" href="/assets/app-abc.css"/>');
-    expect(html).toContain('<script type="module" src="/assets/entry-client-abc.js" nonce="n0nce" async=""></script>');
-    expect(html.match(/window\.__PAGE__/g)).toHaveLength(1);
+    expect(html).toMatch(/<script type="module" src="\/assets\/entry-client-abc\.js"[^>]* async=""><\/script>/);
+    // The hydration data is a JSON data block in <head>; the only inline script is the theme script (allowed by hash).
+    expect(head.match(/<script type="application\/json" id="__page">/g)).toHaveLength(1);
+    expect(JSON.parse(hydrationJson(html))).toMatchObject({ page: { routeId: 'home', url: '/' }, root: { buildId: 'test-build' } });
+    expect(inlineScripts(html)).toEqual([THEME_SCRIPT]);
+    expect(html).not.toContain('nonce');
   });
 
   it('escapes loader data so it cannot close the script element', async () => {
@@ -52,8 +62,8 @@ describe('serverEntry.render', () => {
     if (output.kind !== 'html') throw new Error('expected html');
     const html = await text(output.stream);
     expect(html).not.toContain('<script>alert(1)');
-    const script = html.slice(html.indexOf('window.__PAGE__'));
-    expect(script.slice(0, script.indexOf('</script>'))).toContain('\\u003c/script>');
+    expect(hydrationJson(html)).toContain('\\u003c/script>');
+    expect(JSON.parse(hydrationJson(html))).toMatchObject({ root: { config: { siteName: '</script><script>alert(1)</script>' } } });
   });
 
   it('answers an unknown path with the 404 page and its message', async () => {
@@ -79,7 +89,27 @@ describe('serverEntry.render', () => {
     const output = await serverEntry.render(input('/', base, { waitForAll: false }));
     if (output.kind !== 'html') throw new Error('expected html');
     expect(output.status).toBe(200);
-    expect(await text(output.stream)).toContain('</html>');
+    const html = await text(output.stream);
+    expect(html).toContain('</html>');
+    // Nothing suspends on the server, so React adds no inline script of its own that the CSP would block.
+    expect(inlineScripts(html)).toEqual([THEME_SCRIPT]);
+  });
+});
+
+describe('serverEntry.cacheKey', () => {
+  it('keeps only the query parameters the route reads, in the route\'s order', () => {
+    expect(serverEntry.cacheKey('/levels/27')).toBe('/levels/27');
+    expect(serverEntry.cacheKey('/levels/27?x=random&utm_source=mail')).toBe('/levels/27');
+    expect(serverEntry.cacheKey('/levels?x=random')).toBe('/levels');
+    expect(serverEntry.cacheKey('/levels?page=2&x=1&difficulty=hard')).toBe('/levels?difficulty=hard&page=2');
+    expect(serverEntry.cacheKey('/levels?difficulty=hard&page=2')).toBe('/levels?difficulty=hard&page=2');
+    expect(serverEntry.cacheKey('/blog?query=doors&fbclid=abc')).toBe('/blog?query=doors');
+    expect(serverEntry.cacheKey('/?x=1')).toBe('/');
+  });
+
+  it('is null for pages that are not cached: accounts, admin', () => {
+    expect(serverEntry.cacheKey('/auth/login?x=1')).toBeNull();
+    expect(serverEntry.cacheKey('/admin/errors?scope=server')).toBeNull();
   });
 });
 
@@ -226,7 +256,7 @@ describe('the admin pages', () => {
   it('are admin-only paths, never cached', () => {
     for (const path of ['/admin', '/admin/errors', '/admin/queues']) {
       expect(serverEntry.adminOnly(path)).toBe(true);
-      expect(serverEntry.cacheable(path)).toBe(false);
+      expect(serverEntry.cacheKey(path)).toBeNull();
     }
     expect(serverEntry.adminOnly('/levels/27')).toBe(false);
     expect(serverEntry.adminOnly('/administration')).toBe(false);
@@ -246,7 +276,7 @@ describe('the admin pages', () => {
     if (output.kind !== 'html') throw new Error('expected html');
     expect(output.status).toBe(200);
     const html = await text(output.stream);
-    const body = html.slice(0, html.indexOf('window.__PAGE__'));
+    const body = html.replace(HYDRATION_BLOCK, '');
     expect(body).toContain('&lt;script&gt;alert(1)&lt;/script&gt; boom');
     expect(body).not.toContain('<script>alert(1)');
     expect(body).toContain('2026-11-22 10:00:00 UTC');

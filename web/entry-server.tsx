@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { renderToPipeableStream, renderToStaticMarkup } from 'react-dom/server';
 import { HelmetProvider } from 'react-helmet-async';
+import { HINTS_REVEAL_SCRIPT } from 'src/contracts/inline-scripts';
 import type { PageAssets, RootData } from 'src/contracts/page-data';
 import type { PagePayload, RenderInput, RenderOutput, ServerEntry } from 'src/contracts/ssr';
 import { Document } from 'web/components/document';
@@ -8,7 +9,7 @@ import { ErrorView } from 'web/components/error-view';
 import { I18nProvider, loadMessages } from 'web/i18n/i18n';
 import { localeRedirect, splitLocale } from 'web/i18n/locale';
 import { LOCALES } from 'web/i18n/locales';
-import { NonceContext } from 'web/lib/render-context';
+import { HydrationJsonContext, ParseTimeScriptsContext } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
 import { LOADERS } from 'web/loaders';
 import { compilePattern } from 'web/lib/router/match';
@@ -19,6 +20,8 @@ import { RootLayout } from 'web/routes/root';
 
 /** Gives up on a render that has not finished by then; the browser renders what is missing. */
 const ABORT_AFTER_MS = 10_000;
+/** The parse-time scripts every page may write (allowed by their hash in the CSP). */
+const PARSE_TIME_SCRIPTS = { hintsReveal: HINTS_REVEAL_SCRIPT };
 
 // Admin pages resolve for admins only; for anyone else they are not there at all (the 404 of an unknown path).
 const resolveForAdmin = createResolver(PAGES, LOADERS, LOCALES);
@@ -29,8 +32,26 @@ const resolvePage = createResolver(
 );
 const adminPatterns = PAGES.filter((page) => page.access === 'admin').map((page) => compilePattern(page.path));
 const adminOnly = (pathname: string) => adminPatterns.some((pattern) => pattern.match(splitLocale(pathname, LOCALES).path) !== null);
-const cacheablePatterns = PAGES.filter((page) => page.cache).map((page) => compilePattern(page.path));
-const cacheable = (pathname: string) => !adminOnly(pathname) && cacheablePatterns.some((pattern) => pattern.match(pathname) !== null);
+const routesForCache = PAGES.map((page) => ({ pattern: compilePattern(page.path), cache: page.cache === true && page.access !== 'admin', query: page.query ?? [] }));
+
+/**
+ * The page cache's key of a path and query: the path plus only the parameters its route reads
+ * (PageRoute.query), in the route's order; null when the route is not cached. First match wins, as
+ * in the resolver.
+ */
+function cacheKey(pathAndQuery: string): string | null {
+  const index = pathAndQuery.indexOf('?');
+  const pathname = index === -1 ? pathAndQuery : pathAndQuery.slice(0, index);
+  if (adminOnly(pathname)) return null;
+  const route = routesForCache.find(({ pattern }) => pattern.match(pathname) !== null);
+  if (!route?.cache) return null;
+  if (index === -1 || route.query.length === 0) return pathname;
+  const asked = new URLSearchParams(pathAndQuery.slice(index + 1));
+  const kept = new URLSearchParams();
+  for (const name of route.query) for (const value of asked.getAll(name)) kept.append(name, value);
+  const query = kept.toString();
+  return query ? `${pathname}?${query}` : pathname;
+}
 const routePatterns = PAGES.map((page) => compilePattern(page.path));
 const routePattern = (pathname: string) => routePatterns.find((pattern) => pattern.match(splitLocale(pathname, LOCALES).path) !== null)?.pattern ?? '*';
 
@@ -40,15 +61,12 @@ export interface HydrationData {
   page: PageState;
 }
 
-/** A JS string literal of the JSON, safe inside <script>: no '<', no line separators. */
+/** JSON safe inside a <script> data block: no '<', so no '</script>' or '<!--' (JSON.parse reads \u003c back). */
 function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(JSON.stringify(value))
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
-async function resolve(input: Omit<RenderInput, 'nonce' | 'waitForAll'>) {
+async function resolve(input: Omit<RenderInput, 'waitForAll'>) {
   return (input.admin ? resolveForAdmin : resolvePage)(new URL(input.url), input.data);
 }
 
@@ -66,20 +84,21 @@ async function render(input: RenderInput): Promise<RenderOutput> {
     const timer = setTimeout(() => abort(), ABORT_AFTER_MS);
     timer.unref();
     const { pipe, abort } = renderToPipeableStream(
-      <NonceContext.Provider value={input.nonce}>
-        <RootDataContext.Provider value={root}>
-          <I18nProvider locale={page.locale} messages={messages}>
-            <StaticRouter page={page}>
-              <HelmetProvider>
-                <RootLayout />
-              </HelmetProvider>
-            </StaticRouter>
-          </I18nProvider>
-        </RootDataContext.Provider>
-      </NonceContext.Provider>,
+      <HydrationJsonContext.Provider value={scriptSafeJson(hydration)}>
+        <ParseTimeScriptsContext.Provider value={PARSE_TIME_SCRIPTS}>
+          <RootDataContext.Provider value={root}>
+            <I18nProvider locale={page.locale} messages={messages}>
+              <StaticRouter page={page}>
+                <HelmetProvider>
+                  <RootLayout />
+                </HelmetProvider>
+              </StaticRouter>
+            </I18nProvider>
+          </RootDataContext.Provider>
+        </ParseTimeScriptsContext.Provider>
+      </HydrationJsonContext.Provider>,
       {
-        nonce: input.nonce,
-        bootstrapScriptContent: `window.__PAGE__=JSON.parse(${scriptSafeJson(hydration)})`,
+        // Only external modules from 'self': the hydration data is a JSON block (Document), not a script.
         bootstrapModules: input.assets.scripts,
         [input.waitForAll ? 'onAllReady' : 'onShellReady']() {
           resolveOutput({ kind: 'html', status: failed ? 500 : page.status, stream: body, errors: failure ? [failure] : [] });
@@ -101,7 +120,7 @@ async function render(input: RenderInput): Promise<RenderOutput> {
   });
 }
 
-async function payload(input: Omit<RenderInput, 'nonce' | 'waitForAll'>): Promise<PagePayload> {
+async function payload(input: Omit<RenderInput, 'waitForAll'>): Promise<PagePayload> {
   const { state, failure } = await resolve(input);
   const { url: _url, ...body } = state;
   return failure ? { ...body, errors: [failure] } : body;
@@ -122,7 +141,7 @@ export const serverEntry: ServerEntry = {
   render,
   payload,
   renderErrorDocument,
-  cacheable,
+  cacheKey,
   adminOnly,
   routePattern,
   localeRedirect: (pathAndQuery, request) => localeRedirect(pathAndQuery, request, LOCALES),

@@ -33,10 +33,10 @@ const billing = (name: 'PricingPage' | 'TestCheckoutPage' | 'PaymentSuccessPage'
 function billingRoutes(): PageRoute[] {
   return [
     { id: 'pricing', path: '/pricing', module: BILLING_MODULE, load: billing('PricingPage'), cache: true },
-    { id: 'payment-test-checkout', path: '/payment/test-checkout', module: BILLING_MODULE, load: billing('TestCheckoutPage'), cache: true },
-    { id: 'payment-success', path: '/payment/success', module: BILLING_MODULE, load: billing('PaymentSuccessPage'), cache: true },
-    { id: 'billing', path: '/billing', module: BILLING_MODULE, load: billing('BillingPage'), cache: true },
-    { id: 'usage', path: '/usage', module: BILLING_MODULE, load: billing('UsagePage'), cache: true },
+    { id: 'payment-test-checkout', path: '/payment/test-checkout', module: BILLING_MODULE, load: billing('TestCheckoutPage'), cache: true, query: ['order'] },
+    { id: 'payment-success', path: '/payment/success', module: BILLING_MODULE, load: billing('PaymentSuccessPage'), cache: true, query: ['order'] },
+    { id: 'billing', path: '/billing', module: BILLING_MODULE, load: billing('BillingPage'), cache: true, query: ['page', 'order'] },
+    { id: 'usage', path: '/usage', module: BILLING_MODULE, load: billing('UsagePage'), cache: true, query: ['page'] },
   ];
 }
 
@@ -65,14 +65,14 @@ function adminRoutes(): PageRoute[] {
  */
 export const PAGES: PageRoute[] = [
   { id: 'home', path: '/', module: 'web/routes/home.page.tsx', load: () => import('web/routes/home.page').then((m) => m.HomePage), cache: true },
-  { id: 'levels', path: '/levels', module: 'web/routes/levels.page.tsx', load: () => import('web/routes/levels.page').then((m) => m.LevelsPage), cache: true },
+  { id: 'levels', path: '/levels', module: 'web/routes/levels.page.tsx', load: () => import('web/routes/levels.page').then((m) => m.LevelsPage), cache: true, query: ['level', 'difficulty', 'query', 'page'] },
   { id: 'level', path: '/levels/:id', module: 'web/routes/level.page.tsx', load: () => import('web/routes/level.page').then((m) => m.LevelPage), cache: true },
   // "Something wrong with this guide?": the report form of a guide (its own chunk, so not in a level page's first load).
   { id: 'guide-report', path: '/levels/:id/report', module: 'web/routes/guide-report.page.tsx', load: () => import('web/routes/guide-report.page').then((m) => m.GuideReportPage), cache: true },
-  { id: 'blog', path: '/blog', module: 'web/routes/blog.page.tsx', load: () => import('web/routes/blog.page').then((m) => m.BlogListPage), cache: true },
+  { id: 'blog', path: '/blog', module: 'web/routes/blog.page.tsx', load: () => import('web/routes/blog.page').then((m) => m.BlogListPage), cache: true, query: ['query', 'page'] },
   { id: 'post', path: '/blog/*slug', module: 'web/routes/blog.page.tsx', load: () => import('web/routes/blog.page').then((m) => m.PostPage), cache: true },
-  { id: 'category', path: '/category/:tag', module: 'web/routes/blog.page.tsx', load: () => import('web/routes/blog.page').then((m) => m.BlogListPage), cache: true },
-  { id: 'month', path: '/month/:month', module: 'web/routes/blog.page.tsx', load: () => import('web/routes/blog.page').then((m) => m.BlogListPage), cache: true },
+  { id: 'category', path: '/category/:tag', module: 'web/routes/blog.page.tsx', load: () => import('web/routes/blog.page').then((m) => m.BlogListPage), cache: true, query: ['page'] },
+  { id: 'month', path: '/month/:month', module: 'web/routes/blog.page.tsx', load: () => import('web/routes/blog.page').then((m) => m.BlogListPage), cache: true, query: ['page'] },
   { id: 'detail', path: '/detail/:slug', load: nothing },
   { id: 'download', path: '/download', module: 'web/routes/info.pages.tsx', load: () => import('web/routes/info.pages').then((m) => m.DownloadPage), cache: true },
   { id: 'faq', path: '/faq', module: 'web/routes/info.pages.tsx', load: () => import('web/routes/info.pages').then((m) => m.FaqPage), cache: true },

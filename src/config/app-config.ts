@@ -41,6 +41,8 @@ export class AppConfig {
   readonly content: { dir: string; importOnStart: boolean };
   /** Keep rendered pages that depend only on content in memory (off: every request renders). */
   readonly pageCache: boolean;
+  /** How long a cached page lives: an import by another process (the CLI) shows within this. */
+  readonly pageCacheTtlMs: number;
   /** Per-path redirect rules (301), empty by default. */
   readonly redirects: ReadonlyMap<string, string>;
   readonly mail: { smtpUrl?: string; from: string; dir: string };
@@ -53,6 +55,8 @@ export class AppConfig {
     adminEmails: ReadonlySet<string>;
     /** From AUTH_SECRET; random per process when unset (fine for one process, required in production with Google). */
     secret: string;
+    /** Concurrent argon2 hashes per process, and how many may wait before AUTH.BUSY. */
+    hashing: { concurrency: number; queue: number };
     google?: { clientId: string; clientSecret: string; authorizationUrl: string; tokenUrl: string; userInfoUrl: string };
   };
   /** Credits and payments; `enabled` needs both HAS_PAYMENT and HAS_LOGIN (credits belong to accounts). */
@@ -91,6 +95,7 @@ export class AppConfig {
     this.dataDir = resolve(e.DATA_DIR);
     this.content = { dir: resolve(e.CONTENT_DIR), importOnStart: e.CONTENT_IMPORT_ON_START };
     this.pageCache = e.PAGE_CACHE;
+    this.pageCacheTtlMs = e.PAGE_CACHE_TTL_SECONDS * 1000;
     this.redirects = new Map(Object.entries(e.REDIRECTS));
     // The embedded database has no one else to migrate it, so it always migrates at start.
     this.database = e.DATABASE_URL
@@ -118,6 +123,7 @@ export class AppConfig {
       sessionMaxMs: Math.max(e.SESSION_MAX_DAYS, e.SESSION_IDLE_DAYS) * day,
       adminEmails: new Set(e.ADMIN_EMAILS),
       secret: e.AUTH_SECRET ?? randomBytes(32).toString('base64url'),
+      hashing: { concurrency: e.AUTH_HASH_CONCURRENCY, queue: e.AUTH_HASH_QUEUE },
       google:
         e.GOOGLE_OAUTH_LOGIN && e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
           ? {

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /** Every environment variable the app reads, with its default. The README's table mirrors this. */
@@ -90,6 +91,8 @@ export const envSchema = z.object({
   CONTENT_DIR: z.string().min(1).default('content'),
   CONTENT_IMPORT_ON_START: z.stringbool().default(true),
   PAGE_CACHE: z.stringbool().default(true),
+  // How long another process's content import can go unseen by this one's page cache.
+  PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   // Off for deployments that run `npm run migrate` as a step of their own.
   MIGRATE_ON_START: flag(true),
   REDIS_URL: z
@@ -175,6 +178,15 @@ export const envSchema = z.object({
     .default('')
     .transform((v) => v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.email({ error: 'must be a comma-separated list of email addresses' }).max(256)).max(100)),
+  // Password hashes (argon2, ~30 ms of a core each) at once per web process, and how many may wait;
+  // beyond that, sign-in and sign-up answer 503 AUTH.BUSY with Retry-After so pages keep serving.
+  AUTH_HASH_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(() => Math.max(1, availableParallelism() - 1)),
+  AUTH_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
   // Signs short-lived values such as the Google sign-in state; shared by every web process.
   AUTH_SECRET: optionalText(512).pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   GOOGLE_CLIENT_ID: optionalText(512),

@@ -6,8 +6,6 @@ export interface RenderInput {
   /** Absolute URL of the page (origin from config, path and query from the request). */
   url: string;
   headers: Record<string, string>;
-  /** CSP nonce of this response, for the inline scripts. */
-  nonce?: string;
   /** Crawlers get the complete document; people get the shell as soon as it is ready. */
   waitForAll: boolean;
   data: PageData;
@@ -41,8 +39,12 @@ export interface PagePayload {
 
 export interface ServerEntry {
   render(input: RenderInput): Promise<RenderOutput>;
-  /** Whether the page at this path depends only on content (so its HTML may be cached). */
-  cacheable(pathname: string): boolean;
+  /**
+   * The page cache's key when the page at this path depends only on content (so its HTML may be
+   * cached), else null: the path plus only the query parameters its route reads, so `?x=random`
+   * shares the page's entry. Cached pages are also rendered from this key, never the raw URL.
+   */
+  cacheKey(pathAndQuery: string): string | null;
   /** Whether the path is an admin page (its locale prefix aside): only then does the bridge check the session. */
   adminOnly(pathname: string): boolean;
   /**
@@ -50,7 +52,7 @@ export interface ServerEntry {
    * does): metrics label pages by it, never by the raw path, so unknown paths add no label.
    */
   routePattern(pathname: string): string;
-  payload(input: Omit<RenderInput, 'nonce' | 'waitForAll'>): Promise<PagePayload>;
+  payload(input: Omit<RenderInput, 'waitForAll'>): Promise<PagePayload>;
   /**
    * Where a visitor on an unprefixed path belongs by locale cookie or browser language, or null.
    * Asked before the page cache, since cached pages do not look at request headers.

@@ -1,6 +1,14 @@
-import { joinWithNonce, nextNonce, PageCache, splitAtPlaceholder, type CachedPage } from './page-cache';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { EncodedResponse, RenderedResponse } from './encoded-response';
+import { PageCache } from './page-cache';
 
-const page = (html: string, storedAt = 0): CachedPage => ({ status: 200, html, etag: `"${html}"`, storedAt });
+const page = (html: string): RenderedResponse => ({ status: 200, contentType: 'text/html; charset=utf-8', body: Buffer.from(html) });
+const text = (response: { identity: Buffer } | null | undefined) => response?.identity.toString();
+/** Brotli is made in the thread pool after an entry is stored. */
+async function brotliMade(response: EncodedResponse): Promise<Buffer> {
+  while (!response.br) await new Promise((r) => setTimeout(r, 5));
+  return response.br;
+}
 
 describe('PageCache', () => {
   it('renders once for concurrent requests of the same page', async () => {
@@ -13,9 +21,33 @@ describe('PageCache', () => {
     };
     const results = await Promise.all(Array.from({ length: 10 }, () => cache.get('/levels/27', render)));
     expect(renders).toBe(1);
-    expect(new Set(results.map((r) => r?.html))).toEqual(new Set(['a']));
+    expect(new Set(results.map(text))).toEqual(new Set(['a']));
     await cache.get('/levels/27', render);
     expect(renders).toBe(1);
+  });
+
+  it('stores identity and gzip at once, adds brotli in the background, all of the same bytes', async () => {
+    const cache = new PageCache({ maxEntries: 10, maxBytes: 1e6, ttlMs: 1000 }, () => 0);
+    const html = `<!DOCTYPE html><p>${'é guide '.repeat(500)}</p>`;
+    const stored = (await cache.get('/levels/27', async () => page(html)))!;
+    expect(gunzipSync(stored.gzip).toString()).toBe(html);
+    expect(stored.br).toBeUndefined();
+    const br = await brotliMade(stored);
+    expect(brotliDecompressSync(br).toString()).toBe(html);
+    expect(br.length).toBeLessThan(stored.gzip.length);
+    // The same object on every hit: nothing is encoded again per request.
+    expect(cache.peek('/levels/27')).toBe(stored);
+  });
+
+  it('gives each variant its own strong ETag, which changes with the bytes', async () => {
+    const cache = new PageCache({ maxEntries: 10, maxBytes: 1e6, ttlMs: 1000 }, () => 0);
+    const a = (await cache.get('a', async () => page('one')))!;
+    const b = (await cache.get('b', async () => page('two')))!;
+    const same = (await cache.get('c', async () => page('one')))!;
+    expect(new Set(Object.values(a.etags)).size).toBe(3);
+    for (const etag of Object.values(a.etags)) expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(a.etags.identity).not.toBe(b.etags.identity);
+    expect(same.etags).toEqual(a.etags);
   });
 
   it('evicts the least recently used page beyond the entry limit', async () => {
@@ -25,24 +57,33 @@ describe('PageCache', () => {
     await cache.get('a', async () => page('a2'));
     await cache.get('c', async () => page('c'));
     expect(cache.size).toBe(2);
-    expect((await cache.get('a', async () => page('fresh')))?.html).toBe('a');
-    expect((await cache.get('b', async () => page('b2')))?.html).toBe('b2');
+    expect(text(await cache.get('a', async () => page('fresh')))).toBe('a');
+    expect(text(await cache.get('b', async () => page('b2')))).toBe('b2');
   });
 
-  it('stays within its byte budget', async () => {
-    const cache = new PageCache({ maxEntries: 100, maxBytes: 100, ttlMs: 1000 }, () => 0);
-    for (const key of ['a', 'b', 'c', 'd']) await cache.get(key, async () => page('x'.repeat(20)));
+  it('stays within its byte budget, all variants counted', async () => {
+    const cache = new PageCache({ maxEntries: 100, maxBytes: 150, ttlMs: 1000 }, () => 0);
+    // 20 bytes identity + 23 gzip + 10 brotli: two fit in 150, three do not.
+    for (const key of ['a', 'b', 'c', 'd']) await brotliMade((await cache.get(key, async () => page('x'.repeat(20))))!);
+    await new Promise((r) => setTimeout(r, 5));
     expect(cache.size).toBe(2);
+    expect(cache.peek('a')).toBeUndefined();
   });
 
-  it('renders again after the time to live and after clear()', async () => {
+  it('renders again after the time to live and after clear(), and drops a render begun before clear()', async () => {
     let now = 0;
     const cache = new PageCache({ maxEntries: 10, maxBytes: 1e6, ttlMs: 100 }, () => now);
-    await cache.get('a', async () => page('old', now));
+    await cache.get('a', async () => page('old'));
     now = 150;
-    expect((await cache.get('a', async () => page('new', now)))?.html).toBe('new');
+    expect(text(await cache.get('a', async () => page('new')))).toBe('new');
     cache.clear();
-    expect((await cache.get('a', async () => page('newer', now)))?.html).toBe('newer');
+    expect(text(await cache.get('a', async () => page('newer')))).toBe('newer');
+    let release!: () => void;
+    const slow = cache.get('b', () => new Promise((resolve) => (release = () => resolve(page('before import')))));
+    cache.clear();
+    release();
+    await slow;
+    expect(text(await cache.get('b', async () => page('after import')))).toBe('after import');
   });
 
   it('does not keep what the renderer declines to cache, nor failures', async () => {
@@ -50,22 +91,5 @@ describe('PageCache', () => {
     expect(await cache.get('a', async () => null)).toBeNull();
     await expect(cache.get('b', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(cache.size).toBe(0);
-  });
-});
-
-describe('splitAtPlaceholder and joinWithNonce', () => {
-  it('puts the nonce wherever the placeholder was', () => {
-    const parts = splitAtPlaceholder('<script nonce="PH">a</script><script nonce="PH">b</script>', 'PH');
-    expect(joinWithNonce(parts, 'n0nce').toString()).toBe('<script nonce="n0nce">a</script><script nonce="n0nce">b</script>');
-    expect(joinWithNonce(splitAtPlaceholder('no placeholder, é', 'PH'), 'x').toString()).toBe('no placeholder, é');
-  });
-});
-
-describe('nextNonce', () => {
-  it('gives 128-bit hex nonces that never repeat, across pool refills', () => {
-    const seen = new Set<string>();
-    for (let i = 0; i < 1000; i++) seen.add(nextNonce());
-    expect(seen.size).toBe(1000);
-    for (const nonce of seen) expect(nonce).toMatch(/^[0-9a-f]{32}$/);
   });
 });

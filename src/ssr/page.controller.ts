@@ -1,5 +1,5 @@
 import { ApiExcludeController } from '@nestjs/swagger';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Controller, Get, Logger, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from 'src/config/app-config';
@@ -12,7 +12,8 @@ import { NotFoundError } from 'src/platform/errors/app-error';
 import { frameworkErrorBody } from 'src/platform/http/framework-errors';
 import { MetricsService } from 'src/platform/metrics/metrics.service';
 import { isCrawler } from './crawlers';
-import { joinWithNonce, nextNonce, PageCache, splitAtPlaceholder, type CachedPage } from './page-cache';
+import { chooseEncoding, matchingEtag, variant, type EncodedResponse, type RenderedResponse } from './encoded-response';
+import { PageCache } from './page-cache';
 import { ServerEntrySource } from './server-entry.source';
 import { ServerPageData } from './server-page-data';
 
@@ -20,26 +21,29 @@ export const PAYLOAD_SUFFIX = '/_payload.json';
 const MAX_URL_LENGTH = 8192;
 /** Request headers page loaders may read; pages must not depend on anything else (caching). */
 const FORWARDED_HEADERS = ['accept-language', 'user-agent'];
-/** Cached HTML carries this instead of a nonce; each response swaps in its own. Unguessable per process. */
-const NONCE_PLACEHOLDER = randomBytes(16).toString('hex');
+const HTML_TYPE = 'text/html; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** Response headers set per cached response, never taken from the header template. */
+const OWN_HEADERS = ['etag', 'x-request-id', 'set-cookie', 'content-length', 'content-type', 'content-encoding', 'vary', 'cache-control'];
+/** A page's payload JSON is cached beside its HTML, under the same key. */
+const payloadKey = (key: string) => `payload:${key}`;
 
 /**
  * The SSR bridge: every GET no API route claimed is a page. Runs the route's loader in-process and
  * streams React's HTML into the reply, or answers the page's payload JSON for client navigation.
- * Pages that depend only on content are served from an in-memory cache with an ETag.
+ * Pages that depend only on content, and their payloads, are served from an in-memory cache of
+ * immutable bytes in identity, gzip and brotli (see PageCache), with a strong ETag per variant.
  */
 @ApiExcludeController()
 @Controller()
 export class PageController {
   private readonly logger = new Logger('SSR');
-  private readonly cache = new PageCache({ maxEntries: 1000, maxBytes: 64 * 1024 * 1024, ttlMs: 60_000 });
-  /** Each cached page's bytes, split at the nonce placeholder (see joinWithNonce). */
-  private readonly parts = new WeakMap<CachedPage, Buffer[]>();
+  private readonly cache: PageCache;
   /**
-   * The response headers of a page (security headers included), taken from the first cached page
-   * served through the full pipeline, with the CSP nonces as placeholders. The fast path reuses it.
+   * The response headers every page shares (security headers, the CSP included: it has no nonce),
+   * taken from the first cached response served through the full pipeline. The fast path reuses it.
    */
-  private headerTemplate?: { headers: Record<string, string>; scriptNonce: string; styleNonce: string };
+  private headerTemplate?: Record<string, string>;
   /** The server entry once loaded: the fast path asks it about locale redirects synchronously. */
   private loadedEntry?: ServerEntry;
 
@@ -52,6 +56,7 @@ export class PageController {
     private readonly metrics: MetricsService,
     private readonly admins: AdminAccess,
   ) {
+    this.cache = new PageCache({ maxEntries: 1000, maxBytes: 64 * 1024 * 1024, ttlMs: config.pageCacheTtlMs });
     levelContent.onImported(() => this.cache.clear());
     siteContent.onImported(() => this.cache.clear());
   }
@@ -86,6 +91,7 @@ export class PageController {
     const pagePath = isPayload ? pathname.slice(0, -PAYLOAD_SUFFIX.length) || '/' : pathname;
     // Admin pages exist for admins only (anyone else gets an unknown path's 404); only their paths look up the session.
     const admin = entry.adminOnly(pagePath) && (await this.admins.isAdmin(request));
+    this.loadedEntry = entry;
     if (isPayload) return this.payload(entry, request, reply, pagePath + search, aborter.signal, admin);
     // A visitor whose cookie or browser asks for another language goes to its prefixed path.
     const localized = entry.localeRedirect(request.url, localeHints(request));
@@ -93,9 +99,10 @@ export class PageController {
       void reply.header('vary', 'cookie, accept-language').redirect(localized, 302);
       return;
     }
-    this.loadedEntry = entry;
-    if (this.config.pageCache && entry.cacheable(pathname) && (await this.cached(entry, request, reply))) return;
-    return this.stream(entry, request, reply, aborter.signal, admin);
+    // Cached pages render from their key: parameters the route does not read never reach it.
+    const key = entry.cacheKey(request.url);
+    if (key !== null && this.config.pageCache && (await this.cached(entry, request, reply, key))) return;
+    return this.stream(entry, request, reply, aborter.signal, admin, key ?? request.url);
   }
 
   private baseInput(request: FastifyRequest, pathAndQuery: string, signal: AbortSignal, admin = false) {
@@ -112,101 +119,107 @@ export class PageController {
       buildId: this.source.buildId,
       signal,
       admin,
-    } satisfies Omit<RenderInput, 'nonce' | 'waitForAll'>;
+    } satisfies Omit<RenderInput, 'waitForAll'>;
   }
 
   /**
-   * Fast path, run before Nest's middleware and routing: a fresh cached page is answered straight
-   * away with the same headers as the full pipeline and nonces of its own. Misses go on as usual.
+   * Fast path, run before Nest's middleware and routing: a fresh cached page or payload is answered
+   * straight away with the same headers as the full pipeline. Misses go on as usual.
    */
   serveFromCache(request: FastifyRequest, reply: FastifyReply): boolean {
-    if (request.method !== 'GET' || !this.headerTemplate || !this.config.pageCache) return false;
-    if (this.loadedEntry?.localeRedirect(request.url, localeHints(request)) !== null) return false;
-    const page = this.cache.peek(request.url);
-    if (!page) return false;
-    this.metrics.pageCacheResult('hit');
-    const { headers, scriptNonce, styleNonce } = this.headerTemplate;
-    const script = nextNonce();
-    const style = nextNonce();
-    const csp = headers['content-security-policy']?.replace(scriptNonce, script).replace(styleNonce, style);
-    void reply.headers(headers).header('x-request-id', request.id).header('etag', page.etag);
-    if (request.headers['if-none-match'] === page.etag) {
-      reply.removeHeader('content-security-policy');
-      void reply.status(304).send();
-      return true;
+    const entry = this.loadedEntry;
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !this.headerTemplate || !entry || !this.config.pageCache) return false;
+    // Targets the full pipeline refuses (414, '//') are refused there, even when their key is cached.
+    if (request.url.length > MAX_URL_LENGTH || request.url.startsWith('//')) return false;
+    const [pathname, search = ''] = splitUrl(request.url);
+    let key: string | null;
+    if (pathname.endsWith(PAYLOAD_SUFFIX)) {
+      const pageKey = entry.cacheKey((pathname.slice(0, -PAYLOAD_SUFFIX.length) || '/') + search);
+      key = pageKey === null ? null : payloadKey(pageKey);
+    } else {
+      if (entry.localeRedirect(request.url, localeHints(request)) !== null) return false;
+      key = entry.cacheKey(request.url);
     }
-    if (csp) void reply.header('content-security-policy', csp);
-    void reply.status(page.status).send(joinWithNonce(this.partsOf(page), script));
+    const hit = key === null ? undefined : this.cache.peek(key);
+    if (!hit) return false;
+    this.metrics.pageCacheResult('hit');
+    void reply.headers(this.headerTemplate).header('x-request-id', request.id);
+    this.sendEncoded(request, reply, hit);
     return true;
   }
 
   /** Serves a cached page (rendering it once on a miss); false when the page cannot be cached. */
-  private async cached(entry: ServerEntry, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  private async cached(entry: ServerEntry, request: FastifyRequest, reply: FastifyReply, key: string): Promise<boolean> {
     let rendered = false;
-    const page = await this.cache.get(request.url, () => {
+    const page = await this.cache.get(key, () => {
       rendered = true;
-      return this.renderForCache(entry, request);
+      return this.renderForCache(entry, request, key);
     });
     this.metrics.pageCacheResult(rendered ? 'miss' : 'hit');
     if (!page) return false;
-    void reply
-      .header('etag', page.etag)
-      .header('cache-control', 'no-cache')
-      .header('vary', 'accept-encoding')
-      .header('content-type', 'text/html; charset=utf-8');
     this.captureHeaders(reply);
-    if (request.headers['if-none-match'] === page.etag) {
-      // The browser keeps its copy and that copy's CSP: a new nonce would not match its scripts.
-      reply.removeHeader('content-security-policy');
-      void reply.status(304).send();
-      return true;
-    }
-    void reply.status(page.status).send(joinWithNonce(this.partsOf(page), reply.cspNonce?.script ?? ''));
+    this.sendEncoded(request, reply, page);
     return true;
   }
 
-  private partsOf(page: CachedPage): Buffer[] {
-    let parts = this.parts.get(page);
-    if (!parts) {
-      parts = splitAtPlaceholder(page.html, NONCE_PLACEHOLDER);
-      this.parts.set(page, parts);
+  /**
+   * Answers with the variant Accept-Encoding asks for, as stored. @fastify/compress leaves a body
+   * alone once Content-Encoding is set; the identity variant it would brotli-compress for a client
+   * that accepts only br while the stored brotli is not ready yet (under the identity ETag), so it
+   * is told not to (its documented x-no-compression request header). 304 for a matching If-None-Match.
+   */
+  private sendEncoded(request: FastifyRequest, reply: FastifyReply, response: EncodedResponse): void {
+    void reply.header('vary', 'accept-encoding').header('cache-control', 'no-cache').header('content-type', response.contentType);
+    const known = matchingEtag(request.headers['if-none-match'], response);
+    if (known) {
+      void reply.header('etag', known).status(304).send();
+      return;
     }
-    return parts;
+    const encoding = chooseEncoding(request.headers['accept-encoding'], response.br !== undefined);
+    if (encoding !== 'identity') void reply.header('content-encoding', encoding);
+    else request.headers['x-no-compression'] = '1';
+    const body = variant(response, encoding);
+    void reply.header('etag', response.etags[encoding]).header('content-length', String(body.length)).status(response.status).send(body);
   }
 
   private captureHeaders(reply: FastifyReply): void {
-    if (this.headerTemplate || !reply.cspNonce) return;
+    if (this.headerTemplate) return;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries({ ...reply.raw.getHeaders(), ...reply.getHeaders() })) {
-      if (typeof value === 'string' && !['etag', 'x-request-id', 'set-cookie', 'content-length'].includes(name)) headers[name] = value;
+      if (typeof value === 'string' && !OWN_HEADERS.includes(name)) headers[name] = value;
     }
-    this.headerTemplate = { headers, scriptNonce: reply.cspNonce.script, styleNonce: reply.cspNonce.style };
+    this.headerTemplate = headers;
   }
 
-  private async renderForCache(entry: ServerEntry, request: FastifyRequest): Promise<CachedPage | null> {
+  private async renderForCache(entry: ServerEntry, request: FastifyRequest, key: string): Promise<RenderedResponse | null> {
     // Not tied to this request: other requests wait for the same render.
     const input: RenderInput = {
-      ...this.baseInput(request, request.url, new AbortController().signal),
+      ...this.baseInput(request, key, new AbortController().signal),
       headers: {},
-      nonce: NONCE_PLACEHOLDER,
       waitForAll: true,
     };
     this.metrics.pageRendered('cache');
     const output = await entry.render(input);
     if (output.kind !== 'html') return null;
-    let html = '';
-    for await (const chunk of output.stream) html += String(chunk);
+    const chunks: Buffer[] = [];
+    for await (const chunk of output.stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
     this.logErrors(output.errors, request);
     // Only found pages: 404s for arbitrary paths would churn the cache.
     if (output.status !== 200) return null;
-    const etag = `W/"${createHash('sha1').update(html).digest('base64url')}"`;
-    return { status: output.status, html, etag, storedAt: Date.now() };
+    return { status: output.status, contentType: HTML_TYPE, body: Buffer.concat(chunks) };
   }
 
-  private async stream(entry: ServerEntry, request: FastifyRequest, reply: FastifyReply, signal: AbortSignal, admin: boolean): Promise<void> {
+  private async renderPayloadForCache(entry: ServerEntry, request: FastifyRequest, key: string): Promise<RenderedResponse | null> {
+    const { errors, ...payload } = await entry.payload({ ...this.baseInput(request, key, new AbortController().signal), headers: {} });
+    this.logErrors(errors ?? [], request);
+    // Found pages only, as for the HTML; anything else is answered uncached.
+    if (payload.status !== 200 || errors?.length) return null;
+    return { status: 200, contentType: JSON_TYPE, body: Buffer.from(JSON.stringify(payload)) };
+  }
+
+  private async stream(entry: ServerEntry, request: FastifyRequest, reply: FastifyReply, signal: AbortSignal, admin: boolean, pathAndQuery: string): Promise<void> {
     const input: RenderInput = {
-      ...this.baseInput(request, request.url, signal, admin),
-      nonce: reply.cspNonce?.script,
+      ...this.baseInput(request, pathAndQuery, signal, admin),
       waitForAll: isCrawler(request.headers['user-agent']),
     };
     try {
@@ -246,7 +259,21 @@ export class PageController {
   }
 
   private async payload(entry: ServerEntry, request: FastifyRequest, reply: FastifyReply, pagePath: string, signal: AbortSignal, admin: boolean): Promise<void> {
-    const { errors, ...payload } = await entry.payload(this.baseInput(request, pagePath, signal, admin));
+    // Cached like its page, under the page's key (so the same parameters count, the same import clears it).
+    const key = entry.cacheKey(pagePath);
+    if (key !== null && this.config.pageCache) {
+      let rendered = false;
+      const cached = await this.cache.get(payloadKey(key), () => {
+        rendered = true;
+        return this.renderPayloadForCache(entry, request, key);
+      });
+      this.metrics.pageCacheResult(rendered ? 'miss' : 'hit');
+      if (cached) {
+        this.captureHeaders(reply);
+        return this.sendEncoded(request, reply, cached);
+      }
+    }
+    const { errors, ...payload } = await entry.payload(this.baseInput(request, key ?? pagePath, signal, admin));
     this.logErrors(errors ?? [], request);
     if (errors?.some(isDatabaseUnavailable)) {
       void reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).header('cache-control', 'no-store');

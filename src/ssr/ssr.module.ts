@@ -41,7 +41,8 @@ export class SsrModule {
 
   /**
    * Client files: hashed assets cached for a year (`immutable`), the build id never cached, the rest
-   * for an hour. In development Vite serves them instead.
+   * for an hour. Sent as the build compressed them (scripts/precompress.mjs wrote `.br` and `.gz`
+   * beside each), so no asset is compressed per request. In development Vite serves them instead.
    */
   static async registerAssets(app: NestFastifyApplication, source: ServerEntrySource, rootDir = process.cwd()): Promise<void> {
     // Cached pages are answered before Nest's middleware and routing (see PageController.serveFromCache).
@@ -60,6 +61,7 @@ export class SsrModule {
       wildcard: false,
       index: false,
       cacheControl: false,
+      preCompressed: true,
       setHeaders(res, path) {
         const cache = path.includes('/assets/')
           ? `public, max-age=${ONE_YEAR}, immutable`

@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import type { PageAssets } from 'src/contracts/page-data';
 import { useI18n } from 'web/i18n/i18n';
-import { useNonce } from 'web/lib/render-context';
-import { THEME_SCRIPT, type ColorMode } from 'web/lib/theme';
+import { analyticsScript, HYDRATION_DATA_ID, THEME_SCRIPT } from 'src/contracts/inline-scripts';
+import { useHydrationJson } from 'web/lib/render-context';
+import type { ColorMode } from 'web/lib/theme';
 
 /**
  * The whole HTML document. React renders <html> itself so that <title> and <meta> from any page
@@ -10,7 +11,7 @@ import { THEME_SCRIPT, type ColorMode } from 'web/lib/theme';
  * (data-forced-color-mode, FORCED_COLOR_MODE_ATTRIBUTE) for the head script to apply before first paint.
  */
 export function Document({ assets, analyticsId, forcedColorMode, children }: { assets: PageAssets; analyticsId?: string; forcedColorMode?: ColorMode; children: ReactNode }) {
-  const nonce = useNonce();
+  const hydrationJson = useHydrationJson();
   const { locale } = useI18n();
   return (
     <html lang={locale} data-forced-color-mode={forcedColorMode} suppressHydrationWarning>
@@ -19,8 +20,10 @@ export function Document({ assets, analyticsId, forcedColorMode, children }: { a
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <meta name="theme-color" content="#16a34a" />
-        {/* Sets the theme class before first paint; the browser hides the nonce after parsing. */}
-        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+        {/* Sets the theme class before first paint; the CSP allows it by its hash (src/platform/http/csp.ts). */}
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+        {/* Data, not code (never executed): web/entry-client.tsx reads it. In <head>, so it is parsed before the async entry runs. */}
+        {hydrationJson && <script type="application/json" id={HYDRATION_DATA_ID} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: hydrationJson }} />}
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {assets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
@@ -31,19 +34,18 @@ export function Document({ assets, analyticsId, forcedColorMode, children }: { a
       </head>
       <body>
         {children}
-        {analyticsId && <Analytics id={analyticsId} nonce={nonce} />}
+        {analyticsId && <Analytics id={analyticsId} />}
       </body>
     </html>
   );
 }
 
 /** The third-party analytics script, only when ANALYTICS_ID is set; async, so it never blocks rendering. */
-function Analytics({ id, nonce }: { id: string; nonce?: string }) {
-  const init = `window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}gtag('js',new Date());gtag('config',${JSON.stringify(id)});`;
+function Analytics({ id }: { id: string }) {
   return (
     <>
-      <script async src={`https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(id)}`} nonce={nonce} suppressHydrationWarning />
-      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: init }} />
+      <script async src={`https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(id)}`} />
+      <script dangerouslySetInnerHTML={{ __html: analyticsScript(id) }} />
     </>
   );
 }

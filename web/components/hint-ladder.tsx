@@ -1,22 +1,19 @@
 import { useT } from 'web/i18n/i18n';
-import { useNonce } from 'web/lib/render-context';
+import { hintsRevealedKey } from 'src/contracts/inline-scripts';
+import { useParseTimeScripts } from 'web/lib/render-context';
 import { useStoredState } from 'web/lib/use-stored-state';
 import { Icon } from './icons';
-
-/** Un-hides the first remembered hints (same key as below) of the list just before it; the server renders them all hidden. */
-const revealScript = (level: number) =>
-  `(()=>{try{let n=+localStorage["hints-revealed:${level}"]||0,l=document.currentScript.previousElementSibling.children;for(let i=0;i<n&&i<l.length;)l[i++].hidden=!1}catch{}})()`;
 
 /**
  * Hints from least to most revealing, shown one at a time on request. How many this browser has
  * revealed is remembered per level, so a reload does not hide them again.
  */
 export function HintLadder({ level, hintsHtml }: { level: number; hintsHtml: string[] }) {
-  const [stored, setStored] = useStoredState(`hints-revealed:${level}`);
+  const [stored, setStored] = useStoredState(hintsRevealedKey(level));
   const revealed = Math.min(hintsHtml.length, Math.max(0, Number(stored) || 0));
   const total = hintsHtml.length;
   const t = useT();
-  const nonce = useNonce();
+  const { hintsReveal = '' } = useParseTimeScripts();
 
   return (
     <section aria-labelledby="hints-title" className="rounded-2xl border border-gray-200 p-5 sm:p-6 dark:border-gray-800">
@@ -29,7 +26,7 @@ export function HintLadder({ level, hintsHtml }: { level: number; hintsHtml: str
           {t('hints.revealed', { revealed, total })}
         </p>
       </div>
-      <ol className="mt-4 flex flex-col gap-3">
+      <ol data-level={level} className="mt-4 flex flex-col gap-3">
         {hintsHtml.map((html, i) => (
           <li key={i} data-hint hidden={i >= revealed} className="flex gap-3 rounded-xl bg-my-color-50 p-4 dark:bg-my-color-950/40">
             <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-my-color-500 text-xs font-bold text-white dark:text-gray-950">
@@ -40,7 +37,7 @@ export function HintLadder({ level, hintsHtml }: { level: number; hintsHtml: str
         ))}
       </ol>
       {/* Shows the remembered hints while the page is parsed, before its first paint: no jump at hydration. */}
-      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: revealScript(level) }} />
+      <script suppressHydrationWarning dangerouslySetInnerHTML={{ __html: hintsReveal }} />
       <noscript>
         <ol className="mt-4 space-y-2">
           {hintsHtml.map((html, i) => (

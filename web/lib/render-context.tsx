@@ -1,5 +1,19 @@
 import { createContext, useContext } from 'react';
 
-/** The CSP nonce of the current response (server only; browsers hide it after parsing). */
-export const NonceContext = createContext<string | undefined>(undefined);
-export const useNonce = () => useContext(NonceContext);
+/**
+ * The hydration data as the JSON text of its <script type="application/json"> block (see
+ * Document): the server's serialisation, and in the browser the very text it read back, so the
+ * element hydrates unchanged and never re-renders.
+ */
+export const HydrationJsonContext = createContext<string>('');
+export const useHydrationJson = () => useContext(HydrationJsonContext);
+
+/**
+ * Inline scripts that do their work while the HTML is parsed (before the first paint), given by the
+ * server only: the browser bundle does not carry their text, and hydration keeps the element as it is.
+ */
+export interface ParseTimeScripts {
+  hintsReveal?: string;
+}
+export const ParseTimeScriptsContext = createContext<ParseTimeScripts>({});
+export const useParseTimeScripts = () => useContext(ParseTimeScriptsContext);

@@ -1,13 +1,9 @@
 import { createContext, useContext, useLayoutEffect } from 'react';
 
-/** localStorage key of the colour-mode preference (kept from the spec so saved choices still apply). */
-export const COLOR_MODE_KEY = 'nuxt-color-mode';
+import { COLOR_MODE_KEY } from 'src/contracts/inline-scripts';
 
-/**
- * Set on <html> by the server when the page forces a colour mode ('light' or 'dark'), so the head
- * script applies it before the first paint. Never 'system': forcing 'system' forces nothing.
- */
-export const FORCED_COLOR_MODE_ATTRIBUTE = 'data-forced-color-mode';
+// The head script and its keys live with the other inline scripts, whose hashes the CSP allows.
+export { COLOR_MODE_KEY, FORCED_COLOR_MODE_ATTRIBUTE, THEME_SCRIPT } from 'src/contracts/inline-scripts';
 
 /** The visitor's choice: 'system' follows the OS scheme, live. */
 export type ColorPreference = 'system' | 'light' | 'dark';
@@ -50,13 +46,6 @@ export function forcedColorMode(
   return undefined;
 }
 
-/**
- * Runs inline in <head> before the first paint, so the page never flashes the wrong theme: the
- * forced mode rendered on <html> when there is one, else the stored preference (system by default).
- * Kept tiny and dependency-free on purpose: it is serialised into every page. Same rule as
- * effectiveColorMode (theme.spec.ts checks both agree).
- */
-export const THEME_SCRIPT = `(function(){var e=document.documentElement,f=e.getAttribute('${FORCED_COLOR_MODE_ATTRIBUTE}'),p;try{p=localStorage.getItem('${COLOR_MODE_KEY}')}catch(_){}try{var d=f=='dark'||f!='light'&&(p=='dark'||p!='light'&&matchMedia('${DARK_QUERY}').matches);e.classList.toggle('dark',d);e.style.colorScheme=d?'dark':'light'}catch(_){}})()`;
 
 export function readPreference(): ColorPreference {
   try {

@@ -15,7 +15,8 @@ import type { LevelsPageData } from 'web/routes/levels.page';
 
 /**
  * Page loaders, by route id. They run on the server only (entry-server), so what they import
- * (validation schemas, say) never reaches the browser bundle.
+ * (validation schemas, say) never reaches the browser bundle. A cached page's loader sees only the
+ * query parameters listed in its route's `query` (web/route-table.tsx): list one before reading it.
  */
 export const LOADERS: Record<string, Loader> = {
   home: async ({ data }): Promise<HomePageData> => ({ featured: await data.levels.featured() }),

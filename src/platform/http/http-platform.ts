@@ -4,10 +4,13 @@ import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
+import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from 'src/config/app-config';
 import { JsonOnlyError } from 'src/platform/errors/app-error';
 import type { RedisConnection } from 'src/platform/redis/redis.module';
+import { cspDirectives } from './csp';
+import { rateLimitStore } from './rate-limit-store';
 
 /** Request bodies above this size are refused with 413; routes that take uploads raise their own limit. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -19,27 +22,6 @@ const API_PATH = /^\/(api|auth)\//;
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 /** The API writes whose body is not JSON: the image upload (multipart) and Stripe's signed webhook (raw bytes). */
 const NON_JSON_ROUTES = new Set(['POST /api/v1/images', 'POST /api/v1/payments/stripe/webhook']);
-
-/** Content-Security-Policy: same-origin everything, inline scripts only with this request's nonce. */
-export function cspDirectives(config: AppConfig): Record<string, string[] | null> {
-  const analytics = config.public.analyticsId ? ['https://www.googletagmanager.com'] : [];
-  return {
-    defaultSrc: ["'self'"],
-    scriptSrc: ["'self'", ...analytics],
-    styleSrc: ["'self'"],
-    // React sets style attributes (the loading bar, transitions); attributes cannot run code.
-    styleSrcAttr: ["'unsafe-inline'"],
-    imgSrc: ["'self'", 'data:', 'https://i.ytimg.com'],
-    fontSrc: ["'self'", 'data:'],
-    connectSrc: ["'self'", ...(config.public.analyticsId ? ['https://*.google-analytics.com'] : [])],
-    frameSrc: ['https://www.youtube-nocookie.com'],
-    objectSrc: ["'none'"],
-    baseUri: ["'self'"],
-    formAction: ["'self'"],
-    frameAncestors: ["'self'"],
-    upgradeInsecureRequests: config.http.publicUrl.startsWith('https:') ? [] : null,
-  };
-}
 
 /**
  * Fastify plugins every route shares: security headers, compression, rate limits and the request-id
@@ -74,7 +56,6 @@ export async function configureHttpPlatform(
   });
 
   await app.register(helmet, {
-    enableCSPNonces: true,
     contentSecurityPolicy: config.env === 'development' ? false : { useDefaults: false, directives: cspDirectives(config) },
     crossOriginEmbedderPolicy: false,
     hsts: config.http.publicUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
@@ -90,9 +71,8 @@ export async function configureHttpPlatform(
 
   await app.register(rateLimit, {
     global: false,
-    redis: redis.client,
-    nameSpace: `${config.redis.keyPrefix}rate-limit:`,
-    // With Redis down, requests pass unlimited rather than fail; /readyz reports the outage.
+    // Counted in Redis, or in memory while Redis is unreachable: an outage never lifts the limits.
+    store: rateLimitStore(redis.client, `${config.redis.keyPrefix}rate-limit:`, new Logger('RateLimit')),
     skipOnError: true,
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error('Too many requests, please try again later.'), {

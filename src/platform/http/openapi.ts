@@ -13,9 +13,8 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig): vo
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The session token of POST /auth/sign_in (admin endpoints: an account in ADMIN_EMAILS)' }, 'session')
       .build(),
   );
-  // Swagger UI sets inline styles of its own. On its pages only, styles may be inline (a nonce in
-  // the directive would make browsers ignore 'unsafe-inline', so the directive is replaced); styles
-  // cannot run code, and scripts keep their nonce.
+  // Swagger UI sets inline styles of its own. On its pages only, styles may be inline; styles
+  // cannot run code, and script-src stays as strict as everywhere else.
   app
     .getHttpAdapter()
     .getInstance()

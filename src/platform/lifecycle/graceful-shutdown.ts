@@ -1,6 +1,13 @@
 import { Logger } from '@nestjs/common';
 
 /**
+ * How long the worker waits for running jobs on SIGTERM: below the orchestrator's grace period
+ * (30 s in compose). Anything a job waits on (an SMTP server, say) must give up sooner, or the job
+ * is cut off mid-way and run again later (a mail sent twice).
+ */
+export const WORKER_SHUTDOWN_TIMEOUT_MS = 25_000;
+
+/**
  * Graceful shutdown of a process on SIGTERM or SIGINT: `app.close()` runs the Nest shutdown hooks
  * (stop taking work, finish what is running, close Redis and the database), then the process exits
  * 0. A shutdown that hangs is cut short after `timeoutMs` (exit 1), so the orchestrator is never

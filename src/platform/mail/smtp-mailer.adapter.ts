@@ -10,6 +10,12 @@ interface SmtpError {
   permanent?: boolean;
 }
 
+/**
+ * A stuck SMTP server fails the attempt (retried later) well within the worker's shutdown limit
+ * (WORKER_SHUTDOWN_TIMEOUT_MS), so a deploy never cuts a send off half-way and runs it again.
+ */
+export const SMTP_TIMEOUTS = { connectionMs: 5_000, greetingMs: 5_000, socketIdleMs: 10_000 } as const;
+
 /** Sends through the SMTP server at SMTP_URL (smtp:// with STARTTLS when offered, or smtps://). */
 @Injectable()
 export class SmtpMailer extends Mailer implements OnApplicationShutdown {
@@ -18,9 +24,13 @@ export class SmtpMailer extends Mailer implements OnApplicationShutdown {
   constructor(config: AppConfig) {
     super();
     if (!config.mail.smtpUrl) throw new Error('SmtpMailer needs SMTP_URL');
-    // Short timeouts: a stuck server fails the attempt and the job is retried later.
     this.transport = createTransport(
-      { url: config.mail.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+      {
+        url: config.mail.smtpUrl,
+        connectionTimeout: SMTP_TIMEOUTS.connectionMs,
+        greetingTimeout: SMTP_TIMEOUTS.greetingMs,
+        socketTimeout: SMTP_TIMEOUTS.socketIdleMs,
+      },
       { from: config.mail.from },
     );
   }

@@ -27,6 +27,14 @@ export interface PageRoute {
   /** The HTML depends only on content (not on the visitor), so the server may cache it. */
   cache?: boolean;
   /**
+   * The query parameters the page reads, its loader (web/loaders) and its component alike. A cached
+   * page is cached, rendered and hydrated under its path plus these only: any other parameter
+   * (`?utm_source=`, `?x=random`) is dropped, shares the page's cache entry and never reaches the
+   * loader or the component. A page that starts reading a parameter must list it here
+   * (web/route-table.spec.tsx fails otherwise).
+   */
+  query?: readonly string[];
+  /**
    * 'admin': an ops page, only for accounts with the admin role; everyone else gets the 404 of an
    * unknown path. Never cached (its HTML depends on who asks).
    */

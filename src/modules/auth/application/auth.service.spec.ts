@@ -179,6 +179,8 @@ class CountingArgon2Hasher extends Argon2PasswordHasher {
 // ---------------------------------------------------------------------------------------------
 
 const PASSWORD = 'correct horse battery';
+/** The client address of most sign-ins here. */
+const IP = '203.0.113.7';
 const DAY = 24 * 60 * 60 * 1000;
 const ago = (ms: number) => new Date(Date.now() - ms);
 
@@ -206,7 +208,7 @@ describe('AuthService', () => {
     users = new InMemoryUserRepository();
     sessions = new InMemorySessionRepository();
     tokens = new InMemoryOneTimeTokenRepository();
-    hasher = new CountingArgon2Hasher();
+    hasher = new CountingArgon2Hasher(config);
     // No REDIS_URL: the connection has no client and the limiter counts in memory.
     const redis = new RedisConnection(config);
     expect(redis.client).toBeUndefined();
@@ -257,7 +259,7 @@ describe('AuthService', () => {
       expect(JSON.stringify(tokens.rows)).not.toContain(token);
     });
 
-    it('mails "already have an account" to an existing confirmed address and creates nothing', async () => {
+    it('mails "already have an account" to an existing confirmed address, creates nothing, and costs the same hash as a new one', async () => {
       const existing = await confirmedUser('player@example.com');
       const before = { users: users.rows.size, tokens: tokens.rows.length, hashes: hasher.calls.hash };
 
@@ -265,7 +267,8 @@ describe('AuthService', () => {
 
       expect(users.rows.size).toBe(before.users);
       expect(tokens.rows).toHaveLength(before.tokens);
-      expect(hasher.calls.hash).toBe(before.hashes);
+      // One argon2 hash like a new address: the answer's timing does not tell that the address is taken.
+      expect(hasher.calls.hash).toBe(before.hashes + 1);
       expect(users.row('player@example.com')).toEqual(existing); // password unchanged
       expect(jobs.sent).toHaveLength(1);
       const mail = jobs.mails()[0]!;
@@ -292,13 +295,13 @@ describe('AuthService', () => {
 
       hasher.calls.verify = hasher.calls.verifyDummy = 0;
       let before = argon2Verifies();
-      const unknown = await service.signIn({ email: 'nobody@example.com', password: PASSWORD }).catch((e: unknown) => e);
+      const unknown = await service.signIn({ email: 'nobody@example.com', password: PASSWORD }, IP).catch((e: unknown) => e);
       expect(hasher.calls).toMatchObject({ verify: 0, verifyDummy: 1 });
       expect(argon2Verifies() - before).toBe(1);
 
       hasher.calls.verify = hasher.calls.verifyDummy = 0;
       before = argon2Verifies();
-      const wrong = await service.signIn({ email: 'player@example.com', password: 'wrong password' }).catch((e: unknown) => e);
+      const wrong = await service.signIn({ email: 'player@example.com', password: 'wrong password' }, IP).catch((e: unknown) => e);
       expect(hasher.calls).toMatchObject({ verify: 1, verifyDummy: 0 });
       expect(argon2Verifies() - before).toBe(1);
 
@@ -314,14 +317,14 @@ describe('AuthService', () => {
       await service.signInWithGoogle({ subject: 'google-1', email: 'g@example.com', emailVerified: true });
       hasher.calls.verify = hasher.calls.verifyDummy = 0;
 
-      await expect(service.signIn({ email: 'g@example.com', password: PASSWORD })).rejects.toThrow(InvalidCredentialsError);
+      await expect(service.signIn({ email: 'g@example.com', password: PASSWORD }, IP)).rejects.toThrow(InvalidCredentialsError);
       expect(hasher.calls).toMatchObject({ verify: 0, verifyDummy: 1 });
     });
 
     it('refuses an unconfirmed account with the right password, naming the address', async () => {
       await service.signUp({ email: 'New@Example.com', password: PASSWORD, password_confirmation: PASSWORD });
 
-      const error = await service.signIn({ email: 'new@example.com', password: PASSWORD }).catch((e: unknown) => e);
+      const error = await service.signIn({ email: 'new@example.com', password: PASSWORD }, IP).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UnconfirmedAccountError);
       expect((error as Error).message).toContain('new@example.com');
       expect(sessions.rows.size).toBe(0);
@@ -330,7 +333,7 @@ describe('AuthService', () => {
     it('starts a session whose bearer token is stored only hashed', async () => {
       const user = await confirmedUser();
 
-      const signedIn = await service.signIn({ email: ' Player@Example.com', password: PASSWORD });
+      const signedIn = await service.signIn({ email: ' Player@Example.com', password: PASSWORD }, IP);
       expect(signedIn.user.id).toBe(user.id);
       expect(signedIn.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(signedIn.session.tokenHash).toBe(hashSecret(signedIn.token));
@@ -338,22 +341,55 @@ describe('AuthService', () => {
       expect(signedIn.session.expiresAt.getTime() - signedIn.session.createdAt.getTime()).toBe(config.auth.sessionMaxMs);
     });
 
-    it('refuses the (max+1)th attempt for one address, whatever its spelling, and not another address', async () => {
-      const max = 10;
-      for (let i = 0; i < max; i++) {
-        await expect(service.signIn({ email: i % 2 ? 'victim@example.com' : ' VICTIM@example.com', password: `guess ${i}` })).rejects.toThrow(
-          InvalidCredentialsError,
-        );
+    it('refuses the 11th attempt for one address from one client, whatever its spelling, before any hashing', async () => {
+      for (let i = 0; i < 10; i++) {
+        const email = i % 2 ? 'victim@example.com' : ' VICTIM@example.com';
+        await expect(service.signIn({ email, password: `guess ${i}` }, IP)).rejects.toThrow(InvalidCredentialsError);
       }
       const verifies = hasher.calls.verifyDummy + hasher.calls.verify;
 
-      const error = await service.signIn({ email: 'victim@example.com', password: 'guess 11' }).catch((e: unknown) => e);
+      const error = await service.signIn({ email: 'victim@example.com', password: 'guess 11' }, IP).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TooManyAttemptsError);
       expect((error as TooManyAttemptsError).retryAfterSeconds).toBeGreaterThan(0);
-      // Refused before any hashing work.
       expect(hasher.calls.verifyDummy + hasher.calls.verify).toBe(verifies);
 
-      await expect(service.signIn({ email: 'other@example.com', password: 'guess' })).rejects.toThrow(InvalidCredentialsError);
+      // Another address from the same client is its own count.
+      await expect(service.signIn({ email: 'other@example.com', password: 'guess' }, IP)).rejects.toThrow(InvalidCredentialsError);
+    });
+
+    it("does not let strangers lock the owner out: failures from elsewhere only slow the address down", async () => {
+      await confirmedUser('owner@example.com');
+      const waits: number[] = [];
+      jest.spyOn(service as unknown as { wait(ms: number): Promise<void> }, 'wait').mockImplementation(async (ms) => void waits.push(ms));
+
+      // Thirty wrong passwords from ten attackers' addresses, three each.
+      for (let i = 0; i < 30; i++) {
+        await expect(service.signIn({ email: 'owner@example.com', password: `guess ${i}` }, `198.51.100.${i % 10}`)).rejects.toThrow(
+          InvalidCredentialsError,
+        );
+      }
+      // The first ten are free; then each attempt waits longer, up to the cap, and none is refused.
+      expect(waits.slice(0, 5)).toEqual([500, 1_000, 2_000, 4_000, 5_000]);
+      expect(Math.max(...waits)).toBe(5_000);
+      expect(waits).toHaveLength(20);
+
+      // The owner, from their own address, gets in (after the same short wait).
+      await expect(service.signIn({ email: 'owner@example.com', password: PASSWORD }, IP)).resolves.toMatchObject({
+        user: { email: 'owner@example.com' },
+      });
+      expect(waits.at(-1)).toBe(5_000);
+    });
+
+    it('starts a client\'s count again after it signs in', async () => {
+      await confirmedUser('forgetful@example.com');
+      // Twenty-seven typos slow the address down too: the waits are skipped here.
+      jest.spyOn(service as unknown as { wait(ms: number): Promise<void> }, 'wait').mockResolvedValue(undefined);
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < 9; i++) {
+          await expect(service.signIn({ email: 'forgetful@example.com', password: `typo ${i}` }, IP)).rejects.toThrow(InvalidCredentialsError);
+        }
+        await expect(service.signIn({ email: 'forgetful@example.com', password: PASSWORD }, IP)).resolves.toBeDefined();
+      }
     });
   });
 
@@ -393,7 +429,7 @@ describe('AuthService', () => {
 
       await service.confirmEmail(token);
       expect(users.row('player@example.com').confirmedAt).toBeInstanceOf(Date);
-      await expect(service.signIn({ email: 'player@example.com', password: PASSWORD })).resolves.toMatchObject({
+      await expect(service.signIn({ email: 'player@example.com', password: PASSWORD }, IP)).resolves.toMatchObject({
         user: { email: 'player@example.com' },
       });
 
@@ -440,9 +476,9 @@ describe('AuthService', () => {
     it('revokes every session of the user, sets a new hash, and signs no one in', async () => {
       const user = await confirmedUser();
       const other = await confirmedUser('other@example.com');
-      const first = await service.signIn({ email: 'player@example.com', password: PASSWORD });
-      const second = await service.signIn({ email: 'player@example.com', password: PASSWORD });
-      const bystander = await service.signIn({ email: 'other@example.com', password: PASSWORD });
+      const first = await service.signIn({ email: 'player@example.com', password: PASSWORD }, IP);
+      const second = await service.signIn({ email: 'player@example.com', password: PASSWORD }, IP);
+      const bystander = await service.signIn({ email: 'other@example.com', password: PASSWORD }, IP);
       const oldHash = users.row('player@example.com').passwordHash;
 
       await service.requestPasswordReset('Player@Example.com');
@@ -464,8 +500,8 @@ describe('AuthService', () => {
       const newHash = users.row('player@example.com').passwordHash!;
       expect(newHash).not.toBe(oldHash);
       expect(newHash).toMatch(/^\$argon2id\$/);
-      await expect(service.signIn({ email: 'player@example.com', password: PASSWORD })).rejects.toThrow(InvalidCredentialsError);
-      await expect(service.signIn({ email: 'player@example.com', password: 'a new password' })).resolves.toMatchObject({
+      await expect(service.signIn({ email: 'player@example.com', password: PASSWORD }, IP)).rejects.toThrow(InvalidCredentialsError);
+      await expect(service.signIn({ email: 'player@example.com', password: 'a new password' }, IP)).resolves.toMatchObject({
         user: { id: user.id },
       });
 
@@ -508,7 +544,7 @@ describe('AuthService', () => {
   describe('authenticate', () => {
     async function signedIn() {
       await confirmedUser();
-      return service.signIn({ email: 'player@example.com', password: PASSWORD });
+      return service.signIn({ email: 'player@example.com', password: PASSWORD }, IP);
     }
 
     it('returns the user and session of a live token', async () => {

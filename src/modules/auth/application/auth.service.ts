@@ -3,6 +3,7 @@ import { AppConfig } from 'src/config/app-config';
 import type { PasswordResetInput, SignInInput, SignUpInput } from 'src/contracts/auth.schema';
 import { MailOutbox } from 'src/platform/mail/mail-outbox';
 import { InvalidCredentialsError, InvalidLinkError, TooManyAttemptsError, UnconfirmedAccountError } from '../domain/auth.errors';
+import { SIGN_IN_THROTTLE, signInDelayMs } from '../domain/sign-in-throttle';
 import { TOKEN_LIFETIME_MS, type TokenPurpose } from '../domain/one-time-token';
 import { AttemptLimiter, OneTimeTokenRepository, PasswordHasher, SessionRepository, UserRepository } from '../domain/ports';
 import { hashSecret, looksLikeSecret, newSecret } from '../domain/secrets';
@@ -11,11 +12,12 @@ import { normalizeEmail, type User } from '../domain/user';
 import { AccountEvents } from './account-events.service';
 import { accountExistsEmail, confirmationEmail, passwordResetEmail } from './emails';
 
-/** Per-address budgets, on top of the per-IP limits of the routes. Keyed by action and address whether or not it has an account, so the answers never differ between the two. */
-const LIMITS = {
-  signIn: { max: 10, windowMs: 15 * 60_000 },
-  email: { max: 3, windowMs: 60 * 60_000 },
-} as const;
+/**
+ * Per-address budgets for the mailing actions, on top of the per-IP limits of the routes. Keyed by
+ * action and address whether or not it has an account, so the answers never differ between the two.
+ * Sign-in has its own rule (SIGN_IN_THROTTLE): it must not let strangers lock an owner out.
+ */
+const MAIL_LIMIT = { max: 3, windowMs: 60 * 60_000 } as const;
 
 export interface SignedIn {
   user: User;
@@ -44,16 +46,22 @@ export class AuthService {
     return new Date();
   }
 
+  /** The sign-in slowdown's wait (a method so a unit test can see the delays without waiting them). */
+  protected wait(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
   /**
    * Creates an unconfirmed account and mails its confirmation link. The answer is the same when the
    * address already has an account (its owner gets an email saying so), so sign-up reveals nothing.
    */
   async signUp(input: SignUpInput): Promise<void> {
     const email = normalizeEmail(input.email);
-    await this.limit(`sign-up:${email}`, LIMITS.email);
+    await this.limit(`sign-up:${email}`, MAIL_LIMIT);
+    // Hashed before the lookup, used or not: a taken address must not answer 30 ms sooner.
+    const passwordHash = await this.hasher.hash(input.password);
     const existing = await this.users.findByEmail(email);
     if (existing) return this.remindExisting(existing);
-    const passwordHash = await this.hasher.hash(input.password);
     const user = await this.users.create({ email, passwordHash, confirmedAt: null, googleSubject: null });
     // A concurrent sign-up with the same address won the race: treat it as existing.
     if (!user) {
@@ -66,7 +74,7 @@ export class AuthService {
   /** The Resend button: a new link for an unconfirmed account; silently nothing otherwise. */
   async resendConfirmation(rawEmail: string): Promise<void> {
     const email = normalizeEmail(rawEmail);
-    await this.limit(`resend:${email}`, LIMITS.email);
+    await this.limit(`resend:${email}`, MAIL_LIMIT);
     const user = await this.users.findByEmail(email);
     if (user && !user.confirmedAt) await this.sendLink(user, 'account_confirm');
   }
@@ -78,18 +86,32 @@ export class AuthService {
     await this.events.confirmed(userId);
   }
 
-  async signIn(input: SignInInput): Promise<SignedIn> {
+  /**
+   * Checks a password. `clientIp` keys the hard limit (this client, this address); failures from
+   * everywhere only slow the address down (SIGN_IN_THROTTLE), so strangers cannot lock its owner out.
+   */
+  async signIn(input: SignInInput, clientIp: string): Promise<SignedIn> {
     const email = normalizeEmail(input.email);
-    await this.limit(`sign-in:${email}`, LIMITS.signIn);
+    const clientKey = `sign-in:${email}:${clientIp}`;
+    const addressKey = `sign-in-failures:${email}`;
+    await this.limit(clientKey, SIGN_IN_THROTTLE.perClient);
+    const delay = signInDelayMs(await this.limiter.count(addressKey));
+    if (delay > 0) await this.wait(delay);
     const user = await this.users.findByEmail(email);
     // Unknown address and wrong password cost the same argon2 verify and give the same error.
-    if (!user?.passwordHash) {
-      await this.hasher.verifyDummy(input.password);
+    const valid = user?.passwordHash ? await this.hasher.verify(user.passwordHash, input.password) : await this.dummyVerify(input.password);
+    if (!user || !valid) {
+      await this.limiter.hit(addressKey, Number.MAX_SAFE_INTEGER, SIGN_IN_THROTTLE.perAddress.windowMs);
       throw new InvalidCredentialsError();
     }
-    if (!(await this.hasher.verify(user.passwordHash, input.password))) throw new InvalidCredentialsError();
+    await this.limiter.clear(clientKey);
     if (!user.confirmedAt) throw new UnconfirmedAccountError(user.email);
     return this.startSession(user);
+  }
+
+  private async dummyVerify(password: string): Promise<false> {
+    await this.hasher.verifyDummy(password);
+    return false;
   }
 
   /** Revokes the session of this token at once (one conditional update); false when it was already revoked or unknown. */
@@ -101,7 +123,7 @@ export class AuthService {
   /** Mails a reset link when the address has an account; the same answer either way. */
   async requestPasswordReset(rawEmail: string): Promise<void> {
     const email = normalizeEmail(rawEmail);
-    await this.limit(`reset:${email}`, LIMITS.email);
+    await this.limit(`reset:${email}`, MAIL_LIMIT);
     const user = await this.users.findByEmail(email);
     if (user) await this.sendLink(user, 'password_reset');
   }

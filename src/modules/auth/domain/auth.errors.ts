@@ -72,3 +72,12 @@ export class TooManyAttemptsError extends AppError {
     super('Too many attempts, please try again later.');
   }
 }
+
+/** Every password-hashing slot of this process is taken and its queue is full: try again in a moment. */
+export class AuthBusyError extends AppError {
+  readonly code = 'AUTH.BUSY';
+  readonly kind = 'unavailable';
+  constructor(readonly retryAfterSeconds: number) {
+    super('We are very busy right now. Please try again in a moment.');
+  }
+}

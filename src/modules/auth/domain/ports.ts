@@ -41,4 +41,8 @@ export abstract class PasswordHasher {
 export abstract class AttemptLimiter {
   /** Counts one attempt under `key`; when over `max` in the window, returns the seconds to wait. */
   abstract hit(key: string, max: number, windowMs: number): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
+  /** The attempts counted under `key` in its current window (0 when none). */
+  abstract count(key: string): Promise<number>;
+  /** Forgets `key`'s attempts (a success). */
+  abstract clear(key: string): Promise<void>;
 }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ERROR_REPORT_LIMITS, type ClientErrorReport, type ErrorType } from 'src/contracts/error-report';
+import type { ErrorGroupView } from 'src/contracts/ops';
 import { cleanText, fingerprintOf, type ErrorOccurrence, type ErrorReport } from '../domain/error-report';
 import { ErrorReportRepository } from '../domain/error-report.repository';
+import { toErrorGroupView } from './error-group-view';
 
 @Injectable()
 export class ErrorLogService {
@@ -36,5 +38,10 @@ export class ErrorLogService {
   /** The most recently seen groups first; only those of `types` when given (SERVER_ERROR: the server's own). */
   latest(limit: number, types?: readonly ErrorType[]): Promise<ErrorReport[]> {
     return this.reports.latest(limit, types);
+  }
+
+  /** The same, as the admin screens show them. */
+  async latestViews(limit: number, types?: readonly ErrorType[]): Promise<ErrorGroupView[]> {
+    return (await this.reports.latest(limit, types)).map(toErrorGroupView);
   }
 }

@@ -68,14 +68,8 @@ export class GuideReportsService {
     const report = await this.reports.findById(reportId);
     if (!report || report.notifiedAt) return 0;
     const level = await this.levels.level(report.levelNumber);
-    for (const to of admins) {
-      try {
-        await this.outbox.send(reportEmail(report, level?.title, to, this.config));
-      } catch (error) {
-        // The outbox kept the message and its sweeper queues it: retrying would mail this admin twice.
-        if (!(error instanceof QueueUnavailableError)) throw error;
-      }
-    }
+    // The outbox keeps each message even while the queue is down (its sweeper queues it later).
+    for (const to of admins) await this.outbox.send(reportEmail(report, level?.title, to, this.config));
     await this.reports.markNotified(report.id, now);
     return admins.length;
   }

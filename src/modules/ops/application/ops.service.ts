@@ -22,19 +22,8 @@ export class OpsService {
     private readonly jobs: JobQueue,
   ) {}
 
-  async errorGroups(scope: ErrorScope): Promise<ErrorGroupView[]> {
-    const reports = await this.errorLog.latest(ERROR_GROUPS_SHOWN, SCOPE_TYPES[scope]);
-    return reports.map((r) => ({
-      fingerprint: r.fingerprint,
-      error_type: r.errorType,
-      message: r.message,
-      backtrace: r.backtrace ?? null,
-      path: r.path ?? null,
-      build_id: r.buildId ?? null,
-      count: r.count,
-      first_seen_at: r.firstSeenAt.toISOString(),
-      last_seen_at: r.lastSeenAt.toISOString(),
-    }));
+  errorGroups(scope: ErrorScope): Promise<ErrorGroupView[]> {
+    return this.errorLog.latestViews(ERROR_GROUPS_SHOWN, SCOPE_TYPES[scope]);
   }
 
   /** Without Redis the jobs run here (InlineJobQueue) and only this process knows them; with Redis the dashboard reads BullMQ. */

@@ -80,9 +80,14 @@ export class AuthController {
   @RateLimit(20, 15 * 60_000)
   @ApiOperation({ summary: 'Sign in: the user in the body, the token in the Authorization header and the token cookie' })
   @ApiJsonBody(signInSchema)
-  async signIn(@Body(new ZodPipe(signInSchema)) input: SignInInput, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserView> {
+  async signIn(
+    @Body(new ZodPipe(signInSchema)) input: SignInInput,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<UserView> {
     this.requireEmailLogin();
-    const { user, token } = await this.auth.signIn(input);
+    // request.ip honours TRUST_PROXY: the client's address behind the configured proxies only.
+    const { user, token } = await this.auth.signIn(input, request.ip);
     setSessionCookie(reply, this.config, token);
     void reply.header('authorization', `Bearer ${token}`).header('cache-control', 'no-store');
     return toUserView(user, this.config.auth.adminEmails);

@@ -5,6 +5,7 @@ import { clientErrorReportSchema, type ClientErrorReport } from 'src/contracts/e
 import { AdminGuard } from 'src/modules/auth/auth-guards.module';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
+import { toErrorGroupView } from '../../application/error-group-view';
 import { ErrorLogService } from '../../application/error-log.service';
 
 const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
@@ -32,19 +33,7 @@ export class ErrorLogController {
   async list(@Query(new ZodPipe(listQuery)) query: z.infer<typeof listQuery>) {
     const reports = await this.errorLog.latest(query.limit);
     return {
-      data: reports.map((r) => ({
-        fingerprint: r.fingerprint,
-        error_type: r.errorType,
-        origin_type: r.originType,
-        message: r.message,
-        backtrace: r.backtrace ?? null,
-        user_email: r.userEmail ?? null,
-        path: r.path ?? null,
-        build_id: r.buildId ?? null,
-        count: r.count,
-        first_seen_at: r.firstSeenAt.toISOString(),
-        last_seen_at: r.lastSeenAt.toISOString(),
-      })),
+      data: reports.map((r) => ({ ...toErrorGroupView(r), origin_type: r.originType, user_email: r.userEmail ?? null })),
     };
   }
 }

@@ -1,0 +1,20 @@
+/**
+ * How sign-in resists guessing without letting strangers lock an owner out (as the big sites do):
+ * failures are counted per address *and client* (a hard limit: that client waits), and per address
+ * from anywhere (no refusal, only a growing delay before the password is checked). Ten wrong
+ * passwords from one place cannot make the owner's right password fail from another.
+ */
+export const SIGN_IN_THROTTLE = {
+  /** Attempts for one address from one client IP before 429 (a success starts the count again). */
+  perClient: { max: 10, windowMs: 15 * 60_000 },
+  /** Failures for one address from every client: free up to `freeFailures`, then slowed. */
+  perAddress: { freeFailures: 10, windowMs: 15 * 60_000, firstDelayMs: 500, maxDelayMs: 5_000 },
+} as const;
+
+/** The wait before checking a password, given the address's recent failures from everywhere: doubling, capped. */
+export function signInDelayMs(addressFailures: number): number {
+  const { freeFailures, firstDelayMs, maxDelayMs } = SIGN_IN_THROTTLE.perAddress;
+  if (addressFailures < freeFailures) return 0;
+  const doublings = Math.min(addressFailures - freeFailures, 16);
+  return Math.min(firstDelayMs * 2 ** doublings, maxDelayMs);
+}

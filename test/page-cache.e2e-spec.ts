@@ -1,0 +1,202 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { CONTENT_CLI, runUntilExit, startApp, type RunningApp } from './support/app-process';
+import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import { until } from './support/until';
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The bytes as sent: fetch would decode them. */
+  body: Buffer;
+}
+
+/** One request whose body is read as it came over the wire, undecoded. */
+function raw(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers: { connection: 'close', ...headers }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const decode = (response: Raw) => {
+  const encoding = response.headers['content-encoding'];
+  if (encoding === 'br') return brotliDecompressSync(response.body).toString();
+  if (encoding === 'gzip') return gunzipSync(response.body).toString();
+  return response.body.toString();
+};
+
+/** Cached pages as immutable bytes over HTTP: variants, ETags, 304, HEAD, keys, invalidation, assets. */
+describe('the page cache and precompressed assets (built app, PostgreSQL, Redis)', () => {
+  let database: TestDatabase;
+  const redisKeys = testRedisPrefix();
+  let contentDir: string;
+  let app: RunningApp;
+  const get = (path: string, headers: Record<string, string> = {}) => raw(app.port, path, headers);
+  /** The brotli variant is made after the entry is stored: ask until it is served. */
+  const brotliOf = async (path: string) => {
+    let response: Raw | undefined;
+    await until(`brotli of ${path}`, async () => (response = await get(path, { 'accept-encoding': 'br, gzip' })).headers['content-encoding'] === 'br', 10_000);
+    return response!;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    contentDir = await mkdtemp(join(tmpdir(), 'guides-page-cache-'));
+    await cp(join(__dirname, 'fixtures/content'), contentDir, { recursive: true });
+    app = await startApp({
+      DATABASE_URL: database.url,
+      MIGRATE_ON_START: 'true',
+      REDIS_URL,
+      REDIS_KEY_PREFIX: redisKeys.prefix,
+      CONTENT_DIR: contentDir,
+      NODE_ENV: 'production',
+      // An import by the CLI (another process) shows after this.
+      PAGE_CACHE_TTL_SECONDS: '2',
+    });
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+    await database?.drop();
+    await redisKeys.drop();
+    await rm(contentDir, { recursive: true, force: true });
+  });
+
+  it('answers a cached page with the same bytes every time, and its br, gzip and identity variants decode to the same HTML', async () => {
+    const first = await get('/levels/11', { 'accept-encoding': 'gzip' });
+    const second = await get('/levels/11', { 'accept-encoding': 'gzip' });
+    expect(first.status).toBe(200);
+    expect(first.headers['content-encoding']).toBe('gzip');
+    expect(second.body.equals(first.body)).toBe(true);
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect(second.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
+
+    const br = await brotliOf('/levels/11');
+    const identity = await get('/levels/11');
+    const refused = await get('/levels/11', { 'accept-encoding': 'br;q=0, gzip;q=0' });
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    const html = identity.body.toString();
+    expect(html).toContain('The Flooded Cellar');
+    expect(decode(br)).toBe(html);
+    expect(decode(first)).toBe(html);
+    expect(refused.body.equals(identity.body)).toBe(true);
+
+    // One strong ETag per variant, each response sized and marked as varying by encoding.
+    expect(new Set([identity.headers.etag, first.headers.etag, br.headers.etag]).size).toBe(3);
+    for (const response of [identity, first, br]) {
+      expect(response.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+      expect(response.headers['content-length']).toBe(String(response.body.length));
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    }
+  });
+
+  it('sends a brotli-only client identity, not compressed again per request, until the stored brotli is ready', async () => {
+    // The first request stores the page; its brotli variant is still being made when the answer goes out.
+    const first = await get('/levels/10', { 'accept-encoding': 'br' });
+    expect(first.status).toBe(200);
+    const identity = await get('/levels/10');
+    if (first.headers['content-encoding'] === 'br') {
+      expect(first.headers.etag).toBe((await brotliOf('/levels/10')).headers.etag);
+    } else {
+      expect(first.headers['content-encoding']).toBeUndefined();
+      expect(first.headers.etag).toBe(identity.headers.etag);
+    }
+    expect(decode(first)).toBe(identity.body.toString());
+  });
+
+  it('answers 304 to If-None-Match and HEAD with the headers of GET and no body', async () => {
+    const page = await get('/levels/11', { 'accept-encoding': 'gzip' });
+    const etag = page.headers.etag as string;
+    const revalidated = await get('/levels/11', { 'accept-encoding': 'gzip', 'if-none-match': etag });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.etag).toBe(etag);
+    expect(revalidated.body.length).toBe(0);
+    expect((await get('/levels/11', { 'accept-encoding': 'gzip', 'if-none-match': '"something-else"' })).status).toBe(200);
+
+    const head = await raw(app.port, '/levels/11', { 'accept-encoding': 'gzip' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(head.headers.etag).toBe(etag);
+    expect(head.headers['content-encoding']).toBe('gzip');
+    expect(head.headers['content-length']).toBe(String(page.body.length));
+  });
+
+  it('serves parameters the page does not read from the same entry', async () => {
+    const page = await get('/levels/11');
+    const random = await get(`/levels/11?x=${Math.random()}&utm_source=mail`);
+    expect(random.status).toBe(200);
+    expect(random.headers.etag).toBe(page.headers.etag);
+    expect(random.body.equals(page.body)).toBe(true);
+    // Still refused when too long, though its key is cached.
+    expect((await get(`/levels/11?x=${'a'.repeat(9000)}`)).status).toBe(414);
+    // A parameter the list reads is a page of its own.
+    const list = await get('/levels?x=random');
+    expect(list.headers.etag).toBe((await get('/levels')).headers.etag);
+    expect((await get('/levels?difficulty=hard')).headers.etag).not.toBe(list.headers.etag);
+  });
+
+  it('caches the payload JSON of client navigation like its page, in the same variants', async () => {
+    const gzipped = await get('/levels/11/_payload.json?x=1', { 'accept-encoding': 'gzip' });
+    expect(gzipped.status).toBe(200);
+    expect(gzipped.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    const identity = await get('/levels/11/_payload.json');
+    expect(JSON.parse(decode(gzipped))).toEqual(JSON.parse(identity.body.toString()));
+    expect(JSON.parse(identity.body.toString())).toMatchObject({ routeId: 'level', status: 200 });
+    expect(identity.body.toString()).toContain('The Flooded Cellar');
+    expect((await get('/levels/11/_payload.json', { 'if-none-match': identity.headers.etag as string })).status).toBe(304);
+    expect(decode(await brotliOf('/levels/11/_payload.json'))).toBe(identity.body.toString());
+  });
+
+  it('serves a new ETag after a guide file changes and the content is imported again', async () => {
+    const before = await get('/levels/11');
+    const payloadBefore = await get('/levels/11/_payload.json');
+    const file = join(contentDir, 'levels/011.md');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('Knee-deep water and a rusty door.', 'Waist-deep water and a rusty door.'));
+    const imported = await runUntilExit({ DATABASE_URL: database.url, CONTENT_DIR: contentDir }, { script: CONTENT_CLI, args: ['import'] });
+    expect(imported.code).toBe(0);
+    // Another process imported: this one sees it once its entry expires (PAGE_CACHE_TTL_SECONDS).
+    let after: Raw | undefined;
+    await until('a new ETag', async () => (after = await get('/levels/11')).headers.etag !== before.headers.etag, 10_000);
+    expect(after!.body.toString()).toContain('Waist-deep water');
+    // The payload is an entry of its own, stored at its own time: it expires on its own clock.
+    const payload = await until('a new payload ETag', async () => {
+      const response = await get('/levels/11/_payload.json');
+      return response.headers.etag !== payloadBefore.headers.etag && response;
+    }, 10_000);
+    expect(payload.body.toString()).toContain('Waist-deep water');
+    expect((await get('/levels/11', { 'if-none-match': before.headers.etag as string })).status).toBe(200);
+  });
+
+  it('serves hashed JavaScript precompressed with brotli, cached for a year', async () => {
+    const html = (await get('/levels/11')).body.toString();
+    const script = /<script type="module" src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const plain = await get(script!);
+    const br = await get(script!, { 'accept-encoding': 'br, gzip' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    // The file the build wrote, sent as it is (compressing per request streams it without a length).
+    expect(br.headers['content-length']).toBe(String(br.body.length));
+    expect(br.body.length).toBeLessThan(plain.body.length);
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    const gz = await get(script!, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+  });
+});

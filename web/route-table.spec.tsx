@@ -1,0 +1,86 @@
+import type { Readable } from 'node:stream';
+import { loadConfig } from 'src/config/app-config';
+import type { PricingData } from 'src/contracts/billing';
+import { fakePageData } from 'test/support/fake-page-data';
+import { serverEntry } from './entry-server';
+import { PAGES } from './route-table';
+
+/** A path of each cached route, rendered with every query parameter any page reads. */
+const SAMPLES: Record<string, string> = {
+  home: '/',
+  levels: '/levels',
+  level: '/levels/27',
+  'guide-report': '/levels/27/report',
+  blog: '/blog',
+  post: '/blog/2026/a-post',
+  category: '/category/tips',
+  month: '/month/2026-10',
+  download: '/download',
+  media: '/media',
+  explore: '/explore',
+  pricing: '/pricing',
+  'payment-test-checkout': '/payment/test-checkout',
+  'payment-success': '/payment/success',
+  billing: '/billing',
+  usage: '/usage',
+  'image-tool': '/tools/image',
+  page: '/faq',
+};
+
+const pricing: PricingData = {
+  packs: [{ id: 'starter', name: 'Starter', credits: 100, validity_days: 30, price_cents: 299, currency: 'usd', most_popular: true, features: [] }],
+  test_mode: true,
+  trial: { credits: 10, days: 14 },
+  donation: { credits_per_dollar: 50, min_usd: 1, max_usd: 500, validity_days: 365 },
+};
+// Payments on, so the account pages render rather than 404.
+const data = fakePageData({ config: loadConfig({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true' }).public, billing: { pricing: async () => pricing } });
+const assets = { scripts: ['/assets/entry-client.js'], styles: [], preloads: [] };
+
+async function drain(stream: Readable): Promise<void> {
+  for await (const _chunk of stream) void _chunk;
+}
+
+/** The names of the query parameters read (get, getAll, has) while `run` runs. */
+async function parametersRead(run: () => Promise<void>): Promise<Set<string>> {
+  const read = new Set<string>();
+  const spies = (['get', 'getAll', 'has'] as const).map((method) => {
+    const original = URLSearchParams.prototype[method] as (this: URLSearchParams, name: string) => unknown;
+    return jest.spyOn(URLSearchParams.prototype, method).mockImplementation(function (this: URLSearchParams, name: string) {
+      read.add(name);
+      return original.call(this, name);
+    } as never);
+  });
+  try {
+    await run();
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+  return read;
+}
+
+describe('the query parameters of cached routes (PageRoute.query)', () => {
+  const cached = PAGES.filter((page) => page.cache);
+
+  it('has a sample path for every cached route', () => {
+    expect(cached.map((page) => page.id).sort()).toEqual(Object.keys(SAMPLES).sort());
+  });
+
+  // The page cache keys and renders a cached page by its path plus these parameters only: one its
+  // loader or component reads but the route does not list would be dropped before it got there.
+  it.each(cached.map((page) => [page.id, page.query ?? []] as const))('%s reads no query parameter it does not list', async (id, listed) => {
+    const read = await parametersRead(async () => {
+      const output = await serverEntry.render({
+        url: `http://localhost:3000${SAMPLES[id]}?x=1`,
+        headers: {},
+        waitForAll: true,
+        data,
+        assets,
+        buildId: 'test',
+        signal: new AbortController().signal,
+      });
+      if (output.kind === 'html') await drain(output.stream);
+    });
+    expect([...read].filter((name) => !listed.includes(name))).toEqual([]);
+  });
+});
