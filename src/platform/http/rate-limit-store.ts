@@ -66,8 +66,13 @@ export function rateLimitStore(
       );
     }
 
-    child(routeOptions: { method: string | string[]; url: string }): FastifyRateLimitStore {
-      return new FallbackStore(undefined, `${this.prefix}${String(routeOptions.method)}${routeOptions.url}-`);
+    /**
+     * One per rate-limited route. At run time the plugin passes the route's merged limit options with
+     * the route itself under `routeInfo` (its typings say otherwise; RedisStore reads it the same way).
+     */
+    child(routeOptions: object): FastifyRateLimitStore {
+      const { method, url } = (routeOptions as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo ?? {};
+      return new FallbackStore(undefined, `${this.prefix}${String(method)}${url}-`);
     }
   }
   return FallbackStore;
