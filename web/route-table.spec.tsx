@@ -24,7 +24,8 @@ const SAMPLES: Record<string, string> = {
   billing: '/billing',
   usage: '/usage',
   'image-tool': '/tools/image',
-  page: '/faq',
+  faq: '/faq',
+  page: '/privacy-policy',
 };
 
 const pricing: PricingData = {
