@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { renderToPipeableStream, renderToStaticMarkup } from 'react-dom/server';
 import { HelmetProvider } from 'react-helmet-async';
-import { HINTS_REVEAL_SCRIPT } from 'src/contracts/inline-scripts';
+import { analyticsScript, HINTS_REVEAL_SCRIPT, THEME_SCRIPT } from 'src/contracts/inline-scripts';
 import type { PageAssets, RootData } from 'src/contracts/page-data';
 import type { PagePayload, RenderInput, RenderOutput, ServerEntry } from 'src/contracts/ssr';
 import { Document } from 'web/components/document';
@@ -20,8 +20,8 @@ import { RootLayout } from 'web/routes/root';
 
 /** Gives up on a render that has not finished by then; the browser renders what is missing. */
 const ABORT_AFTER_MS = 10_000;
-/** The parse-time scripts every page may write (allowed by their hash in the CSP). */
-const PARSE_TIME_SCRIPTS = { hintsReveal: HINTS_REVEAL_SCRIPT };
+/** The inline scripts pages write (allowed by their hash in the CSP); only the server carries their text. */
+const PARSE_TIME_SCRIPTS = { theme: THEME_SCRIPT, hintsReveal: HINTS_REVEAL_SCRIPT, analytics: analyticsScript };
 
 // Admin pages resolve for admins only; for anyone else they are not there at all (the 404 of an unknown path).
 const resolveForAdmin = createResolver(PAGES, LOADERS, LOCALES);

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import type { PageAssets } from 'src/contracts/page-data';
 import { useI18n } from 'web/i18n/i18n';
-import { analyticsScript, HYDRATION_DATA_ID, THEME_SCRIPT } from 'src/contracts/inline-scripts';
-import { useHydrationJson } from 'web/lib/render-context';
+import { HYDRATION_DATA_ID } from 'src/contracts/inline-scripts';
+import { useHydrationJson, useParseTimeScripts } from 'web/lib/render-context';
 import type { ColorMode } from 'web/lib/theme';
 
 /**
@@ -12,6 +12,7 @@ import type { ColorMode } from 'web/lib/theme';
  */
 export function Document({ assets, analyticsId, forcedColorMode, children }: { assets: PageAssets; analyticsId?: string; forcedColorMode?: ColorMode; children: ReactNode }) {
   const hydrationJson = useHydrationJson();
+  const scripts = useParseTimeScripts();
   const { locale } = useI18n();
   return (
     <html lang={locale} data-forced-color-mode={forcedColorMode} suppressHydrationWarning>
@@ -20,8 +21,8 @@ export function Document({ assets, analyticsId, forcedColorMode, children }: { a
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <meta name="theme-color" content="#16a34a" />
-        {/* Sets the theme class before first paint; the CSP allows it by its hash (src/platform/http/csp.ts). */}
-        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+        {/* Sets the theme class before first paint; the CSP allows it by its hash (src/platform/http/csp.ts). Server-written: the browser hydrates it as it is. */}
+        <script suppressHydrationWarning dangerouslySetInnerHTML={{ __html: scripts.theme }} />
         {/* Data, not code (never executed): web/entry-client.tsx reads it. In <head>, so it is parsed before the async entry runs. */}
         {hydrationJson && <script type="application/json" id={HYDRATION_DATA_ID} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: hydrationJson }} />}
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
@@ -42,10 +43,11 @@ export function Document({ assets, analyticsId, forcedColorMode, children }: { a
 
 /** The third-party analytics script, only when ANALYTICS_ID is set; async, so it never blocks rendering. */
 function Analytics({ id }: { id: string }) {
+  const { analytics } = useParseTimeScripts();
   return (
     <>
       <script async src={`https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(id)}`} />
-      <script dangerouslySetInnerHTML={{ __html: analyticsScript(id) }} />
+      <script suppressHydrationWarning dangerouslySetInnerHTML={{ __html: analytics(id) }} />
     </>
   );
 }

@@ -13,7 +13,7 @@ export function HintLadder({ level, hintsHtml }: { level: number; hintsHtml: str
   const revealed = Math.min(hintsHtml.length, Math.max(0, Number(stored) || 0));
   const total = hintsHtml.length;
   const t = useT();
-  const { hintsReveal = '' } = useParseTimeScripts();
+  const { hintsReveal } = useParseTimeScripts();
 
   return (
     <section aria-labelledby="hints-title" className="rounded-2xl border border-gray-200 p-5 sm:p-6 dark:border-gray-800">

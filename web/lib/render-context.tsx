@@ -13,7 +13,9 @@ export const useHydrationJson = () => useContext(HydrationJsonContext);
  * server only: the browser bundle does not carry their text, and hydration keeps the element as it is.
  */
 export interface ParseTimeScripts {
-  hintsReveal?: string;
+  theme: string;
+  hintsReveal: string;
+  analytics: (id: string) => string;
 }
-export const ParseTimeScriptsContext = createContext<ParseTimeScripts>({});
+export const ParseTimeScriptsContext = createContext<ParseTimeScripts>({ theme: '', hintsReveal: '', analytics: () => '' });
 export const useParseTimeScripts = () => useContext(ParseTimeScriptsContext);
