@@ -44,8 +44,8 @@ async function main() {
   let baseline: ChildProcess | undefined;
   try {
     await waitFor('http://127.0.0.1:3301/healthz');
-    // The page as served, with its inline scripts' nonce removed (the baseline sends no CSP).
-    const html = (await (await fetch(`http://127.0.0.1:3301${PAGE}`)).text()).replace(/ nonce="[0-9a-f]+"/g, '');
+    // The page as served (its inline scripts carry no nonce: the CSP allows them by hash).
+    const html = await (await fetch(`http://127.0.0.1:3301${PAGE}`)).text();
     baseline = spawn(process.execPath, ['-e', baselineServer(PAGE, 3302, true)], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', BENCH_HTML: Buffer.from(html).toString('base64'), BENCH_CLIENT: join(ROOT, 'dist/client'), NODE_PATH: join(ROOT, 'node_modules') },

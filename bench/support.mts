@@ -1,5 +1,6 @@
 /** Helpers the benchmarks share: pinned server processes, readiness, bounded load, medians. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 
@@ -26,11 +27,24 @@ export async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
-/** autocannon for a fixed time (bounded), uncompressed; any non-2xx answer fails the run. */
-export async function load(url: string, seconds: number, connections = 20) {
-  const result = await autocannon({ url, connections, duration: seconds, headers: { 'accept-encoding': 'identity' } });
+/** What a browser asks for (`br, gzip`), or no compression. */
+export type Encoding = 'identity' | 'br, gzip';
+
+/** autocannon for a fixed time (bounded), uncompressed unless told; any non-2xx answer fails the run. */
+export async function load(url: string, seconds: number, connections = 20, encoding: Encoding = 'identity') {
+  const result = await autocannon({ url, connections, duration: seconds, headers: { 'accept-encoding': encoding } });
   if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  return { rps: result.requests.average, p99: result.latency.p99, requests: result.requests.total };
+}
+
+const CLOCK_TICKS_PER_MS = 100 / 1000; // USER_HZ, 100 on Linux
+
+/** CPU time (user + system, all threads) a process has used so far, in ms; from /proc. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start at ')'; utime and stime are the 14th and 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_MS;
 }
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

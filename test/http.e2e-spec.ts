@@ -61,10 +61,11 @@ describe('the built web app on PostgreSQL and Redis', () => {
     expect(html.match(/<script type="application\/json" id="__page">/g)).toHaveLength(1);
   });
 
-  it('streams pages that are not cached', async () => {
-    const response = await fetch(`${app.url}/a/page/that/is/not/cached`);
+  it('renders pages that are not cached on each request, sent whole with their length when React finished them in the shell', async () => {
+    const response = await fetch(`${app.url}/a/page/that/is/not/cached`, { headers: { 'accept-encoding': 'identity' } });
     expect(response.status).toBe(404);
-    expect(response.headers.get('transfer-encoding')).toBe('chunked');
+    expect(response.headers.get('transfer-encoding')).toBeNull();
+    expect(Number(response.headers.get('content-length'))).toBeGreaterThan(1000);
     expect(response.headers.get('content-security-policy')).toMatch(/script-src 'self' 'sha256-/);
     expect(await response.text()).toContain('</html>');
   });

@@ -195,8 +195,12 @@ describe('the npm scripts the README lists', () => {
     },
     async 'bench:levels'() {
       const run = await npm('bench:levels', { BENCH_ROUNDS: '1', BENCH_SECONDS: '1' }).finish();
-      expect(run.output).toMatch(/baseline\s+\d+ req\/s.*1\.000x/);
-      expect(run.output).toMatch(/cached\s+\d+ req\/s.*\d\.\d{3}x/);
+      // Every row: the site's req/s, the baseline's, the ratio and whether the goal is met.
+      for (const row of ['level page, cached', 'home page, cached', 'level payload, cached', 'level page, uncached']) {
+        for (const encoding of ['identity', 'br, gzip']) expect(run.output).toMatch(new RegExp(`${row}\\s+${encoding}\\s+\\d+\\s+[\\d.]+ms\\s+\\d+\\s+\\d\\.\\d{3}x\\s+>= [\\d.]+x (met|NOT MET)`));
+      }
+      expect(run.output).toMatch(/JS asset \(entry\)\s+br, gzip\s+\d+/);
+      expect(run.output).toMatch(/CPU per uncached level page: [\d.]+ ms uncompressed, [\d.]+ ms compressed: [\d.]+x/);
       expect(run.code).toBe(0);
     },
     async 'bench:ssr'() {

@@ -102,6 +102,30 @@ describe('the page cache and precompressed assets (built app, PostgreSQL, Redis)
     }
   });
 
+  it('compresses a page rendered per request (not cached) in one go, and each encoding decodes to the same HTML', async () => {
+    // A guide nobody wrote yet: a 404 page, so never stored, rendered on every request.
+    const path = '/levels/777';
+    const identity = await get(path);
+    const br = await get(path, { 'accept-encoding': 'br, gzip' });
+    const gzip = await get(path, { 'accept-encoding': 'gzip' });
+    expect(identity.status).toBe(404);
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    for (const response of [identity, br, gzip]) {
+      expect(response.status).toBe(404);
+      // React finished it in the shell (no page suspends on the server): sent whole, with its length; no stored entry's ETag.
+      expect(response.headers['content-length']).toBe(String(response.body.length));
+      expect(response.headers.etag).toBeUndefined();
+    }
+    const html = identity.body.toString();
+    expect(html).toMatch(/^<!DOCTYPE html>[\s\S]*<\/html>$/);
+    expect(html).toContain('777');
+    expect(decode(br)).toBe(html);
+    expect(decode(gzip)).toBe(html);
+    expect(br.body.length).toBeLessThan(html.length / 3);
+  });
+
   it('sends a brotli-only client identity, not compressed again per request, until the stored brotli is ready', async () => {
     // The first request stores the page; its brotli variant is still being made when the answer goes out.
     const first = await get('/levels/10', { 'accept-encoding': 'br' });
@@ -158,6 +182,19 @@ describe('the page cache and precompressed assets (built app, PostgreSQL, Redis)
     expect(identity.body.toString()).toContain('The Flooded Cellar');
     expect((await get('/levels/11/_payload.json', { 'if-none-match': identity.headers.etag as string })).status).toBe(304);
     expect(decode(await brotliOf('/levels/11/_payload.json'))).toBe(identity.body.toString());
+
+    // Data, not a document: the headers that matter for JSON, the same stored (hit) or rendered (miss, uncached).
+    const uncached = await get('/levels/9999/_payload.json');
+    expect(uncached.status).toBe(404);
+    for (const response of [gzipped, identity, uncached]) {
+      expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(response.headers['x-frame-options']).toBeUndefined();
+      expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    // A page after it still has the page's policy.
+    expect((await get('/levels/11')).headers['content-security-policy']).toMatch(/script-src 'self' 'sha256-/);
   });
 
   it('serves a new ETag after a guide file changes and the content is imported again', async () => {

@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import { renderToPipeableStream, renderToStaticMarkup } from 'react-dom/server';
 import { HelmetProvider } from 'react-helmet-async';
 import { analyticsScript, HINTS_REVEAL_SCRIPT, THEME_SCRIPT } from 'src/contracts/inline-scripts';
@@ -9,6 +8,7 @@ import { ErrorView } from 'web/components/error-view';
 import { I18nProvider, loadMessages } from 'web/i18n/i18n';
 import { localeRedirect, splitLocale } from 'web/i18n/locale';
 import { LOCALES } from 'web/i18n/locales';
+import { FlushCoalescer } from 'web/lib/flush-coalescer';
 import { HydrationJsonContext, ParseTimeScriptsContext } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
 import { LOADERS } from 'web/loaders';
@@ -79,7 +79,16 @@ async function render(input: RenderInput): Promise<RenderOutput> {
 
   return new Promise<RenderOutput>((resolveOutput, reject) => {
     let failed = false;
-    const body = new PassThrough();
+    let allReady = false;
+    let started = false;
+    const start = () => {
+      if (started) return;
+      started = true;
+      resolveOutput({ kind: 'html', status: failed ? 500 : page.status, stream: body, complete: allReady, errors: failure ? [failure] : [] });
+      pipe(body);
+    };
+    // One chunk per React flush (shell, boundaries, end) instead of one per ~2 KB write: see FlushCoalescer.
+    const body = new FlushCoalescer();
     // Gives up on a slow render; cleared as soon as the stream ends.
     const timer = setTimeout(() => abort(), ABORT_AFTER_MS);
     timer.unref();
@@ -100,9 +109,14 @@ async function render(input: RenderInput): Promise<RenderOutput> {
       {
         // Only external modules from 'self': the hydration data is a JSON block (Document), not a script.
         bootstrapModules: input.assets.scripts,
-        [input.waitForAll ? 'onAllReady' : 'onShellReady']() {
-          resolveOutput({ kind: 'html', status: failed ? 500 : page.status, stream: body, errors: failure ? [failure] : [] });
-          pipe(body);
+        onShellReady() {
+          // When nothing suspended, React calls onAllReady right after this: a microtask later the
+          // output can say the page is complete (the bridge then sends it whole, with its length).
+          if (!input.waitForAll) queueMicrotask(start);
+        },
+        onAllReady() {
+          allReady = true;
+          if (input.waitForAll) start();
         },
         onShellError(error: unknown) {
           clearTimeout(timer);

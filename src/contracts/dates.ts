@@ -1,3 +1,5 @@
+import { dateFormat } from './date-format';
+
 /** ISO dates as content and APIs carry them: YYYY-MM-DD, optionally with a time (T or space). */
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
@@ -22,5 +24,11 @@ export function parseIsoDate(value: string): Date {
 
 /** "October 2, 2026" in en-US, in UTC so server and browser agree. */
 export function formatDate(value: string, tag = 'en-US'): string {
-  return parseIsoDate(value).toLocaleDateString(tag, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  return dateFormat(tag, 'day').format(parseIsoDate(value));
+}
+
+/** "October 2026" in en-US for a YYYY-MM month, in UTC; anything else as it is. */
+export function formatMonth(month: string, tag = 'en-US'): string {
+  const date = new Date(`${month}-01T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? month : dateFormat(tag, 'month').format(date);
 }

@@ -22,7 +22,14 @@ export interface RenderInput {
 
 export type RenderOutput =
   | { kind: 'redirect'; status: number; location: string }
-  | { kind: 'html'; status: number; stream: Readable; errors: unknown[] };
+  | {
+      kind: 'html';
+      status: number;
+      stream: Readable;
+      /** React had finished the whole document when this was resolved (nothing suspended past the shell). */
+      complete: boolean;
+      errors: unknown[];
+    };
 
 /** A page's data as JSON, fetched by client-side navigation instead of the whole page. */
 export interface PagePayload {

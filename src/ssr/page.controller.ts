@@ -1,5 +1,6 @@
 import { ApiExcludeController } from '@nestjs/swagger';
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { Controller, Get, Logger, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from 'src/config/app-config';
@@ -25,6 +26,32 @@ const HTML_TYPE = 'text/html; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** Response headers set per cached response, never taken from the header template. */
 const OWN_HEADERS = ['etag', 'x-request-id', 'set-cookie', 'content-length', 'content-type', 'content-encoding', 'vary', 'cache-control'];
+/**
+ * A payload is data for the page's script, never shown as a document, so it carries the security
+ * headers that matter for JSON instead of a page's dozen: no sniffing it as HTML, no loading by other
+ * sites, and a policy that allows nothing should it be opened as a document. A payload is small, so
+ * the page's 1 KB of headers would more than double what each client navigation receives.
+ */
+const PAYLOAD_SECURITY_HEADERS = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-resource-policy': 'same-origin',
+  'x-content-type-options': 'nosniff',
+};
+/** The security headers every response gets (helmet's, see http-platform.ts): replaced on payloads. */
+const PAGE_SECURITY_HEADERS = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
 /** A page's payload JSON is cached beside its HTML, under the same key. */
 const payloadKey = (key: string) => `payload:${key}`;
 
@@ -128,22 +155,24 @@ export class PageController {
    */
   serveFromCache(request: FastifyRequest, reply: FastifyReply): boolean {
     const entry = this.loadedEntry;
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || !this.headerTemplate || !entry || !this.config.pageCache) return false;
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !entry || !this.config.pageCache) return false;
     // Targets the full pipeline refuses (414, '//') are refused there, even when their key is cached.
     if (request.url.length > MAX_URL_LENGTH || request.url.startsWith('//')) return false;
     const [pathname, search = ''] = splitUrl(request.url);
+    const isPayload = pathname.endsWith(PAYLOAD_SUFFIX);
     let key: string | null;
-    if (pathname.endsWith(PAYLOAD_SUFFIX)) {
+    if (isPayload) {
       const pageKey = entry.cacheKey((pathname.slice(0, -PAYLOAD_SUFFIX.length) || '/') + search);
       key = pageKey === null ? null : payloadKey(pageKey);
     } else {
-      if (entry.localeRedirect(request.url, localeHints(request)) !== null) return false;
+      // The page's headers are known once one page went through the full pipeline.
+      if (!this.headerTemplate || entry.localeRedirect(request.url, localeHints(request)) !== null) return false;
       key = entry.cacheKey(request.url);
     }
     const hit = key === null ? undefined : this.cache.peek(key);
     if (!hit) return false;
     this.metrics.pageCacheResult('hit');
-    void reply.headers(this.headerTemplate).header('x-request-id', request.id);
+    void reply.headers(isPayload ? PAYLOAD_SECURITY_HEADERS : this.headerTemplate!).header('x-request-id', request.id);
     this.sendEncoded(request, reply, hit);
     return true;
   }
@@ -201,12 +230,11 @@ export class PageController {
     this.metrics.pageRendered('cache');
     const output = await entry.render(input);
     if (output.kind !== 'html') return null;
-    const chunks: Buffer[] = [];
-    for await (const chunk of output.stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+    const body = await readAll(output.stream);
     this.logErrors(output.errors, request);
     // Only found pages: 404s for arbitrary paths would churn the cache.
     if (output.status !== 200) return null;
-    return { status: output.status, contentType: HTML_TYPE, body: Buffer.concat(chunks) };
+    return { status: output.status, contentType: HTML_TYPE, body };
   }
 
   private async renderPayloadForCache(entry: ServerEntry, request: FastifyRequest, key: string): Promise<RenderedResponse | null> {
@@ -240,8 +268,11 @@ export class PageController {
         .status(output.status)
         .header('content-type', 'text/html; charset=utf-8')
         // An admin page depends on who asks: never stored.
-        .header('cache-control', admin ? 'no-store' : 'no-cache')
-        .send(output.stream);
+        .header('cache-control', admin ? 'no-store' : 'no-cache');
+      // A page React finished in its shell (no page suspends on the server today) is one chunk
+      // already: sent whole, it goes out with its length and is compressed in one call. A page
+      // still rendering streams, compressed as it comes (one flush per React flush).
+      void reply.send(output.complete ? await readAll(output.stream) : output.stream);
     } catch (error) {
       if (signal.aborted) return;
       this.logger.error({ err: error, path: pathOf(request) }, 'Page failed to render');
@@ -269,10 +300,11 @@ export class PageController {
       });
       this.metrics.pageCacheResult(rendered ? 'miss' : 'hit');
       if (cached) {
-        this.captureHeaders(reply);
+        payloadHeaders(reply);
         return this.sendEncoded(request, reply, cached);
       }
     }
+    payloadHeaders(reply);
     const { errors, ...payload } = await entry.payload(this.baseInput(request, key ?? pagePath, signal, admin));
     this.logErrors(errors ?? [], request);
     if (errors?.some(isDatabaseUnavailable)) {
@@ -298,10 +330,22 @@ export class PageController {
   }
 }
 
+/** A payload's security headers in place of the page's ones set on the way in. */
+function payloadHeaders(reply: FastifyReply): void {
+  for (const name of PAGE_SECURITY_HEADERS) reply.raw.removeHeader(name);
+  void reply.headers(PAYLOAD_SECURITY_HEADERS);
+}
+
 const localeHints = (request: FastifyRequest) => ({
   cookie: request.headers.cookie,
   acceptLanguage: typeof request.headers['accept-language'] === 'string' ? request.headers['accept-language'] : undefined,
 });
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
 
 /** Paths only in logs: query strings may carry emails or tokens. */
 const pathOf = (request: FastifyRequest) => splitUrl(request.url)[0];

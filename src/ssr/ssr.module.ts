@@ -74,6 +74,8 @@ export class SsrModule {
   }
 }
 
+const ROUTE_LABELS_REMEMBERED = 2000;
+
 /**
  * Metrics label a page request by its route's pattern ('/levels/:id', a payload's with
  * '/_payload.json' added), never by its path; 'page' until the server entry has loaded.
@@ -84,10 +86,18 @@ function pageRouteLabels(source: ServerEntrySource): (url: string) => string {
     (loaded) => (entry = loaded),
     () => undefined, // the first page request reports it
   );
+  // Matching a path against every route runs once per response: remembered per path (a bounded
+  // number of them; any path may arrive, so the memory starts over when full).
+  const known = new Map<string, string>();
   return (url) => {
     if (!entry) return 'page';
     const path = url.split('?', 1)[0]!;
-    if (!path.endsWith(PAYLOAD_SUFFIX)) return entry.routePattern(path);
-    return `${entry.routePattern(path.slice(0, -PAYLOAD_SUFFIX.length) || '/')}${PAYLOAD_SUFFIX}`;
+    let label = known.get(path);
+    if (label === undefined) {
+      label = path.endsWith(PAYLOAD_SUFFIX) ? `${entry.routePattern(path.slice(0, -PAYLOAD_SUFFIX.length) || '/')}${PAYLOAD_SUFFIX}` : entry.routePattern(path);
+      if (known.size >= ROUTE_LABELS_REMEMBERED) known.clear();
+      known.set(path, label);
+    }
+    return label;
   };
 }

@@ -30,6 +30,7 @@ import {
 } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
 import { Seo } from 'web/components/seo';
+import { dateFormat } from 'web/i18n/i18n';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import {
@@ -783,7 +784,7 @@ function Lots({ lots }: { lots: CreditsView['lots'] }) {
 
 const CHART_WIDTH = 600;
 const CHART_HEIGHT = 160;
-const dayLabel = (date: string, tag: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString(tag, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const dayLabel = (date: string, tag: string) => dateFormat(tag, 'shortDay').format(new Date(`${date}T00:00:00Z`));
 
 /** Credits used per day over the last 30 days: an inline SVG, described in words for screen readers. */
 function UsageChart({ daily }: { daily: CreditsView['daily_usage'] }) {

@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 import { Helmet } from 'react-helmet-async';
-import { formatDate } from 'src/contracts/dates';
+import { formatDate, formatMonth } from 'src/contracts/dates';
 import type { PostListData, PostView } from 'src/contracts/content';
 import { Icon } from 'web/components/icons';
 import { Breadcrumbs } from 'web/components/level-bits';
@@ -15,9 +15,6 @@ export interface BlogListData {
   /** What the list is: all posts, one tag, or one month. */
   scope: { kind: 'all' } | { kind: 'tag'; tag: string } | { kind: 'month'; month: string };
 }
-
-const monthLabel = (month: string, tag: string) =>
-  new Date(`${month}-01T00:00:00Z`).toLocaleDateString(tag, { year: 'numeric', month: 'long', timeZone: 'UTC' });
 
 function withPage(path: string, query: string | undefined, page: number) {
   const params = new URLSearchParams();
@@ -46,7 +43,7 @@ export function BlogListPage() {
     scope.kind === 'tag'
       ? t('blog.tagged', { tag: scope.tag })
       : scope.kind === 'month'
-        ? t('blog.month', { month: monthLabel(scope.month, tag) })
+        ? t('blog.month', { month: formatMonth(scope.month, tag) })
         : t('blog.latest');
   const home = { label: t('menu.home'), to: '/' };
   const navigate = useNavigate();

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { ExploreData, MediaEntry } from 'src/contracts/content';
-import { formatDate } from 'src/contracts/dates';
+import { formatDate, formatMonth } from 'src/contracts/dates';
 import type { LevelSummary } from 'src/contracts/levels';
 import { FaqList } from 'web/components/faq';
 import { Icon } from 'web/components/icons';
@@ -111,9 +111,6 @@ export interface ExplorePageData extends ExploreData {
   featured: LevelSummary[];
 }
 
-const monthLabel = (month: string, tag: string) =>
-  new Date(`${month}-01T00:00:00Z`).toLocaleDateString(tag, { year: 'numeric', month: 'long', timeZone: 'UTC' });
-
 /** /explore: every way in — popular guides, blog categories and the monthly archive. */
 export function ExplorePage() {
   const { tags, months, featured } = usePageData<ExplorePageData>();
@@ -160,7 +157,7 @@ export function ExplorePage() {
             {months.map((m) => (
               <li key={m.month}>
                 <Link to={`/month/${m.month}`} className="hover:text-primary-700 dark:hover:text-primary-400">
-                  {monthLabel(m.month, tag)}
+                  {formatMonth(m.month, tag)}
                 </Link>{' '}
                 <span className="text-sm text-gray-500">({m.posts})</span>
               </li>

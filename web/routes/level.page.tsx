@@ -7,12 +7,9 @@ import { Breadcrumbs, DifficultyBadge, JsonLd, ReferenceTime } from 'web/compone
 import { RequestGuide } from 'web/components/request-guide';
 import { Seo } from 'web/components/seo';
 import { VideoFacade } from 'web/components/video-facade';
-import { useI18n, useT, type Translate } from 'web/i18n/i18n';
+import { dateFormat, useI18n, useT, type Translate } from 'web/i18n/i18n';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Link, usePageData } from 'web/lib/router/router';
-
-const longDate = (iso: string, tag: string) =>
-  new Date(`${iso}T00:00:00Z`).toLocaleDateString(tag, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 /** A message with its values as nodes of their own, as JSX renders `text {value}`. */
 const withNodes = (message: string, values: Record<string, ReactNode>): ReactNode[] =>
@@ -155,7 +152,7 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
         </Link>
       </div>
       <p className="mt-6 text-sm text-gray-500 dark:text-gray-400">
-        {t('level.checked', { version: level.gameVersion, date: longDate(level.verifiedOn, tag) })}
+        {t('level.checked', { version: level.gameVersion, date: dateFormat(tag, 'day').format(new Date(`${level.verifiedOn}T00:00:00Z`)) })}
       </p>
       <PrevNext prev={prev} next={next} />
     </main>
