@@ -1,11 +1,13 @@
 // Prints the first-load JavaScript of the level page (the entry, its imports and the level page's
-// own chunks, gzipped) and the CSS, and fails when the JavaScript goes over the budget (95 KB: 90 until the message catalogue and the account state arrived).
+// own chunks, gzipped) and the CSS, and fails when the JavaScript goes over the budget. The goal is
+// 90 KB (issue 12); 94 holds what is there today: React (react-dom 62.8 KB, react 2.9, scheduler 1.5)
+// and react-helmet-async with its helpers (6.2 KB) are 73 of the 93.6 KB, the site's own code 20.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET_KB = 95;
+const BUDGET_KB = 94;
 const PAGE = 'web/routes/level.page.tsx';
 const client = resolve(fileURLToPath(import.meta.url), '../../dist/client');
 const manifest = JSON.parse(readFileSync(join(client, '.vite/manifest.json'), 'utf8'));

@@ -1,208 +1,83 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ComponentType } from 'react';
-import { useI18n } from 'web/i18n/i18n';
-import { ApiError, apiRequest } from 'web/lib/api';
-import { configureCredits, creditsLabel, creditsStore, refreshCredits } from 'web/lib/credits';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore, type ComponentType } from 'react';
+import { useT } from 'web/i18n/i18n';
+import { reloadForChunkError } from 'web/lib/build-check';
 import { onLoginModalRequest, type LoginModalRequest } from 'web/lib/login-modal';
 import { useSiteConfig } from 'web/lib/root-data';
-import { Link, useLocation, useNavigate } from 'web/lib/router/router';
-import { configureSession, loadUserInfo, sessionStore, signedOut } from 'web/lib/session';
-import { notify } from 'web/lib/toasts';
+import { useLocation, useNavigate } from 'web/lib/router/router';
+import { configureSession, loadUserInfo, sessionStore } from 'web/lib/session';
 import { Icon } from './icons';
 
 let started = false;
 
-const menuLinkClass = 'block w-full rounded-lg px-3 py-2 text-left text-sm font-medium hover:bg-gray-100 dark:hover:bg-gray-700';
+/** A chunk that fails to load (an old file gone after a deploy) reloads the page, like a page chunk. */
+const orReload = <P,>(component: Promise<ComponentType<P>>) =>
+  component.then(
+    (loaded) => ({ default: loaded }),
+    () => ({ default: (() => (reloadForChunkError(), null)) as ComponentType<P> }),
+  );
+
+// Signed-in users and those who ask to sign in are few: their code is not in every visitor's first load.
+const SignedInMenu = lazy(() => orReload(import('./signed-in-menu').then((m) => m.SignedInMenu)));
+const LoginDialog = lazy(() => orReload(import('./login-dialog').then((m) => m.LoginDialog)));
 
 /**
  * The header's account corner (only with has_login): 'Sign in' opening the login modal, or the
- * signed-in user's menu (email, sign out; with has_payment also the credit balance, the image
- * tool, Billing and Usage; for admins the ops screens). User state loads in the browser, so pages stay cacheable. Other code
- * opens the login modal through web/lib/login-modal.
+ * signed-in user's menu (SignedInMenu). User state loads in the browser, so pages stay cacheable.
+ * Other code opens the login modal through web/lib/login-modal.
  */
 export function AccountMenu() {
   const { settings } = useSiteConfig();
-  const { t, tag } = useI18n();
+  const t = useT();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const session = useSyncExternalStore(sessionStore.subscribe, sessionStore.get, sessionStore.serverGet);
-  const credits = useSyncExternalStore(creditsStore.subscribe, creditsStore.get, creditsStore.serverGet);
-  const dialog = useRef<HTMLDialogElement>(null);
-  const menu = useRef<HTMLDivElement>(null);
-  const menuButton = useRef<HTMLButtonElement>(null);
-  // The signed-in menu is open for the page it was opened on, so a navigation closes it.
-  const [menuOpenOn, setMenuOpenOn] = useState<string>();
-  const menuOpen = menuOpenOn === pathname;
-  const setMenuOpen = (next: boolean) => setMenuOpenOn(next ? pathname : undefined);
-  const [LoginForm, setLoginForm] = useState<ComponentType<{ onDone?: () => void; onSignedIn?: () => void }>>();
-  // What asked for the modal: a page's request (continue after sign-in), or the header (go home).
-  const [request, setRequest] = useState<LoginModalRequest>({});
+  // What asked for the modal: a page's request (continue after sign-in), or the header (go home); null while closed.
+  const [login, setLogin] = useState<LoginModalRequest | null>(null);
 
   useEffect(() => {
     if (!settings.has_login || started) return;
     started = true;
-    configureSession(true);
-    configureCredits(settings.has_payment);
+    configureSession(true, settings.has_payment);
     void loadUserInfo();
   }, [settings.has_login, settings.has_payment]);
-
-  // The balance follows whoever is signed in (cleared at sign-out).
-  const email = session.userInfo?.email;
-  useEffect(() => {
-    if (settings.has_payment) void refreshCredits();
-  }, [email, settings.has_payment]);
 
   // Signed-in users are kept out of /auth pages (spec).
   useEffect(() => {
     if (session.userInfo && pathname.startsWith('/auth')) void navigate('/', { replace: true });
   }, [session.userInfo, pathname, navigate]);
 
-  // Escape and a click outside close the menu; Escape returns focus to its button.
+  useEffect(() => onLoginModalRequest(setLogin), []);
+  // Signed in through the modal: it has done its work (its <dialog> left with the signed-out corner).
   useEffect(() => {
-    if (!menuOpen) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setMenuOpenOn(undefined);
-      menuButton.current?.focus();
-    };
-    const onPointer = (event: PointerEvent) => {
-      if (!menu.current?.contains(event.target as Node)) setMenuOpenOn(undefined);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [menuOpen]);
-
-  const open = useCallback((next: LoginModalRequest) => {
-    setRequest(next);
-    // The form's code (and its validation rules) loads only when someone wants to sign in.
-    void import('web/routes/auth.pages').then((m) => {
-      setLoginForm(() => m.LoginForm);
-      if (dialog.current && !dialog.current.open) dialog.current.showModal();
-    });
-  }, []);
-  useEffect(() => onLoginModalRequest(open), [open]);
+    if (session.userInfo) setLogin(null);
+  }, [session.userInfo]);
 
   if (!settings.has_login || !session.loaded) return null;
 
   if (session.userInfo) {
-    const signOut = async () => {
-      try {
-        await apiRequest(t, 'DELETE', '/auth/sign_out');
-        signedOut();
-        notify(t('account.signOutSuccess'));
-      } catch (error) {
-        if (!(error instanceof ApiError)) return;
-        notify(t('account.signOutFailed', { errors: error.errors.join(', ') || error.message }), 'error');
-        // The session had already ended (signed out elsewhere, expired): show it as signed out.
-        if (error.status === 401) signedOut();
-      }
-    };
-    const closeMenu = () => setMenuOpen(false);
-    const balance = settings.has_payment && credits.view ? creditsLabel(t, credits.view.balance, tag) : undefined;
     return (
-      <div className="flex shrink-0 items-center gap-1.5">
-        {balance && (
-          // The number alone on phones, where the header is full; the words from the sm breakpoint.
-          <Link
-            to="/usage"
-            aria-label={t('account.balanceLabel', { credits: balance })}
-            title={t('account.balanceLabel', { credits: balance })}
-            data-testid="header-balance"
-            className="inline-flex h-7 items-center gap-1 rounded-full bg-primary-50 px-2 text-xs font-semibold text-primary-800 tabular-nums ring-1 ring-primary-600/20 ring-inset hover:bg-primary-100 dark:bg-primary-950 dark:text-primary-300 dark:ring-primary-400/30 dark:hover:bg-primary-900"
-          >
-            <Icon name="coins" className="size-3.5 shrink-0" />
-            <span className="sm:hidden">{credits.view!.balance.toLocaleString(tag)}</span>
-            <span className="hidden sm:inline">{balance}</span>
-          </Link>
-        )}
-        <div ref={menu} className="relative">
-          <button
-            ref={menuButton}
-            type="button"
-            aria-label={t('account.menu')}
-            aria-expanded={menuOpen}
-            aria-controls="account-menu"
-            onClick={() => setMenuOpen(!menuOpen)}
-            className="flex size-9 items-center justify-center rounded-full bg-primary-700 text-sm font-bold text-white uppercase dark:bg-primary-500 dark:text-gray-950"
-          >
-            {session.userInfo.email.slice(0, 1)}
-          </button>
-          {menuOpen && (
-            // Below the header on phones (never over its search box), under the button from the sm breakpoint.
-            <div
-              id="account-menu"
-              className="fixed inset-x-3 top-16 z-50 rounded-2xl border border-gray-200 bg-white p-2 shadow-lg sm:absolute sm:inset-x-auto sm:top-auto sm:right-0 sm:mt-2 sm:w-64 dark:border-gray-600 dark:bg-gray-800"
-            >
-              <div className="px-3 py-2">
-                <p className="truncate text-sm text-gray-600 dark:text-gray-400" data-testid="account-email">
-                  {session.userInfo.email}
-                </p>
-                {balance && (
-                  <p className="mt-0.5 text-sm font-semibold text-primary-700 dark:text-primary-400" data-testid="account-balance">
-                    {balance}
-                  </p>
-                )}
-              </div>
-              {settings.has_payment && (
-                <>
-                  <Link to="/tools/image" onClick={closeMenu} className={menuLinkClass}>
-                    {t('menu.imageTool')}
-                  </Link>
-                  <Link to="/billing" onClick={closeMenu} className={menuLinkClass}>
-                    {t('account.billing')}
-                  </Link>
-                  <Link to="/usage" onClick={closeMenu} className={menuLinkClass}>
-                    {t('account.usage')}
-                  </Link>
-                  <hr className="my-1 border-gray-200 dark:border-gray-700" />
-                </>
-              )}
-              {session.userInfo.admin && (
-                <>
-                  <Link to="/admin" onClick={closeMenu} className={menuLinkClass}>
-                    {t('account.admin')}
-                  </Link>
-                  <hr className="my-1 border-gray-200 dark:border-gray-700" />
-                </>
-              )}
-              <button type="button" onClick={signOut} className={menuLinkClass}>
-                {t('account.signOut')}
-              </button>
-            </div>
-          )}
-        </div>
-      </div>
+      <Suspense fallback={<span className="size-9 shrink-0" />}>
+        <SignedInMenu user={session.userInfo} />
+      </Suspense>
     );
   }
 
-  const close = () => dialog.current?.close();
   return (
     <>
       {/* An icon on phones, where the header is full; the words from the sm breakpoint. */}
       <button
         type="button"
-        onClick={() => open({})}
+        onClick={() => setLogin({})}
         className="inline-flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-semibold text-primary-700 hover:bg-primary-50 sm:w-auto sm:px-3 dark:text-primary-400 dark:hover:bg-gray-800"
       >
         <Icon name="user" className="size-5 sm:hidden" />
         <span className="sr-only sm:not-sr-only">{t('account.signIn')}</span>
       </button>
-      <dialog
-        ref={dialog}
-        aria-label={t('account.signIn')}
-        className="m-auto w-[min(28rem,calc(100%-2rem))] rounded-3xl bg-white p-6 text-gray-900 shadow-xl backdrop:bg-gray-950/50 dark:bg-gray-900 dark:text-gray-100"
-      >
-        <div className="mb-4 flex items-center justify-between">
-          <h2 className="text-xl font-bold">{t('account.signIn')}</h2>
-          <button type="button" onClick={close} aria-label={t('account.close')} className="rounded-full px-2 py-1 text-gray-500 hover:bg-gray-100 dark:hover:bg-gray-800">
-            ✕
-          </button>
-        </div>
-        {LoginForm && <LoginForm onDone={close} onSignedIn={request.onSignedIn} />}
-      </dialog>
+      {login && (
+        <Suspense fallback={null}>
+          <LoginDialog request={login} onClosed={() => setLogin(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { interpolate } from 'web/i18n/i18n';
 import en from 'web/i18n/messages/en';
-import { configureCredits, creditsLabel, creditsStore, refreshCredits } from './credits';
-import { signedIn, signedOut } from './session';
+import { creditsLabel, creditsStore, refreshCredits } from './credits';
+import { configureSession, signedIn, signedOut } from './session';
 
 const t = (key: keyof typeof en, values?: Record<string, string | number>) => interpolate(en[key], values);
 
@@ -20,7 +20,7 @@ describe('credits', () => {
   it('loads the balance only with payments on and someone signed in, one request at a time', async () => {
     const view = { balance: 10, lots: [], had_credits: true, daily_usage: [] };
     const fetch = jest.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(JSON.stringify(view), { status: 200 }));
-    configureCredits(true);
+    configureSession(true, true);
     await expect(refreshCredits()).resolves.toBeNull();
     expect(fetch).not.toHaveBeenCalled();
 
@@ -39,7 +39,7 @@ describe('credits', () => {
 
   it('shows the user signed out when the session ended', async () => {
     jest.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('{}', { status: 401 }));
-    configureCredits(true);
+    configureSession(true, true);
     signedIn({ email: 'a@example.com', confirmed: true, admin: false });
     await refreshCredits();
     expect(creditsStore.get()).toEqual({ view: null, failed: false });

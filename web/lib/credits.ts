@@ -1,6 +1,6 @@
 import type { CreditsView } from 'src/contracts/billing';
 import type { Translate } from 'web/i18n/i18n';
-import { authorizationHeader, sessionStore, signedOut, takeToken } from './session';
+import { authorizationHeader, paymentsEnabled, sessionStore, signedOut, takeToken } from './session';
 
 /**
  * The signed-in user's credits (balance, lots, daily usage): the header's balance and /usage read
@@ -31,17 +31,11 @@ export const creditsStore = {
   serverGet: () => EMPTY,
 };
 
-let paymentsOn = false;
-/** Called once at start with the public setting has_payment. */
-export const configureCredits = (hasPayment: boolean) => {
-  paymentsOn = hasPayment;
-};
-
 let inFlight: Promise<CreditsView | null> | undefined;
 
 /** GETs /api/v1/credits into the store (one request at a time); null when signed out or payments are off. */
 export function refreshCredits(): Promise<CreditsView | null> {
-  if (!paymentsOn || !sessionStore.get().userInfo) {
+  if (!paymentsEnabled() || !sessionStore.get().userInfo) {
     if (state !== EMPTY) set(EMPTY);
     return Promise.resolve(null);
   }

@@ -49,10 +49,14 @@ export const signedIn = (user: UserInfo) => set({ userInfo: user, loaded: true }
 export const signedOut = () => set({ token: null, userInfo: null, loaded: true });
 
 let loginOn = false;
-/** Called once at start with the public setting has_login. */
-export const configureSession = (hasLogin: boolean) => {
+let paymentsOn = false;
+/** Called once at start with the public settings has_login and has_payment. */
+export const configureSession = (hasLogin: boolean, hasPayment = false) => {
   loginOn = hasLogin;
+  paymentsOn = hasPayment;
 };
+/** Whether the signed-in user has credits to show (has_payment): see web/lib/credits. */
+export const paymentsEnabled = () => paymentsOn;
 
 /** The Authorization header to send: only when login is on (spec) and a token is known. */
 export const authorizationHeader = (): Record<string, string> =>
