@@ -27,7 +27,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import sharp from 'sharp';
 import type { ImageJobView } from '../src/contracts/images.ts';
-import { hasTaskset, ROOT, waitFor } from './support.mts';
+import { hasTaskset, ROOT, waitFor, WEB_NODE_FLAGS } from './support.mts';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -356,7 +356,7 @@ async function main() {
       ADMIN_EMAILS: ADMIN_EMAIL,
       TRUST_PROXY: 'true',
     };
-    const web = run(['dist/server/src/main.js'], { ...env, MIGRATE_ON_START: 'true' }, CORES.web);
+    const web = run([...WEB_NODE_FLAGS, 'dist/server/src/main.js'], { ...env, MIGRATE_ON_START: 'true' }, CORES.web);
     processes.push(web);
     await waitFor(`${ORIGIN}/healthz`).catch((e: Error) => Promise.reject(new Error(`${e.message}:\n${web.output()}`)));
     // The web process migrated; the worker starts on the schema.

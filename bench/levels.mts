@@ -19,7 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { cpuMs, type Encoding, hasTaskset, load, median, pinLoadGenerator, ROOT, serve, waitFor } from './support.mts';
+import { cpuMs, type Encoding, hasTaskset, load, median, pinLoadGenerator, ROOT, serve, waitFor, WEB_NODE_FLAGS } from './support.mts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -89,10 +89,10 @@ async function main() {
   const variantsFile = join(tmpdir(), `${dbName}-variants.json`);
   const processes: ChildProcess[] = [];
   try {
-    const cachedApp = serve(['dist/server/src/main.js'], { ...common, PORT: String(PORTS.cached) });
+    const cachedApp = serve([...WEB_NODE_FLAGS, 'dist/server/src/main.js'], { ...common, PORT: String(PORTS.cached) });
     processes.push(cachedApp);
     await waitFor(`http://127.0.0.1:${PORTS.cached}/readyz`);
-    const uncachedApp = serve(['dist/server/src/main.js'], { ...common, PORT: String(PORTS.uncached), PAGE_CACHE: 'false', CONTENT_IMPORT_ON_START: 'false' });
+    const uncachedApp = serve([...WEB_NODE_FLAGS, 'dist/server/src/main.js'], { ...common, PORT: String(PORTS.uncached), PAGE_CACHE: 'false', CONTENT_IMPORT_ON_START: 'false' });
     processes.push(uncachedApp);
     await waitFor(`http://127.0.0.1:${PORTS.uncached}/readyz`);
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { baselineServer, ROOT, waitFor } from './support.mts';
+import { baselineServer, ROOT, waitFor, WEB_NODE_FLAGS } from './support.mts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PAGE = '/levels/27';
@@ -32,7 +32,7 @@ const medianRun = <T,>(runs: T[], key: (run: T) => number) => [...runs].sort((a,
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-lh-'));
-  const app: ChildProcess = spawn(process.execPath, ['dist/server/src/main.js'], {
+  const app: ChildProcess = spawn(process.execPath, [...WEB_NODE_FLAGS, 'dist/server/src/main.js'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '3301', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: 'ignore',

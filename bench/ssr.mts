@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baselineServer, hasTaskset, load, median, pinLoadGenerator, ROOT, serve, waitFor } from './support.mts';
+import { baselineServer, hasTaskset, load, median, pinLoadGenerator, ROOT, serve, waitFor, WEB_NODE_FLAGS } from './support.mts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -16,7 +16,7 @@ pinLoadGenerator();
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-ssr-'));
-  const app = serve(['dist/server/src/main.js'], { PORT: '3100', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PAGE_CACHE: 'false' });
+  const app = serve([...WEB_NODE_FLAGS, 'dist/server/src/main.js'], { PORT: '3100', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PAGE_CACHE: 'false' });
   try {
     await waitFor('http://127.0.0.1:3100/healthz');
     const html = await (await fetch('http://127.0.0.1:3100/')).text();

@@ -7,6 +7,11 @@ import autocannon from 'autocannon';
 export const ROOT = resolve(import.meta.dirname, '..');
 export const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
 
+/** The web process's Node flags (its heap limits), as `npm start` and the Docker image pass them. */
+export const WEB_NODE_FLAGS: string[] = (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+  .split(' ')
+  .filter((arg) => arg.startsWith('--'));
+
 /** Pins this process (the load generator) to core 1, leaving core 0 to the servers. */
 export function pinLoadGenerator(): void {
   if (hasTaskset) spawnSync('taskset', ['-cp', '1', String(process.pid)]);

@@ -203,6 +203,13 @@ describe('the npm scripts the README lists', () => {
       expect(run.output).toMatch(/CPU per uncached level page: [\d.]+ ms uncompressed, [\d.]+ ms compressed: [\d.]+x/);
       expect(run.code).toBe(0);
     },
+    async 'bench:memory'() {
+      const run = await npm('bench:memory', { BENCH_URLS: '200' }).finish();
+      expect(run.output).toMatch(/200 distinct URLs in [\d.]+ s \(\d+ req\/s, 0 not 200\)/);
+      expect(run.output).toMatch(/RSS at rest\s+\d+ MB/);
+      expect(run.output).toMatch(/RSS after the load\s+\d+ MB\s+[\d.]+x\s+\(goal < 400 MB: (met|NOT MET)\)/);
+      expect(run.code).toBe(0);
+    },
     async 'bench:ssr'() {
       const run = await npm('bench:ssr', { BENCH_ROUNDS: '1', BENCH_SECONDS: '1' }).finish();
       expect(run.output).toMatch(/\d\.\d{3}x/);
@@ -223,6 +230,14 @@ describe('the npm scripts the README lists', () => {
     const listed = await scriptsInReadmeTables();
     expect(listed.length).toBeGreaterThan(8);
     expect(listed.filter((name) => !(name in recipes))).toEqual([]);
+  });
+
+  it('starts the web process with the same heap flags from npm start and from the Docker image', async () => {
+    const scripts = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const flags = scripts.start!.split(' ').filter((arg) => arg.startsWith('--'));
+    expect(flags).toEqual([expect.stringMatching(/^--max-semi-space-size=\d+$/), expect.stringMatching(/^--max-old-space-size=\d+$/)]);
+    const cmd = /^CMD (\[.*\])$/m.exec(await readFile(join(ROOT, 'docker/Dockerfile'), 'utf8'))?.[1];
+    expect(JSON.parse(cmd!)).toEqual(['node', '--enable-source-maps', ...flags, 'dist/server/src/main.js']);
   });
 
   it.each(Object.keys(recipes))('npm run %s', async (name) => {

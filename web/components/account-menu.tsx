@@ -47,10 +47,9 @@ export function AccountMenu() {
   }, [session.userInfo, pathname, navigate]);
 
   useEffect(() => onLoginModalRequest(setLogin), []);
-  // Signed in through the modal: it has done its work (its <dialog> left with the signed-out corner).
-  useEffect(() => {
-    if (session.userInfo) setLogin(null);
-  }, [session.userInfo]);
+  // Signed in through the modal: it has done its work (its <dialog> left with the signed-out corner),
+  // so it does not open again at sign-out. Adjusted while rendering, as React advises for derived state.
+  if (session.userInfo && login) setLogin(null);
 
   if (!settings.has_login || !session.loaded) return null;
 
