@@ -16,7 +16,7 @@ export interface RenderedResponse {
 
 /**
  * One cached response as immutable bytes in each encoding: identity and gzip when stored, brotli
- * (slow at its best quality) added later off the request path. Each variant has its own strong
+ * (slow at its best quality) added off the request path once the entry is asked for again. Each variant has its own strong
  * ETag, derived from the identity bytes.
  */
 export interface EncodedResponse {
@@ -24,7 +24,7 @@ export interface EncodedResponse {
   contentType: string;
   identity: Buffer;
   gzip: Buffer;
-  /** Undefined until the background brotli pass finishes; gzip is served meanwhile. */
+  /** Undefined until the background brotli pass (started by the entry's first hit) finishes; gzip is served meanwhile. */
   br?: Buffer;
   etags: Record<Encoding, string>;
   storedAt: number;

@@ -10,6 +10,8 @@ export class PageCache {
   private readonly entries = new Map<string, EncodedResponse>();
   private readonly pending = new Map<string, Promise<EncodedResponse | null>>();
   private bytes = 0;
+  /** Entries whose brotli variant is being made. */
+  private readonly compressing = new WeakSet<EncodedResponse>();
   /** Bumped by clear(): a render begun before an import is not stored after it. */
   private generation = 0;
 
@@ -25,7 +27,9 @@ export class PageCache {
   /** A fresh entry, or undefined; never renders. */
   peek(key: string): EncodedResponse | undefined {
     const hit = this.entries.get(key);
-    return hit && this.now() - hit.storedAt < this.limits.ttlMs ? hit : undefined;
+    if (!hit || this.now() - hit.storedAt >= this.limits.ttlMs) return undefined;
+    this.addBrotli(key, hit);
+    return hit;
   }
 
   async get(key: string, render: () => Promise<RenderedResponse | null>): Promise<EncodedResponse | null> {
@@ -34,6 +38,7 @@ export class PageCache {
       // Re-insert: Map order is the recency order.
       this.entries.delete(key);
       this.entries.set(key, hit);
+      this.addBrotli(key, hit);
       return hit;
     }
     if (hit) this.remove(key);
@@ -71,6 +76,16 @@ export class PageCache {
     this.entries.set(key, response);
     this.bytes += size;
     this.evict();
+  }
+
+  /**
+   * Brotli at quality 11 costs tens of milliseconds of CPU for a 30 KB page (in the thread pool), so
+   * it is made when an entry is asked for again, not when it is stored: a URL asked once (a search
+   * with words nobody else types, a made-up `?page=`) never pays for it; gzip serves the first hits.
+   */
+  private addBrotli(key: string, response: EncodedResponse): void {
+    if (response.br || this.compressing.has(response)) return;
+    this.compressing.add(response);
     void brotli(response.identity).then(
       (br) => {
         // Counted only while the entry is still held (it may have been evicted or cleared meanwhile).
@@ -81,7 +96,7 @@ export class PageCache {
           this.evict();
         }
       },
-      () => undefined, // gzip keeps being served
+      () => this.compressing.delete(response), // gzip keeps being served; the next hit tries again
     );
   }
 
