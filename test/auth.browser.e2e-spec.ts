@@ -136,6 +136,35 @@ describe('accounts in a real browser', () => {
     }
   });
 
+  it('signs in through the header modal, and the modal stays closed after signing out again', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const email = `modal-${Date.now().toString(36)}@example.com`;
+    try {
+      const json = { 'content-type': 'application/json' };
+      await fetch(`${app.url}/auth/sign_up`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: PASSWORD, password_confirmation: PASSWORD }) });
+      const token = linkToken(await mail.waitFor(email, /Confirm your email/), '/auth/confirm');
+      await fetch(`${app.url}/auth/confirm`, { method: 'POST', headers: json, body: JSON.stringify({ token }) });
+
+      await page.goto(`${app.url}/levels/27`);
+      await hydrated(page);
+      const header = page.getByRole('banner');
+      await header.getByRole('button', { name: 'Sign in' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Sign in' });
+      await dialog.getByLabel('Email').fill(email);
+      await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await dialog.getByRole('button', { name: 'Sign in' }).click();
+      // The signed-in menu is a chunk of its own, loaded now.
+      await header.getByLabel('Account').click();
+      await page.getByTestId('account-email').getByText(email).waitFor();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await header.getByRole('button', { name: 'Sign in' }).waitFor();
+      expect(await page.getByRole('dialog').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('sends an unconfirmed account from the sign-in form to the email verification page', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
