@@ -12,19 +12,16 @@
  * own is created and dropped). Servers are pinned to core 0 (taskset), the load generator
  * (autocannon, in this process) to core 1. A warm-up per target, then interleaved rounds; medians.
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpGet } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import pg from 'pg';
-import { cpuMs, type Encoding, hasTaskset, load, median, pinLoadGenerator, ROOT, serve, waitFor, WEB_NODE_FLAGS } from './support.mts';
+import { benchDatabase, cpuMs, type Encoding, hasTaskset, load, median, pinLoadGenerator, ROOT, serve, waitFor, WEB_NODE_FLAGS } from './support.mts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARM_UP_SECONDS = Math.min(2, SECONDS);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ENCODINGS: Encoding[] = ['identity', 'br, gzip'];
 const PORTS = { baseline: 3201, cached: 3202, uncached: 3203 };
 pinLoadGenerator();
@@ -79,14 +76,9 @@ async function main() {
   // Other work on the machine skews every figure (2 cores: one for the servers, one for the load).
   const busy = loadavg()[0]!;
   if (busy > 0.5) console.log(`Note: load average ${busy.toFixed(2)} before the run; the figures are unreliable while other work runs.`);
-  const dbName = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database "${dbName}"`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${dbName}`;
-  const common = { HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: url.toString(), MIGRATE_ON_START: 'true' };
-  const variantsFile = join(tmpdir(), `${dbName}-variants.json`);
+  const database = await benchDatabase();
+  const common = { HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: database.url, MIGRATE_ON_START: 'true' };
+  const variantsFile = join(tmpdir(), `${database.name}-variants.json`);
   const processes: ChildProcess[] = [];
   try {
     const cachedApp = serve([...WEB_NODE_FLAGS, 'dist/server/src/main.js'], { ...common, PORT: String(PORTS.cached) });
@@ -161,8 +153,7 @@ async function main() {
     for (const child of processes) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1500));
     rmSync(variantsFile, { force: true });
-    await admin.query(`drop database if exists "${dbName}" with (force)`);
-    await admin.end();
+    await database.drop();
   }
 }
 

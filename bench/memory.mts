@@ -10,17 +10,14 @@
  * tracking parameters (which share their page's entry). Then it reads the memory again at once and
  * after 10 s idle. Goal: under 400 MB after the load.
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
-import pg from 'pg';
-import { serve, waitFor, WEB_NODE_FLAGS } from './support.mts';
+import { benchDatabase, serve, waitFor, WEB_NODE_FLAGS } from './support.mts';
 
 const URLS = Number(process.env.BENCH_URLS ?? 15_000);
 const CONCURRENCY = 20;
 const GOAL_MB = 400;
 const PORT = 3251;
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const WORDS = ['key', 'door', 'lever', 'clock', 'mirror', 'candle', 'painting', 'safe', 'code', 'lamp', 'book', 'rope'];
 
 /** Resident memory of a process, in MB. */
@@ -46,15 +43,10 @@ function urlOf(i: number): string {
 }
 
 async function main() {
-  const dbName = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database "${dbName}"`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${dbName}`;
+  const database = await benchDatabase();
   let app: ChildProcess | undefined;
   try {
-    app = serve([...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? WEB_NODE_FLAGS), 'dist/server/src/main.js'], { HOST: '127.0.0.1', PORT: String(PORT), LOG_LEVEL: 'warn', DATABASE_URL: url.toString(), MIGRATE_ON_START: 'true' });
+    app = serve([...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? WEB_NODE_FLAGS), 'dist/server/src/main.js'], { HOST: '127.0.0.1', PORT: String(PORT), LOG_LEVEL: 'warn', DATABASE_URL: database.url, MIGRATE_ON_START: 'true' });
     const base = `http://127.0.0.1:${PORT}`;
     await waitFor(`${base}/readyz`);
     for (const path of ['/', '/levels', '/levels/27', '/blog']) await (await fetch(`${base}${path}`)).arrayBuffer();
@@ -86,8 +78,7 @@ async function main() {
   } finally {
     app?.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1500));
-    await admin.query(`drop database if exists "${dbName}" with (force)`);
-    await admin.end();
+    await database.drop();
   }
 }
 

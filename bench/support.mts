@@ -1,8 +1,10 @@
 /** Helpers the benchmarks share: pinned server processes, readiness, bounded load, medians. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
@@ -22,6 +24,25 @@ export function serve(args: string[], env: Record<string, string>): ChildProcess
   const command = hasTaskset ? 'taskset' : process.execPath;
   const argv = hasTaskset ? ['-c', '0', process.execPath, ...args] : args;
   return spawn(command, argv, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
+}
+
+/**
+ * A PostgreSQL database of the run's own on BENCH_DATABASE_URL's server (default the local test
+ * server): its name, its URL, and drop() to remove it afterwards.
+ */
+export async function benchDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const name = `bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    await admin.query(`drop database if exists "${name}" with (force)`);
+    await admin.end();
+  };
+  return { name, url: url.toString(), drop };
 }
 
 export async function waitFor(url: string): Promise<void> {
