@@ -22,11 +22,21 @@ export interface BrowserSite {
  * web process) plus `env`, a real SMTP server catching its mail, and headless Chromium.
  */
 export async function startBrowserSite(env: Record<string, string>): Promise<BrowserSite> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'guides-browser-'));
-  const mail = await startMailSink();
-  const port = await freePort();
-  const app = await startApp({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, SMTP_URL: mail.url, ...env });
+  // The browser first: without Chromium the suite fails before any server starts (none is left running).
   const browser = await launchBrowser();
+  const dataDir = await mkdtemp(join(tmpdir(), 'guides-browser-'));
+  let mail: MailSink | undefined;
+  let app: RunningApp;
+  try {
+    mail = await startMailSink();
+    const port = await freePort();
+    app = await startApp({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, SMTP_URL: mail.url, ...env });
+  } catch (error) {
+    await browser.close();
+    await mail?.close();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     app,
     browser,
