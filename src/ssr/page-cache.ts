@@ -24,7 +24,7 @@ export class PageCache {
     return this.entries.size;
   }
 
-  /** A fresh entry, or undefined; never renders. */
+  /** A fresh entry, or undefined; never renders (a hit starts its brotli variant, see addBrotli). */
   peek(key: string): EncodedResponse | undefined {
     const hit = this.entries.get(key);
     if (!hit || this.now() - hit.storedAt >= this.limits.ttlMs) return undefined;

@@ -24,9 +24,6 @@ export function languageName(code: string): string {
 }
 
 /** The tag for number and date formatting: the spec's fallback en-US for English. */
-/** Dates in the page's locale (one formatter per locale and style; in the entry, pages share it). */
-export { dateFormat } from 'src/contracts/date-format';
-
 export const formattingTag = (locale: string) => (locale === DEFAULT_LOCALE ? FALLBACK_TAG : locale);
 
 /** Loads a language's messages over English; unknown locales get English. */

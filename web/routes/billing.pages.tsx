@@ -11,6 +11,7 @@ import {
   type Paged,
   type PricingData,
 } from 'src/contracts/billing';
+import { dateFormat } from 'src/contracts/date-format';
 import {
   Account,
   AccountPage,
@@ -30,7 +31,6 @@ import {
 } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
 import { Seo } from 'web/components/seo';
-import { dateFormat } from 'web/i18n/i18n';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import {

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { dateFormat } from 'src/contracts/date-format';
 import { formatDuration, type LevelDetail, type LevelPageData, type LevelSummary } from 'src/contracts/levels';
 import { GuideFeedback } from 'web/components/guide-feedback';
 import { HintLadder } from 'web/components/hint-ladder';
@@ -7,7 +8,7 @@ import { Breadcrumbs, DifficultyBadge, JsonLd, ReferenceTime } from 'web/compone
 import { RequestGuide } from 'web/components/request-guide';
 import { Seo } from 'web/components/seo';
 import { VideoFacade } from 'web/components/video-facade';
-import { dateFormat, useI18n, useT, type Translate } from 'web/i18n/i18n';
+import { useI18n, useT, type Translate } from 'web/i18n/i18n';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Link, usePageData } from 'web/lib/router/router';
 
