@@ -1,11 +1,24 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, copyFile, link, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { EmbeddedPostgres } from 'src/platform/database/embedded-postgres';
 import { runUntilExit, startApp } from './support/app-process';
+
+/**
+ * The project's Node binary where another user can run it. It lives in the clone's node_modules,
+ * and a clone may sit in a directory only its owner can enter (`git clone` into `mktemp -d`).
+ */
+async function nodeForNobody(): Promise<{ path: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'guides-node-'));
+  const path = join(dir, 'node');
+  await link(process.execPath, path).catch(() => copyFile(process.execPath, path));
+  await chmod(path, 0o755);
+  await chmod(dir, 0o755);
+  return { path, remove: () => rm(dir, { recursive: true, force: true }) };
+}
 
 /** Tries a raw connection to the database at `url` as another user (nobody); answers what happened. */
 async function connectAsNobody(url: string): Promise<string> {
@@ -15,11 +28,16 @@ async function connectAsNobody(url: string): Promise<string> {
   const script = `const s = require('node:net').connect(${JSON.stringify(target)});
     s.on('connect', () => { console.log('connected'); process.exit(0); });
     s.on('error', (e) => { console.log(e.code); process.exit(0); });`;
-  const child = spawn(process.execPath, ['-e', script], { uid: 65534, gid: 65534, cwd: '/', stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await once(child, 'exit');
-  return out.trim();
+  const node = await nodeForNobody();
+  try {
+    const child = spawn(node.path, ['-e', script], { uid: 65534, gid: 65534, cwd: '/', stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    await once(child, 'exit');
+    return out.trim();
+  } finally {
+    await node.remove();
+  }
 }
 
 describe('the embedded database belongs to one process', () => {
