@@ -52,6 +52,8 @@ const BROWSER_AND_PROCESS = [
 /** @type {import('jest').Config} */
 module.exports = {
   reporters: ['default', '<rootDir>/test/support/timing-reporter.cjs'],
+  // A global option in jest (projects cannot set their own).
+  testTimeout: 60_000,
   projects: [
     {
       ...shared,
@@ -59,7 +61,6 @@ module.exports = {
       roots: ['<rootDir>/src', '<rootDir>/web'],
       testMatch: ['**/*.spec.ts', '**/*.spec.tsx'],
       setupFiles: [...shared.setupFiles, '<rootDir>/test/support/no-services.ts'],
-      testTimeout: 10_000,
     },
     {
       ...shared,
@@ -68,7 +69,6 @@ module.exports = {
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.int-spec.ts', '**/*.e2e-spec.ts'],
       testPathIgnorePatterns: ['/node_modules/', ...BROWSER_AND_PROCESS],
-      testTimeout: 60_000,
     },
     {
       ...shared,
@@ -76,7 +76,6 @@ module.exports = {
       displayName: 'e2e',
       roots: ['<rootDir>/test'],
       testRegex: BROWSER_AND_PROCESS,
-      testTimeout: 90_000,
     },
   ],
 };

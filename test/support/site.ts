@@ -23,8 +23,10 @@ export interface SiteOptions {
   worker?: boolean;
   /** A real SMTP server catching the mail (without it, mail is written under DATA_DIR/mail). */
   mail?: boolean;
-  /** Headless Chromium, launched first: without it nothing else starts. */
+  /** Headless Chromium, launched first: without it nothing else starts (implies `publicUrl`). */
   browser?: boolean;
+  /** PUBLIC_URL is the address the site listens on (the origin write actions must come from). */
+  publicUrl?: boolean;
 }
 
 export interface Site {
@@ -79,7 +81,7 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
     const env: Record<string, string> = {
       DATA_DIR: dataDir,
       PORT: String(port),
-      ...(browser ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
+      ...(browser || options.publicUrl ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
       ...(database ? { DATABASE_URL: database.url } : {}),
       ...(redis ? { REDIS_URL, REDIS_KEY_PREFIX: redis.prefix } : {}),
       ...(mail ? { SMTP_URL: mail.url } : {}),
