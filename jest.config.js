@@ -51,7 +51,7 @@ const BROWSER_AND_PROCESS = [
  */
 /** @type {import('jest').Config} */
 module.exports = {
-  reporters: ['default', '<rootDir>/test/support/timing-reporter.cjs'],
+  reporters: ['default', '<rootDir>/test/support/timing-reporter.mjs'],
   // A global option in jest (projects cannot set their own).
   testTimeout: 60_000,
   projects: [
