@@ -41,7 +41,7 @@ const services = {
  * shutdown, the worker process, the embedded database). Everything else in test/ is tier 3.
  */
 const BROWSER_AND_PROCESS = [
-  '/test/[^/]+\\.browser\\.e2e-spec\\.ts$',
+  '/test/([^/]+\\.)?browser\\.e2e-spec\\.ts$',
   '/test/(npm-scripts|startup|shutdown|worker|embedded-database)\\.e2e-spec\\.ts$',
 ];
 

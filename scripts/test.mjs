@@ -1,7 +1,7 @@
 // `npm test`: runs the tiers in order, stopping at the first that fails, then prints each tier's
 // time and the ten slowest test files. `node scripts/test.mjs --report` (npm run test:timing)
 // prints the same report from the last runs of each tier without running anything.
-// Usage: node scripts/test.mjs [--report] [tier ...]
+// Usage: node scripts/test.mjs [--report | --list] [tier ...]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -71,6 +71,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(`Unknown tier ${unknown.join(', ')}: the tiers are ${TIERS.map((t) => t.name).join(', ')}`);
     process.exit(2);
   }
-  if (args.includes('--report')) console.log(report(names.length ? names : undefined));
+  if (args.includes('--list')) console.log(JSON.stringify(TIERS));
+  else if (args.includes('--report')) console.log(report(names.length ? names : undefined));
   else run(names.length ? names : TIERS.map((t) => t.name));
 }
