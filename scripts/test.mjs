@@ -26,9 +26,8 @@ const read = (tier) => {
 
 const format = (seconds) => (seconds >= 60 ? `${Math.floor(seconds / 60)} min ${(seconds % 60).toFixed(0).padStart(2, '0')} s` : `${seconds.toFixed(1)} s`);
 
-/** Each tier's time (the last run of it) and the ten slowest test files among them. */
-export function report(names = TIERS.map((t) => t.name)) {
-  const records = names.map(read).filter(Boolean);
+/** Each tier's time and the ten slowest test files among them: this run's records, or the last run of each tier. */
+export function report(records = TIERS.map((t) => read(t.name)).filter(Boolean)) {
   const lines = ['', 'Test timing', ''];
   for (const record of records) lines.push(`  ${record.tier.padEnd(6)} ${format(record.seconds).padStart(11)}${record.failed ? '  FAILED' : ''}`);
   const total = records.reduce((sum, r) => sum + r.seconds, 0);
@@ -41,6 +40,7 @@ export function report(names = TIERS.map((t) => t.name)) {
 
 function run(names) {
   mkdirSync(timings, { recursive: true });
+  const records = [];
   let failed;
   for (const tier of TIERS.filter((t) => names.includes(t.name))) {
     console.log(`\n== ${tier.name}: ${tier.what} (npm run ${tier.script})`);
@@ -50,13 +50,15 @@ function run(names) {
     // The jest reporter wrote the tier's files; the tier's time is the whole script's, as run here.
     const record = read(tier.name);
     const fresh = record && Date.parse(record.finishedAt) >= started;
-    writeFileSync(join(timings, `${tier.name}.json`), JSON.stringify({ ...(fresh ? record : {}), tier: tier.name, seconds, failed: status !== 0, finishedAt: new Date().toISOString() }, null, 1));
+    const done = { ...(fresh ? record : {}), tier: tier.name, seconds, failed: status !== 0, finishedAt: new Date().toISOString() };
+    records.push(done);
+    writeFileSync(join(timings, `${tier.name}.json`), JSON.stringify(done, null, 1));
     if (status !== 0) {
       failed = tier.name;
       break;
     }
   }
-  console.log(report(names));
+  console.log(report(records));
   if (failed) {
     console.error(`\nThe ${failed} tier failed.`);
     process.exit(1);
@@ -72,6 +74,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(2);
   }
   if (args.includes('--list')) console.log(JSON.stringify(TIERS));
-  else if (args.includes('--report')) console.log(report(names.length ? names : undefined));
+  else if (args.includes('--report')) console.log(report(names.length ? names.map(read).filter(Boolean) : undefined));
   else run(names.length ? names : TIERS.map((t) => t.name));
 }

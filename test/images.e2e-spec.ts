@@ -198,14 +198,14 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
     await worker.stop();
     worker = await site.startWorker();
     // BullMQ finds the job stalled once its lock expires (IMAGE_JOB_LOCK_MS) and runs it again.
-    const job = await finished(token, queued.id, 60_000);
+    const job = await finished(token, queued.id, 150_000);
     expect(job.status).toBe('succeeded');
     expect(await balance(token)).toBe(3);
     const { rows } = await db.query<{ attempts: number }>(`select attempts from image_jobs where id = $1`, [queued.id]);
     expect(rows[0]!.attempts).toBeGreaterThanOrEqual(2);
     const charges = await db.query(`select state from credit_charges where idempotency_key = $1`, [`image-job:${queued.id}`]);
     expect(charges.rows).toEqual([{ state: 'captured' }]);
-  }, 120_000);
+  }, 240_000);
 
   it('accepts a job while Redis is down; the relay where the jobs run queues it later, and it converts', async () => {
     const token = await user(2);
