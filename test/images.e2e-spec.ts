@@ -189,7 +189,8 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
 
   it('charges once a job whose worker was killed in the middle of it: another worker finishes it', async () => {
     const token = await user(4);
-    const queued = await submit(token, upload(await png(512, 512)));
+    // Big enough to be running when the worker is killed, small enough to convert in a moment.
+    const queued = await submit(token, upload(await png(256, 256)));
     await until('the job to be running', async () => {
       const { rows } = await db.query<{ status: string }>(`select status from image_jobs where id = $1`, [queued.id]);
       return rows[0]?.status === 'running';
