@@ -175,7 +175,8 @@ describe('the npm scripts the README lists', () => {
     },
     async dev() {
       const port = await freePort();
-      const dev = npm('dev', { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: await tempDir() });
+      // On PostgreSQL: the watchers and Vite are the point, not the embedded database's start.
+      const dev = npm('dev', { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: await tempDir(), DATABASE_URL: (await database()).url });
       try {
         await dev.until('the home page answers 200', async () => (await get(`http://127.0.0.1:${port}/`)) === 200);
         expect(await get(`http://127.0.0.1:${port}/levels/27`)).toBe(200);
