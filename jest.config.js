@@ -20,7 +20,7 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/web', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.spec.tsx', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
-  transform: { '^.+\\.(t|j|mj)sx?$': swc },
+  transform: { '^.+\\.(t|j|mj|mt)sx?$': swc },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   moduleNameMapper: {
     '^src/(.*)$': '<rootDir>/src/$1',
@@ -28,7 +28,7 @@ module.exports = {
     '^migrations/(.*)$': '<rootDir>/migrations/$1',
     '^test/(.*)$': '<rootDir>/test/$1',
   },
-  moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
+  moduleFileExtensions: ['ts', 'tsx', 'mts', 'js', 'mjs', 'cjs', 'json'],
   // ONNX Runtime's output arrays come from Node's realm: give the test realm the same typed arrays.
   setupFiles: ['<rootDir>/test/support/host-typed-arrays.ts'],
   testTimeout: 60_000,
