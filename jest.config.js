@@ -17,7 +17,7 @@ const swc = [
 
 const shared = {
   testEnvironment: 'node',
-  transform: { '^.+\\.(t|j|mj)sx?$': swc },
+  transform: { '^.+\\.(t|j|mj|mt)sx?$': swc },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   moduleNameMapper: {
     '^src/(.*)$': '<rootDir>/src/$1',
@@ -25,7 +25,7 @@ const shared = {
     '^migrations/(.*)$': '<rootDir>/migrations/$1',
     '^test/(.*)$': '<rootDir>/test/$1',
   },
-  moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
+  moduleFileExtensions: ['ts', 'tsx', 'mts', 'js', 'mjs', 'cjs', 'json'],
   // ONNX Runtime's output arrays come from Node's realm: give the test realm the same typed arrays.
   setupFiles: ['<rootDir>/test/support/host-typed-arrays.ts'],
 };
@@ -37,12 +37,12 @@ const services = {
 };
 
 /**
- * Tier 4: real browsers, and tests whose subject is processes themselves (npm scripts, start-up,
+ * Tier 4: real browsers, and tests whose subject is processes themselves (npm scripts, benches, start-up,
  * shutdown, the worker process, the embedded database). Everything else in test/ is tier 3.
  */
 const BROWSER_AND_PROCESS = [
   '/test/([^/]+\\.)?browser\\.e2e-spec\\.ts$',
-  '/test/(npm-scripts|startup|shutdown|worker|embedded-database)\\.e2e-spec\\.ts$',
+  '/test/(npm-scripts|quality-bench|startup|shutdown|worker|embedded-database)\\.e2e-spec\\.ts$',
 ];
 
 /**

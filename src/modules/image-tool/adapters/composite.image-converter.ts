@@ -16,7 +16,7 @@ export class CompositeImageConverter extends ImageConverter implements OnApplica
 
   convert(image: RgbImage, conversion: ConversionId, signal: AbortSignal): Promise<RgbImage> {
     const spec = CONVERSIONS[conversion];
-    if (spec.kind === 'ai') return this.onnx.upscale(image, spec.model, signal);
+    if (spec.kind === 'ai') return this.onnx.upscale(image, spec.model, spec.passes, signal);
     return this.styles.apply(image, conversion as 'sketch' | 'cartoon' | 'enhance', signal);
   }
 

@@ -22,7 +22,7 @@ export const CONVERSION_NAMES: Record<ConversionId, string> = {
   'ai-4x': 'AI upscale 4x',
   sketch: 'Pencil sketch',
   cartoon: 'Cartoon',
-  enhance: 'Enhance 2x',
+  enhance: 'Classic 2x, sharpened',
 };
 
 export type ImageSubmission = { conversion: ConversionId } & ({ upload: Buffer } | { url: string });

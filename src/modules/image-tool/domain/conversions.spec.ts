@@ -8,4 +8,8 @@ describe('the conversions', () => {
       expect({ maxInputSide: CONVERSIONS[id].maxInputSide, scale: CONVERSIONS[id].scale }).toEqual(IMAGE_CONVERSION_LIMITS[id]);
     }
   });
+
+  it('double the size with each AI pass', () => {
+    for (const spec of Object.values(CONVERSIONS)) if (spec.kind === 'ai') expect(spec.scale).toBe(2 ** spec.passes);
+  });
 });

@@ -1,32 +1,49 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { AiModelId, RgbImage } from 'src/modules/image-tool/domain/conversions';
 
 export interface TileOptions {
-  /** Side of the square each tile contributes to the output, in input pixels. */
+  /** The most each tile produces, per side, in pixels of the pass's input (its window adds the model's context). */
   tileSize: number;
-  /** Context read around each tile and cut from its output, so seams do not show. */
-  overlap: number;
 }
 
 export interface UpscaleOptions {
-  /** Called after each tile (for a progress bar). */
+  /** Called after each tile, counting the tiles of every pass (for a progress bar). */
   onProgress?: (tilesDone: number, tilesTotal: number) => void;
 }
 
-/** 128 px tiles with 8 px of context: untiled, a 512x512 medium 2x run peaks at 3.1 GB (issue 9). */
-const DEFAULT_TILES: TileOptions = { tileSize: 128, overlap: 8 };
+/**
+ * 128 px: the least CPU for CUnet on a 512 px input (5.4 s, against 5.8 s in 256 px tiles and 8.5 s
+ * untiled, which also peaks at 1.8 GB), and 330 MB of memory in all.
+ */
+const DEFAULT_TILES: TileOptions = { tileSize: 128 };
 
-/** One run of the model: where its input window is, and which part of its output is kept. */
+/** What scripts/build-models.mjs writes beside each model: output = scale x (window - 2 x context). */
+export interface ModelGeometry {
+  scale: number;
+  context: number;
+  /** The window's inner part must be a multiple of this (strided layers halve it). */
+  multiple: number;
+}
+
+/** One run of the model: the part of the pass's input it produces (its window adds `context` on each side). */
 export interface Tile {
   x: number;
   y: number;
   width: number;
   height: number;
-  keepX: number;
-  keepY: number;
-  keepWidth: number;
-  keepHeight: number;
+}
+
+/** One doubling of the image: every tile runs in a window of the same size, read with edge-replicated borders. */
+export interface Pass {
+  width: number;
+  height: number;
+  context: number;
+  /** The inner size of every window: a tile at the image's right or bottom edge keeps less of its output. */
+  tileWidth: number;
+  tileHeight: number;
+  tiles: Tile[];
 }
 
 /** The thread's code: plain CommonJS, run as it is from src/ (jest) and from dist/ (SWC re-emits it). */
@@ -34,7 +51,7 @@ const THREAD_FILE = join(__dirname, 'onnx-inference.thread.js');
 
 /** Messages to the inference thread. */
 type ToThread =
-  | { type: 'upscale'; id: number; model: AiModelId; pixels: ArrayBuffer; width: number; height: number; tiles: Tile[] }
+  | { type: 'upscale'; id: number; model: AiModelId; pixels: ArrayBuffer; width: number; height: number; passes: Pass[] }
   | { type: 'cancel'; id: number }
   | { type: 'close' };
 
@@ -56,9 +73,11 @@ interface Request {
 }
 
 /**
- * Runs the ESRGAN models that scripts/build-models.mjs converts to ONNX (NCHW float32, pixel values
+ * Runs the waifu2x models that scripts/build-models.mjs converts to ONNX (NCHW float32, pixel values
  * 0-255) on the CPU, in tiles, in a worker thread: ONNX Runtime blocks the event loop it runs on for
- * a whole tile (0.3-0.5 s), and without Redis the web process runs the jobs itself. One thread per
+ * a whole tile (about 0.3 s), and without Redis the web process runs the jobs itself. Each tile is
+ * read with the model's context around it, edge-replicated where the image ends, as waifu2x's own
+ * programs pad; `passes` runs the model again on its own output (two passes: 4x). One thread per
  * converter, started on the first upscale, running one upscale at a time (the others wait here) on
  * one CPU thread; it loads each model once, on first use. A thread that dies fails its upscale, and
  * the next one starts a new thread.
@@ -69,6 +88,7 @@ export class OnnxImageConverter {
   private thread?: Worker;
   private running?: Request;
   private lastId = 0;
+  private readonly geometries = new Map<AiModelId, ModelGeometry>();
 
   constructor(
     private readonly modelsDir = resolve('dist/models'),
@@ -82,18 +102,28 @@ export class OnnxImageConverter {
     return new OnnxImageConverter(join(rootDir, 'dist/models'));
   }
 
-  /** Rejects with the signal's reason once it aborts: at once while waiting, after the current tile while running. */
-  upscale(image: RgbImage, model: AiModelId, signal: AbortSignal, options: UpscaleOptions = {}): Promise<RgbImage> {
+  /**
+   * Runs `model` `passes` times, each on the last one's output. Rejects with the signal's reason once
+   * it aborts: at once while waiting, after the current tile while running.
+   */
+  upscale(image: RgbImage, model: AiModelId, passes: number, signal: AbortSignal, options: UpscaleOptions = {}): Promise<RgbImage> {
     const { width, height } = image;
     if (!(width >= 1 && height >= 1) || image.data.length !== width * height * 3) {
       return Promise.reject(new Error(`Not an RGB image: ${image.data.length} bytes for ${width}x${height}`));
     }
+    if (!(Number.isInteger(passes) && passes >= 1)) return Promise.reject(new Error(`Not a number of passes: ${passes}`));
     if (signal.aborted) return Promise.reject(signal.reason);
+    let plan: Pass[];
+    try {
+      plan = planPasses(width, height, passes, this.geometry(model), this.tiles);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const id = ++this.lastId;
     // A copy (under 1 ms for 512x512) is handed over, not the caller's buffer: the runner still encodes
     // the input as the preview after converting, and a transferred buffer is left empty.
     const pixels = image.data.slice().buffer;
-    const message = { type: 'upscale', id, model, pixels, width, height, tiles: planTiles(width, height, this.tiles) } as const;
+    const message = { type: 'upscale', id, model, pixels, width, height, passes: plan } as const;
     return new Promise<RgbImage>((resolvePromise, reject) => {
       const onAbort = () => this.cancel(request);
       const request: Request = {
@@ -111,6 +141,20 @@ export class OnnxImageConverter {
       this.waiting.push(request);
       this.next();
     });
+  }
+
+  /** The model's geometry, written by the build beside it; read once. */
+  private geometry(model: AiModelId): ModelGeometry {
+    let geometry = this.geometries.get(model);
+    if (!geometry) {
+      const path = join(this.modelsDir, `${model}.json`);
+      if (!existsSync(path)) {
+        throw new Error(`The ONNX model ${model} is missing (${path}): run \`npm run build\`, which converts it from scripts/models/waifu2x`);
+      }
+      geometry = JSON.parse(readFileSync(path, 'utf8')) as ModelGeometry;
+      this.geometries.set(model, geometry);
+    }
+    return geometry;
   }
 
   /**
@@ -202,34 +246,26 @@ export class OnnxImageConverter {
 }
 
 /**
- * Splits one side into near-equal parts of at most `tileSize`, each read with `overlap` pixels of
- * context where the image has them. Windows are all of one size (tileSize + 2 * overlap, or the
- * whole side), shifted inward at the edges, which keeps more context and one shape for the runtime.
+ * Splits one side into near-equal parts of at most `tileSize` (rounded up to the model's multiple):
+ * every window has the same inner size, so the runtime sees one shape; the last part keeps only
+ * what lies inside the image.
  */
-function planAxis(length: number, { tileSize, overlap }: TileOptions) {
+function planAxis(length: number, tileSize: number, multiple: number) {
   const parts = Math.ceil(length / tileSize);
-  const window = Math.min(length, tileSize + 2 * overlap);
-  return Array.from({ length: parts }, (_, i) => {
-    const keepStart = Math.round((i * length) / parts);
-    const keepEnd = Math.round(((i + 1) * length) / parts);
-    const start = Math.min(Math.max(keepStart - overlap, 0), length - window);
-    return { start, size: window, keep: keepStart - start, keepSize: keepEnd - keepStart };
-  });
+  const size = Math.ceil(Math.ceil(length / parts) / multiple) * multiple;
+  const starts = Array.from({ length: parts }, (_, i) => i * size).filter((start) => start < length);
+  return { size, parts: starts.map((start) => ({ start, keep: Math.min(size, length - start) })) };
 }
 
-/** The tiles the thread runs, in order (the thread converts their pixels, in onnx-inference.thread.js). */
-export function planTiles(width: number, height: number, options: TileOptions): Tile[] {
-  const columns = planAxis(width, options);
-  return planAxis(height, options).flatMap((row) =>
-    columns.map((column) => ({
-      x: column.start,
-      y: row.start,
-      width: column.size,
-      height: row.size,
-      keepX: column.keep,
-      keepY: row.keep,
-      keepWidth: column.keepSize,
-      keepHeight: row.keepSize,
-    })),
-  );
+/** The tiles of one pass over a width x height input, in order (the thread runs them in onnx-inference.thread.js). */
+export function planTiles(width: number, height: number, { context, multiple }: ModelGeometry, { tileSize }: TileOptions): Pass {
+  const columns = planAxis(width, tileSize, multiple);
+  const rows = planAxis(height, tileSize, multiple);
+  const tiles = rows.parts.flatMap((row) => columns.parts.map((column) => ({ x: column.start, y: row.start, width: column.keep, height: row.keep })));
+  return { width, height, context, tileWidth: columns.size, tileHeight: rows.size, tiles };
+}
+
+/** Every pass's tiles: each pass's input is the last one's output. */
+export function planPasses(width: number, height: number, passes: number, geometry: ModelGeometry, tiles: TileOptions): Pass[] {
+  return Array.from({ length: passes }, (_, i) => planTiles(width * geometry.scale ** i, height * geometry.scale ** i, geometry, tiles));
 }
