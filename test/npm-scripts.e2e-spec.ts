@@ -3,9 +3,8 @@ import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { freePort, ROOT } from './support/app-process';
-import { createTestDatabase, POSTGRES_URL, REDIS_URL, type TestDatabase } from './support/services';
+import { createTestDatabase, POSTGRES_URL, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
 import { until } from './support/until';
 
 /**
@@ -185,9 +184,14 @@ describe('the npm scripts the README lists', () => {
       }
     },
     async worker() {
-      const worker = npm('worker', { DATABASE_URL: migrated.url, REDIS_URL, REDIS_KEY_PREFIX: `t${randomBytes(4).toString('hex')}:` });
-      await worker.until('the worker is ready', () => worker.output().includes('Worker ready'));
-      expect((await worker.stop()).code).toBe(0);
+      const redisKeys = testRedisPrefix();
+      const worker = npm('worker', { DATABASE_URL: migrated.url, REDIS_URL, REDIS_KEY_PREFIX: redisKeys.prefix });
+      try {
+        await worker.until('the worker is ready', () => worker.output().includes('Worker ready'));
+        expect((await worker.stop()).code).toBe(0);
+      } finally {
+        await redisKeys.drop();
+      }
     },
     async migrate() {
       const db = await database(true);
