@@ -97,7 +97,7 @@ describe('start-up with nothing configured', () => {
     } finally {
       expect(await second.stop()).toBe(0);
     }
-  }, 120_000);
+  }, 240_000);
 
   it('logs a malformed content file at start, names it, and keeps serving', async () => {
     const contentDir = await mkdtemp(join(tmpdir(), 'guides-bad-content-'));
@@ -117,7 +117,7 @@ describe('start-up with nothing configured', () => {
       await site.close();
       await rm(contentDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 
   it('refuses to start with payments on and a broken pricing file, naming the field, without a stack trace', async () => {
     const contentDir = await mkdtemp(join(tmpdir(), 'guides-bad-pricing-'));
@@ -133,5 +133,5 @@ describe('start-up with nothing configured', () => {
       await rm(contentDir, { recursive: true, force: true });
       await database.drop();
     }
-  }, 60_000);
+  }, 120_000);
 });
