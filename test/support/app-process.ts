@@ -77,14 +77,17 @@ function spawnBuilt(script: string, args: string[], env: Record<string, string>)
   };
 }
 
-/** Waits until `ready()` holds, failing (and killing the process) if it exits or 60 s pass. */
+/**
+ * Waits until `ready()` holds, failing (and killing the process) if it exits or 120 s pass: a
+ * safety net wide enough for the embedded database's start on a machine whose other core is busy.
+ */
 async function waitUntilReady(running: RunningProcess, what: string, ready: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   while (!(await ready())) {
     if (running.process.exitCode !== null) throw new Error(`The ${what} exited with ${running.process.exitCode}:\n${running.output()}`);
     if (Date.now() > deadline) {
       running.process.kill('SIGKILL');
-      throw new Error(`The ${what} was not ready within 60 s:\n${running.output()}`);
+      throw new Error(`The ${what} was not ready within 120 s:\n${running.output()}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
