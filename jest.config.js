@@ -15,11 +15,8 @@ const swc = [
   },
 ];
 
-/** @type {import('jest').Config} */
-module.exports = {
+const shared = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/src', '<rootDir>/web', '<rootDir>/test'],
-  testMatch: ['**/*.spec.ts', '**/*.spec.tsx', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
   transform: { '^.+\\.(t|j|mj|mt)sx?$': swc },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   moduleNameMapper: {
@@ -31,5 +28,54 @@ module.exports = {
   moduleFileExtensions: ['ts', 'tsx', 'mts', 'js', 'mjs', 'cjs', 'json'],
   // ONNX Runtime's output arrays come from Node's realm: give the test realm the same typed arrays.
   setupFiles: ['<rootDir>/test/support/host-typed-arrays.ts'],
+};
+
+/** The services' tiers share one migrated template database per run (and drop it at the end). */
+const services = {
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};
+
+/**
+ * Tier 4: real browsers, and tests whose subject is processes themselves (npm scripts, start-up,
+ * shutdown, the worker process, the embedded database). Everything else in test/ is tier 3.
+ */
+const BROWSER_AND_PROCESS = [
+  '/test/[^/]+\\.browser\\.e2e-spec\\.ts$',
+  '/test/(npm-scripts|startup|shutdown|worker|embedded-database)\\.e2e-spec\\.ts$',
+];
+
+/**
+ * One project per jest tier (`npm run test:unit`, `test:int`, `test:e2e` pick one each); lint is
+ * tier 1 and runs outside jest. scripts/test.mjs runs the tiers in order and reports their times.
+ */
+/** @type {import('jest').Config} */
+module.exports = {
+  reporters: ['default', '<rootDir>/test/support/timing-reporter.cjs'],
+  // A global option in jest (projects cannot set their own).
   testTimeout: 60_000,
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: ['<rootDir>/src', '<rootDir>/web'],
+      testMatch: ['**/*.spec.ts', '**/*.spec.tsx'],
+      setupFiles: [...shared.setupFiles, '<rootDir>/test/support/no-services.ts'],
+    },
+    {
+      ...shared,
+      ...services,
+      displayName: 'int',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.int-spec.ts', '**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...BROWSER_AND_PROCESS],
+    },
+    {
+      ...shared,
+      ...services,
+      displayName: 'e2e',
+      roots: ['<rootDir>/test'],
+      testRegex: BROWSER_AND_PROCESS,
+    },
+  ],
 };

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { startApp, type RunningApp } from './support/app-process';
-import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import { REDIS_URL } from './support/services';
+import { startSite, useSite, type Site } from './support/site';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
+import { until } from './support/until';
 
 const PASSWORD = 'correct horse battery';
 
 /** A visitor at `ip` (the app trusts one proxy hop, as behind a load balancer). */
-const post = (app: RunningApp, path: string, body: unknown, ip: string) =>
+const post = (app: { url: string }, path: string, body: unknown, ip: string) =>
   fetch(`${app.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
@@ -18,62 +18,44 @@ const randomIp = () => `10.${[1, 2, 3].map(() => Math.floor(Math.random() * 250)
 const unique = (name: string) => `${name}-${randomBytes(4).toString('hex')}@example.com`;
 
 /** Signs up through the API (the app hashes the password) and marks the address confirmed. */
-async function confirmedAccount(app: RunningApp, database: TestDatabase, email: string): Promise<void> {
-  expect((await post(app, '/auth/sign_up', { email, password: PASSWORD, password_confirmation: PASSWORD }, randomIp())).status).toBe(202);
-  const db = new Client({ connectionString: database.url });
-  await db.connect();
-  try {
-    expect((await db.query(`update users set confirmed_at = now() where email = $1`, [email])).rowCount).toBe(1);
-  } finally {
-    await db.end();
-  }
+async function confirmedAccount(site: Site, email: string): Promise<void> {
+  expect((await post(site, '/auth/sign_up', { email, password: PASSWORD, password_confirmation: PASSWORD }, randomIp())).status).toBe(202);
+  const db = await site.db();
+  expect((await db.query(`update users set confirmed_at = now() where email = $1`, [email])).rowCount).toBe(1);
 }
 
 describe('sign-in limits on PostgreSQL and Redis', () => {
-  let database: TestDatabase;
-  const redisKeys = testRedisPrefix();
-  let app: RunningApp;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisKeys.prefix,
+  const site = useSite({
+    redis: true,
+    env: {
       HAS_LOGIN: 'true',
       MIGRATE_ON_START: 'true',
       TRUST_PROXY: '1',
       // One hash at a time and two waiting: a small flood fills the queue.
       AUTH_HASH_CONCURRENCY: '1',
       AUTH_HASH_QUEUE: '2',
-    });
-  });
-
-  afterAll(async () => {
-    await app?.stop();
-    await database?.drop();
-    await redisKeys.drop();
+    },
   });
 
   it("lets the owner in from their own address after a stranger's ten wrong passwords, and stops the stranger", async () => {
     const email = unique('owner');
-    await confirmedAccount(app, database, email);
+    await confirmedAccount(site, email);
     const stranger = randomIp();
-    for (let i = 0; i < 10; i++) expect((await post(app, '/auth/sign_in', { email, password: `guess ${i}` }, stranger)).status).toBe(401);
+    for (let i = 0; i < 10; i++) expect((await post(site, '/auth/sign_in', { email, password: `guess ${i}` }, stranger)).status).toBe(401);
 
-    const refused = await post(app, '/auth/sign_in', { email, password: PASSWORD }, stranger);
+    const refused = await post(site, '/auth/sign_in', { email, password: PASSWORD }, stranger);
     expect(refused.status).toBe(429);
     expect(await refused.json()).toMatchObject({ code: 'AUTH.TOO_MANY_ATTEMPTS' });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
 
     // Before: 429 for 15 minutes for everyone. Now the owner's right password works from elsewhere.
-    const owner = await post(app, '/auth/sign_in', { email, password: PASSWORD }, randomIp());
+    const owner = await post(site, '/auth/sign_in', { email, password: PASSWORD }, randomIp());
     expect(owner.status).toBe(200);
   });
 
   it('answers a flood of sign-ins beyond the hashing queue with 503 AUTH.BUSY and Retry-After, and keeps serving pages', async () => {
-    const flood = Array.from({ length: 24 }, (_, i) => post(app, '/auth/sign_in', { email: unique(`flood${i}`), password: 'whatever it is' }, randomIp()));
-    const page = fetch(`${app.url}/levels/27`);
+    const flood = Array.from({ length: 24 }, (_, i) => post(site, '/auth/sign_in', { email: unique(`flood${i}`), password: 'whatever it is' }, randomIp()));
+    const page = fetch(`${site.url}/levels/27`);
     const answers = await Promise.all(flood);
     expect((await page).status).toBe(200);
 
@@ -86,53 +68,41 @@ describe('sign-in limits on PostgreSQL and Redis', () => {
     expect(busy[0]!.headers.get('retry-after')).toBe('2');
 
     // Once the flood has passed, sign-in answers normally again.
-    expect((await post(app, '/auth/sign_in', { email: unique('after'), password: 'whatever it is' }, randomIp())).status).toBe(401);
+    expect((await post(site, '/auth/sign_in', { email: unique('after'), password: 'whatever it is' }, randomIp())).status).toBe(401);
   });
 });
 
 describe('limits while Redis is down', () => {
-  let database: TestDatabase;
-  const redisKeys = testRedisPrefix();
   let redisProxy: TcpProxy;
-  let app: RunningApp;
+  let site: Site;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
     const redis = new URL(REDIS_URL);
     redisProxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
-    app = await startApp({
-      DATABASE_URL: database.url,
-      REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`,
-      REDIS_KEY_PREFIX: redisKeys.prefix,
-      HAS_LOGIN: 'true',
-      MIGRATE_ON_START: 'true',
-      TRUST_PROXY: '1',
-    });
+    site = await startSite({ redis: true, env: { REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`, HAS_LOGIN: 'true', MIGRATE_ON_START: 'true', TRUST_PROXY: '1' } });
     redisProxy.cut();
   });
 
   afterAll(async () => {
-    await app?.stop();
+    await site?.close();
     await redisProxy?.close();
-    await database?.drop();
-    await redisKeys.drop();
   });
 
   it('still refuses the 11th sign-in for one address from one client (counted in memory)', async () => {
     const email = unique('outage');
     const ip = randomIp();
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await post(app, '/auth/sign_in', { email, password: `guess ${i}` }, ip)).status);
+    for (let i = 0; i < 11; i++) statuses.push((await post(site, '/auth/sign_in', { email, password: `guess ${i}` }, ip)).status);
     expect(statuses).toEqual([...Array(10).fill(401), 429]);
-    expect(app.output()).toContain('attempt limits are counted in this process until it is back');
+    await until('the fallback logged', () => site.app.output().includes('attempt limits are counted in this process until it is back'));
   });
 
   it("still applies the route's per-IP limit (20 sign-ins in 15 minutes)", async () => {
     const ip = randomIp();
     const statuses: number[] = [];
-    for (let i = 0; i < 21; i++) statuses.push((await post(app, '/auth/sign_in', { email: unique(`ip${i}`), password: 'a guess here' }, ip)).status);
+    for (let i = 0; i < 21; i++) statuses.push((await post(site, '/auth/sign_in', { email: unique(`ip${i}`), password: 'a guess here' }, ip)).status);
     expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
     expect(statuses[20]).toBe(429);
-    expect(app.output()).toContain('rate limits are counted in this process until it is back');
+    await until('the fallback logged', () => site.app.output().includes('rate limits are counted in this process until it is back'));
   });
 });

@@ -1,52 +1,40 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
-import { freePort, startApp, startWorker, type RunningApp, type RunningWorker } from './support/app-process';
-import { linkToken, startMailSink, type MailSink } from './support/mail-sink';
-import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import { freePort, type RunningApp } from './support/app-process';
+import { linkToken, type MailSink } from './support/mail-sink';
+import { startSite, type Site } from './support/site';
+import { until } from './support/until';
 
 const PASSWORD = 'correct horse battery';
 const ADMIN = 'ops@example.com';
 
 describe('accounts on PostgreSQL, Redis, the worker and an SMTP server', () => {
-  let database: TestDatabase;
-  const redisKeys = testRedisPrefix();
+  let site: Site;
   let mail: MailSink;
   let app: RunningApp;
   let second: RunningApp;
-  let worker: RunningWorker;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    mail = await startMailSink();
-    const env = {
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisKeys.prefix,
-      SMTP_URL: mail.url,
-      HAS_LOGIN: 'true',
-      ADMIN_EMAILS: ADMIN,
-      NODE_ENV: 'production',
-      MIGRATE_ON_START: 'true',
-      // Each test player gets an address of its own through X-Forwarded-For, as behind a proxy.
-      TRUST_PROXY: 'true',
-    };
-    app = await startApp(env);
+    site = await startSite({
+      redis: true,
+      worker: true,
+      mail: true,
+      env: {
+        HAS_LOGIN: 'true',
+        ADMIN_EMAILS: ADMIN,
+        NODE_ENV: 'production',
+        MIGRATE_ON_START: 'true',
+        // Each test player gets an address of its own through X-Forwarded-For, as behind a proxy.
+        TRUST_PROXY: 'true',
+      },
+    });
+    ({ app } = site);
+    mail = site.mail!;
     // A second web process on the same database and Redis: limits and sessions must be shared.
-    second = await startApp({ ...env, MIGRATE_ON_START: 'false' });
-    worker = await startWorker(env);
+    second = await site.startApp();
   });
 
-  afterAll(async () => {
-    await worker?.stop();
-    await second?.stop();
-    await app?.stop();
-    await mail?.close();
-    await database?.drop();
-    await redisKeys.drop();
-  });
+  afterAll(() => site?.close());
 
   /** One simulated client per test (its own IP): the per-IP limits apply to each as to a real visitor. */
   let ip = '';
@@ -238,7 +226,7 @@ describe('accounts on PostgreSQL, Redis, the worker and an SMTP server', () => {
   it('stores only a hash of each session token, never the token', async () => {
     const email = `hashed-${randomBytes(3).toString('hex')}@example.com`;
     const { token } = await confirmedUser(email);
-    const db = new Client({ connectionString: database.url });
+    const db = new Client({ connectionString: site.database!.url });
     await db.connect();
     try {
       const { rows } = await db.query<{ token_hash: string; password_hash: string }>(
@@ -265,7 +253,7 @@ describe('accounts on PostgreSQL, Redis, the worker and an SMTP server', () => {
   });
 
   it('never writes a password, token or cookie value to the logs', () => {
-    const logs = app.output() + second.output() + worker.output();
+    const logs = app.output() + second.output() + site.worker!.output();
     expect(logs).not.toContain(PASSWORD);
     expect(logs).not.toMatch(/Bearer [A-Za-z0-9_-]{43}/);
     expect(logs).not.toMatch(/token=[A-Za-z0-9_-]{43}/);
@@ -273,20 +261,17 @@ describe('accounts on PostgreSQL, Redis, the worker and an SMTP server', () => {
 });
 
 describe('account settings', () => {
-  const apps: RunningApp[] = [];
-  const dirs: string[] = [];
+  const sites: Site[] = [];
 
   afterAll(async () => {
-    await Promise.all(apps.map((a) => a.stop()));
-    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+    await Promise.all(sites.map((s) => s.close()));
   });
 
+  /** A site with these settings (on PostgreSQL: the settings, not the database, are the point). */
   async function appWith(env: Record<string, string>) {
-    const dir = await mkdtemp(join(tmpdir(), 'guides-auth-settings-'));
-    dirs.push(dir);
-    const app = await startApp({ DATA_DIR: dir, ...env });
-    apps.push(app);
-    return app;
+    const site = await startSite({ env });
+    sites.push(site);
+    return site;
   }
 
   it('with has_login off, sends every /auth page home and answers the account API with 404', async () => {
@@ -338,32 +323,21 @@ describe('account settings', () => {
 
 describe('sign-up while Redis is down', () => {
   it('answers 202 and keeps the confirmation in the outbox (the sweeper queues it), so the browser has nothing to retry', async () => {
-    const database = await createTestDatabase();
-    const app = await startApp({
-      DATABASE_URL: database.url,
-      MIGRATE_ON_START: 'true',
-      HAS_LOGIN: 'true',
-      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
-      SMTP_URL: 'smtp://127.0.0.1:9',
+    const site = await startSite({
+      env: { MIGRATE_ON_START: 'true', HAS_LOGIN: 'true', REDIS_URL: `redis://127.0.0.1:${await freePort()}`, SMTP_URL: 'smtp://127.0.0.1:9' },
     });
     try {
-      const response = await fetch(`${app.url}/auth/sign_up`, {
+      const response = await fetch(`${site.url}/auth/sign_up`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: 'outage@example.com', password: PASSWORD, password_confirmation: PASSWORD }),
       });
       expect(response.status).toBe(202);
-      const db = new Client({ connectionString: database.url });
-      await db.connect();
-      try {
-        expect((await db.query(`SELECT count(*)::int AS n FROM mail_outbox WHERE "to" = 'outage@example.com'`)).rows[0].n).toBe(1);
-      } finally {
-        await db.end();
-      }
-      expect(app.output()).toContain('kept in the outbox: the queue is unavailable');
+      const db = await site.db();
+      expect((await db.query(`SELECT count(*)::int AS n FROM mail_outbox WHERE "to" = 'outage@example.com'`)).rows[0].n).toBe(1);
+      await until('the outbox fallback logged', () => site.app.output().includes('kept in the outbox: the queue is unavailable'));
     } finally {
-      await app.stop();
-      await database.drop();
+      await site.close();
     }
   });
 });

@@ -1,24 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, startApp, type RunningApp } from './support/app-process';
+import { ROOT } from './support/app-process';
+import { useSite } from './support/site';
 
-/** The blog and content pages of the shipped sample content, on the embedded database. */
+/** The blog and content pages of the shipped sample content. */
 describe('blog and content pages', () => {
-  let app: RunningApp;
-  let dataDir: string;
-  const get = (path: string) => fetch(`${app.url}${path}`, { redirect: 'manual' });
-  const html = async (path: string, status = 200) => {
-    const response = await get(path);
-    expect(response.status).toBe(status);
-    return response.text();
-  };
-
-  beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'guides-content-e2e-'));
-    app = await startApp({
-      DATA_DIR: dataDir,
+  const site = useSite({
+    env: {
       APP_STORE_URL: 'https://apps.example/mystery-doors',
       PLAY_STORE_URL: 'https://play.example/mystery-doors',
       REDIRECTS: JSON.stringify({ '/old-guide': '/levels/27', '/partner': 'https://partner.example/' }),
@@ -26,13 +15,14 @@ describe('blog and content pages', () => {
       SOCIAL_DISCORD_URL: 'https://discord.example/invite',
       SOCIAL_EMAIL: 'hello@guides.example',
       FOOTER_LINK_GROUPS: JSON.stringify({ Friends: [['Another puzzle site', 'https://friends.example/']] }),
-    });
+    },
   });
-
-  afterAll(async () => {
-    await app?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const get = (path: string) => fetch(`${site.url}${path}`, { redirect: 'manual' });
+  const html = async (path: string, status = 200) => {
+    const response = await get(path);
+    expect(response.status).toBe(status);
+    return response.text();
+  };
 
   it('lists the latest posts, newest first, and searches them', async () => {
     const blog = await html('/blog');
@@ -183,7 +173,7 @@ describe('blog and content pages', () => {
     const atom = await blogFeed.text();
     expect(atom).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
     expect(atom.match(/<entry>/g)).toHaveLength(3);
-    expect(atom).toContain(`<link href="${app.url.replace('127.0.0.1', 'localhost')}/blog/2026/search-every-guide"/>`);
+    expect(atom).toContain(`<link href="${site.url.replace('127.0.0.1', 'localhost')}/blog/2026/search-every-guide"/>`);
     const levels = await (await get('/levels/feed.xml')).text();
     expect(levels.match(/<entry>/g)).toHaveLength(32);
     expect(await html('/blog')).toContain('<link rel="alternate" type="application/atom+xml" title="Mystery Doors Guide blog" href="/blog/feed.xml"/>');

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { startApp, type RunningApp } from './support/app-process';
+import { startSite, type Site } from './support/site';
 
 interface Profile {
   sub: string;
@@ -19,12 +18,11 @@ interface Profile {
 describe('Google sign-in', () => {
   let provider: ChildProcess;
   let issuer: string;
-  let app: RunningApp;
-  let dataDir: string;
+  let site: Site;
 
   /** The confirmation token mailed to `email` (no SMTP here: mail is written under DATA_DIR/mail). */
   async function confirmationToken(email: string): Promise<string> {
-    const dir = join(dataDir, 'mail');
+    const dir = join(site.dataDir, 'mail');
     for (let i = 0; i < 100; i++) {
       for (const file of await readdir(dir).catch(() => [] as string[])) {
         const text = (await readFile(join(dir, file), 'utf8')).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
@@ -47,24 +45,23 @@ describe('Google sign-in', () => {
     provider = fork(join(__dirname, 'support/oauth-provider.mjs'), [], { stdio: 'inherit' });
     const [first] = (await once(provider, 'message')) as [{ issuer: string }];
     issuer = first.issuer;
-    dataDir = await mkdtemp(join(tmpdir(), 'guides-google-'));
-    app = await startApp({
-      DATA_DIR: dataDir,
-      HAS_LOGIN: 'true',
-      GOOGLE_OAUTH_LOGIN: 'true',
-      AUTH_SECRET: randomBytes(32).toString('base64url'),
-      GOOGLE_CLIENT_ID: 'guides-test-client',
-      GOOGLE_CLIENT_SECRET: 'guides-test-secret',
-      GOOGLE_AUTHORIZATION_URL: `${issuer}/authorize`,
-      GOOGLE_TOKEN_URL: `${issuer}/token`,
-      GOOGLE_USERINFO_URL: `${issuer}/userinfo`,
+    site = await startSite({
+      env: {
+        HAS_LOGIN: 'true',
+        GOOGLE_OAUTH_LOGIN: 'true',
+        AUTH_SECRET: randomBytes(32).toString('base64url'),
+        GOOGLE_CLIENT_ID: 'guides-test-client',
+        GOOGLE_CLIENT_SECRET: 'guides-test-secret',
+        GOOGLE_AUTHORIZATION_URL: `${issuer}/authorize`,
+        GOOGLE_TOKEN_URL: `${issuer}/token`,
+        GOOGLE_USERINFO_URL: `${issuer}/userinfo`,
+      },
     });
   });
 
   afterAll(async () => {
-    await app?.stop();
+    await site?.close();
     provider?.disconnect();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   const cookieOf = (response: Response, name: string) =>
@@ -72,7 +69,7 @@ describe('Google sign-in', () => {
 
   /** Follows the round trip by hand: our redirect, the provider's consent redirect, our callback. */
   async function roundTrip(origin: string, tamper?: (callback: URL) => void) {
-    const start = await fetch(`${app.url}/auth/google_oauth2?origin=${encodeURIComponent(origin)}`, { redirect: 'manual' });
+    const start = await fetch(`${site.url}/auth/google_oauth2?origin=${encodeURIComponent(origin)}`, { redirect: 'manual' });
     expect(start.status).toBe(302);
     const authorize = new URL(start.headers.get('location')!);
     const stateCookie = cookieOf(start, 'oauth_state');
@@ -81,7 +78,7 @@ describe('Google sign-in', () => {
     const callback = new URL(consent.headers.get('location')!);
     tamper?.(callback);
     // The callback goes to the app (PUBLIC_URL is localhost; the test reaches it on 127.0.0.1).
-    const back = await fetch(`${app.url}${callback.pathname}${callback.search}`, {
+    const back = await fetch(`${site.url}${callback.pathname}${callback.search}`, {
       redirect: 'manual',
       headers: stateCookie ? { cookie: stateCookie } : {},
     });
@@ -107,13 +104,13 @@ describe('Google sign-in', () => {
     expect(back.status).toBe(302);
     expect(back.headers.get('location')).toBe('/levels/27?tab=hints');
     expect(token).toBeDefined();
-    const info = await fetch(`${app.url}/api/v1/user_info`, { headers: { cookie: token! } });
+    const info = await fetch(`${site.url}/api/v1/user_info`, { headers: { cookie: token! } });
     expect(await info.json()).toMatchObject({ email, confirmed: true });
 
     // The same Google account again: the same user, found by its subject even if the email changed.
     await setProfile({ sub: subject, email: `changed-${email}`, email_verified: true });
     const again = await roundTrip('/');
-    const second = await fetch(`${app.url}/api/v1/user_info`, { headers: { cookie: again.token! } });
+    const second = await fetch(`${site.url}/api/v1/user_info`, { headers: { cookie: again.token! } });
     expect(await second.json()).toMatchObject({ email });
   });
 
@@ -121,14 +118,14 @@ describe('Google sign-in', () => {
     const email = `linked-${randomBytes(3).toString('hex')}@example.com`;
     const password = 'a password long enough';
     const json = { 'content-type': 'application/json' };
-    await fetch(`${app.url}/auth/sign_up`, { method: 'POST', headers: json, body: JSON.stringify({ email, password, password_confirmation: password }) });
+    await fetch(`${site.url}/auth/sign_up`, { method: 'POST', headers: json, body: JSON.stringify({ email, password, password_confirmation: password }) });
     const confirmation = await confirmationToken(email);
-    expect((await fetch(`${app.url}/auth/confirm`, { method: 'POST', headers: json, body: JSON.stringify({ token: confirmation }) })).status).toBe(200);
+    expect((await fetch(`${site.url}/auth/confirm`, { method: 'POST', headers: json, body: JSON.stringify({ token: confirmation }) })).status).toBe(200);
     await setProfile({ sub: `google-${randomBytes(4).toString('hex')}`, email: email.toUpperCase(), email_verified: true });
     const { token } = await roundTrip('/');
-    expect(await (await fetch(`${app.url}/api/v1/user_info`, { headers: { cookie: token! } })).json()).toMatchObject({ email });
+    expect(await (await fetch(`${site.url}/api/v1/user_info`, { headers: { cookie: token! } })).json()).toMatchObject({ email });
     // The owner's own password keeps working.
-    const signIn = await fetch(`${app.url}/auth/sign_in`, { method: 'POST', headers: json, body: JSON.stringify({ email, password }) });
+    const signIn = await fetch(`${site.url}/auth/sign_in`, { method: 'POST', headers: json, body: JSON.stringify({ email, password }) });
     expect(signIn.status).toBe(200);
   });
 
@@ -137,12 +134,12 @@ describe('Google sign-in', () => {
     const email = `victim-${randomBytes(3).toString('hex')}@example.com`;
     const squatter = 'the squatter password';
     const json = { 'content-type': 'application/json' };
-    await fetch(`${app.url}/auth/sign_up`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: squatter, password_confirmation: squatter }) });
+    await fetch(`${site.url}/auth/sign_up`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: squatter, password_confirmation: squatter }) });
     // The real owner signs in with Google: the account is theirs, and the squatter's password is gone.
     await setProfile({ sub: `google-${randomBytes(4).toString('hex')}`, email, email_verified: true });
     const { token } = await roundTrip('/');
-    expect(await (await fetch(`${app.url}/api/v1/user_info`, { headers: { cookie: token! } })).json()).toMatchObject({ email, confirmed: true });
-    const attempt = await fetch(`${app.url}/auth/sign_in`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: squatter }) });
+    expect(await (await fetch(`${site.url}/api/v1/user_info`, { headers: { cookie: token! } })).json()).toMatchObject({ email, confirmed: true });
+    const attempt = await fetch(`${site.url}/auth/sign_in`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: squatter }) });
     expect(attempt.status).toBe(401);
   });
 
@@ -167,10 +164,10 @@ describe('Google sign-in', () => {
     expect(forged.back.headers.get('location')).toBe('/auth/login?error=google');
     expect(forged.token).toBeUndefined();
 
-    const start = await fetch(`${app.url}/auth/google_oauth2?origin=/`, { redirect: 'manual' });
+    const start = await fetch(`${site.url}/auth/google_oauth2?origin=/`, { redirect: 'manual' });
     const consent = await fetch(start.headers.get('location')!, { redirect: 'manual' });
     const callback = new URL(consent.headers.get('location')!);
-    const noCookie = await fetch(`${app.url}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+    const noCookie = await fetch(`${site.url}${callback.pathname}${callback.search}`, { redirect: 'manual' });
     expect(noCookie.headers.get('location')).toBe('/auth/login?error=google');
     expect(cookieOf(noCookie, 'token')).toBeUndefined();
 

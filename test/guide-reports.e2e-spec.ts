@@ -1,7 +1,5 @@
 import { join } from 'node:path';
-import { startApp, startWorker, type RunningApp, type RunningWorker } from './support/app-process';
-import { startMailSink, type MailSink } from './support/mail-sink';
-import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import { useSite } from './support/site';
 
 const CONTENT_DIR = join(__dirname, 'fixtures/content');
 const ADMINS = ['ann@example.com', 'bob@example.com'];
@@ -12,36 +10,22 @@ const WORDS = 'Step 2 says <b>four</b> & the dial only goes to three.';
  * notification in Redis, the worker mails the admins; the report page is server-rendered.
  */
 describe('guide problem reports over HTTP (built app and worker, PostgreSQL, Redis, SMTP)', () => {
-  let database: TestDatabase;
-  const redisKeys = testRedisPrefix();
-  let sink: MailSink;
-  let app: RunningApp;
-  let worker: RunningWorker;
+  // The web process queues the notification in Redis; the worker mails it through SMTP.
+  const site = useSite({
+    redis: true,
+    worker: true,
+    mail: true,
+    env: { ADMIN_EMAILS: ADMINS.join(','), PUBLIC_URL: 'https://guides.example', MIGRATE_ON_START: 'true', CONTENT_DIR, TRUST_PROXY: 'true' },
+  });
   let ip = 0;
   /** Each call comes from a client address of its own (TRUST_PROXY), unless one is given: the rate limit is per client. */
   const post = (level: string, body: unknown, init: { ip?: string; headers?: Record<string, string>; raw?: string } = {}) =>
-    fetch(`${app.url}/api/v1/levels/${level}/reports`, {
+    fetch(`${site.url}/api/v1/levels/${level}/reports`, {
       method: 'POST',
       headers: { 'x-forwarded-for': init.ip ?? `203.0.113.${++ip}`, 'content-type': 'application/json', ...init.headers },
       body: init.raw ?? JSON.stringify(body),
     });
-  const get = (path: string) => fetch(`${app.url}${path}`, { redirect: 'manual' });
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    sink = await startMailSink();
-    const shared = { DATABASE_URL: database.url, REDIS_URL, REDIS_KEY_PREFIX: redisKeys.prefix, ADMIN_EMAILS: ADMINS.join(','), PUBLIC_URL: 'https://guides.example' };
-    app = await startApp({ ...shared, MIGRATE_ON_START: 'true', CONTENT_DIR, TRUST_PROXY: 'true' });
-    worker = await startWorker({ ...shared, SMTP_URL: sink.url });
-  });
-
-  afterAll(async () => {
-    await worker?.stop();
-    await app?.stop();
-    await sink?.close();
-    await database?.drop();
-    await redisKeys.drop();
-  });
+  const get = (path: string) => fetch(`${site.url}${path}`, { redirect: 'manual' });
 
   describe('POST /api/v1/levels/{n}/reports', () => {
     it('takes a report and answers 201 with its id only; the worker mails each admin', async () => {
@@ -51,19 +35,19 @@ describe('guide problem reports over HTTP (built app and worker, PostgreSQL, Red
       expect(Object.keys(body)).toEqual(['id']);
       expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
       for (const admin of ADMINS) {
-        const mail = await sink.waitFor(admin, /^Guide problem reported: level 10 \(a step is wrong\)$/);
+        const mail = await site.mail!.waitFor(admin, /^Guide problem reported: level 10 \(a step is wrong\)$/);
         expect(mail.raw).toContain(WORDS);
         expect(mail.raw).toContain('Step 2 says &lt;b&gt;four&lt;/b&gt; &amp; the dial');
         expect(mail.raw).toContain('https://guides.example/levels/10');
         expect(mail.raw).toContain(body.id);
       }
-      expect(sink.delivered.filter((m) => m.raw.includes(body.id))).toHaveLength(ADMINS.length);
+      expect(site.mail!.delivered.filter((m) => m.raw.includes(body.id))).toHaveLength(ADMINS.length);
     });
 
     it('takes a report without a message', async () => {
       const response = await post('11', { kind: 'other' });
       expect(response.status).toBe(201);
-      await sink.waitFor(ADMINS[0]!, /^Guide problem reported: level 11 \(something else\)$/);
+      await site.mail!.waitFor(ADMINS[0]!, /^Guide problem reported: level 11 \(something else\)$/);
     });
 
     it('answers 404 for a level without a guide, and 400 for a bad number or body', async () => {
@@ -93,7 +77,7 @@ describe('guide problem reports over HTTP (built app and worker, PostgreSQL, Red
       expect(text.status).toBe(415);
       const multipart = new FormData();
       multipart.set('kind', 'other');
-      const parts = await fetch(`${app.url}/api/v1/levels/10/reports`, { method: 'POST', headers: { 'x-forwarded-for': '203.0.113.250' }, body: multipart });
+      const parts = await fetch(`${site.url}/api/v1/levels/10/reports`, { method: 'POST', headers: { 'x-forwarded-for': '203.0.113.250' }, body: multipart });
       expect(parts.status).toBe(415);
       expect((await post('10', { kind: 'other' }, { headers: { 'content-type': 'application/json; charset=utf-8' } })).status).toBe(201);
     });

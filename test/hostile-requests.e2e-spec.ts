@@ -1,8 +1,7 @@
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { startApp, type RunningApp } from './support/app-process';
 import { sendFrom } from './support/loopback-client';
-import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import { useSite } from './support/site';
 
 const CONTENT_DIR = join(__dirname, 'fixtures/content');
 
@@ -21,34 +20,14 @@ async function rawStatus(port: number, request: string): Promise<number> {
 
 /** Requests from the outside that used to end in a 500 (a stack trace and a stored error group each). */
 describe('hostile anonymous requests get a clean answer, never a 500', () => {
-  let database: TestDatabase;
-  const redisKeys = testRedisPrefix();
-  let app: RunningApp;
-  const get = (path: string) => fetch(`${app.url}${path}`, { redirect: 'manual' });
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: database.url,
-      MIGRATE_ON_START: 'true',
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisKeys.prefix,
-      CONTENT_DIR,
-      HAS_LOGIN: 'true',
-    });
-  });
-
-  afterAll(async () => {
-    await app?.stop();
-    await database?.drop();
-    await redisKeys.drop();
-  });
+  const site = useSite({ redis: true, env: { MIGRATE_ON_START: 'true', CONTENT_DIR, HAS_LOGIN: 'true' } });
+  const get = (path: string) => fetch(`${site.url}${path}`, { redirect: 'manual' });
 
   let logged = 0;
-  beforeEach(() => (logged = app.stdout().length));
+  beforeEach(() => (logged = site.app.stdout().length));
   afterEach(() => {
     // None of them is a server error: nothing was logged as one.
-    expect(app.stdout().slice(logged)).not.toMatch(/"level":50/);
+    expect(site.app.stdout().slice(logged)).not.toMatch(/"level":50/);
   });
 
   it.each([
@@ -66,12 +45,12 @@ describe('hostile anonymous requests get a clean answer, never a 500', () => {
   });
 
   it('answers an absolute-form request target with 400', async () => {
-    const status = await rawStatus(app.port, 'GET http://evil.com/levels/27 HTTP/1.1\r\nHost: evil.com\r\nConnection: close\r\n\r\n');
+    const status = await rawStatus(site.port, 'GET http://evil.com/levels/27 HTTP/1.1\r\nHost: evil.com\r\nConnection: close\r\n\r\n');
     expect(status).toBe(400);
   });
 
   it.each(['//%00', '//', '//levels/27', '//evil.com/levels'])('answers the path %s, which parsers read as a host, with 404', async (path) => {
-    expect(await rawStatus(app.port, `GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)).toBe(404);
+    expect(await rawStatus(site.port, `GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)).toBe(404);
   });
 
   it('stores concurrent client error reports of the same and of different errors, every one answered 2xx', async () => {
@@ -79,7 +58,7 @@ describe('hostile anonymous requests get a clean answer, never a 500', () => {
       JSON.stringify({ error: { error_type: 'CLIENT_ERROR', origin_type: 1, message: `Broke ${'x'.repeat(i % 5)}`, backtrace: null } });
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        sendFrom(i, app.port, '/api/v1/log_client_error', { method: 'POST', headers: { 'content-type': 'application/json', origin: app.url }, body: report(i) }),
+        sendFrom(i, site.port, '/api/v1/log_client_error', { method: 'POST', headers: { 'content-type': 'application/json', origin: site.url }, body: report(i) }),
       ),
     );
     expect(answers.filter((a) => a.status < 200 || a.status > 299)).toEqual([]);

@@ -1,9 +1,8 @@
 import { connect } from 'node:net';
 import { hash } from 'argon2';
 import { Client } from 'pg';
-import { insertSignedInUser } from './support/accounts';
 import { startApp, type RunningApp } from './support/app-process';
-import { createTestDatabase, type TestDatabase } from './support/services';
+import { useSite } from './support/site';
 
 const PUBLIC_URL = 'https://guides.example';
 const ADMIN = 'ops@example.com';
@@ -30,37 +29,21 @@ async function rawRequest(port: number, request: string): Promise<{ status: numb
 }
 
 describe('the HTTP edge of the built web app', () => {
-  let database: TestDatabase;
-  let app: RunningApp;
+  const site = useSite({ env: { HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN, NODE_ENV: 'production', MIGRATE_ON_START: 'true', PUBLIC_URL, TRUST_PROXY: '1' } });
   let adminToken: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: database.url,
-      HAS_LOGIN: 'true',
-      ADMIN_EMAILS: ADMIN,
-      NODE_ENV: 'production',
-      MIGRATE_ON_START: 'true',
-      PUBLIC_URL,
-      TRUST_PROXY: '1',
-    });
-    adminToken = await insertSignedInUser(database.url, ADMIN);
-  });
-
-  afterAll(async () => {
-    await app?.stop();
-    await database?.drop();
+    adminToken = await site.signedInUser(ADMIN);
   });
 
   it('answers admin and signed-in API responses with Cache-Control: no-store', async () => {
-    const response = await fetch(`${app.url}/api/v1/admin/guide_requests`, { headers: { authorization: `Bearer ${adminToken}` } });
+    const response = await fetch(`${site.url}/api/v1/admin/guide_requests`, { headers: { authorization: `Bearer ${adminToken}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
   it('sets the vid voter cookie Secure when PUBLIC_URL is https', async () => {
-    const response = await fetch(`${app.url}/api/v1/levels/634/guide_requests`, { method: 'POST' });
+    const response = await fetch(`${site.url}/api/v1/levels/634/guide_requests`, { method: 'POST' });
     expect(response.status).toBe(201);
     const cookie = response.headers.get('set-cookie')!;
     expect(cookie).toMatch(/^vid=/);
@@ -68,22 +51,22 @@ describe('the HTTP edge of the built web app', () => {
   });
 
   it('answers errors raised by Fastify before Nest with the API error shape on API paths', async () => {
-    const badUrl = await rawRequest(app.port, 'GET /api/v1/levels/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const badUrl = await rawRequest(site.port, 'GET /api/v1/levels/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(badUrl.status).toBe(400);
     expect(JSON.parse(badUrl.body)).toEqual({ errors: [expect.any(String)], code: 'HTTP.400' });
 
-    const tooLong = await rawRequest(app.port, `GET /api/v1/${'a'.repeat(9000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const tooLong = await rawRequest(site.port, `GET /api/v1/${'a'.repeat(9000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     expect(tooLong.status).toBe(414);
     expect(JSON.parse(tooLong.body)).toEqual({ errors: [expect.any(String)], code: 'HTTP.414' });
 
-    const bigHeaders = await rawRequest(app.port, `GET /api/v1/levels HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const bigHeaders = await rawRequest(site.port, `GET /api/v1/levels HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(bigHeaders.status).toBe(431);
     expect(JSON.parse(bigHeaders.body)).toEqual({ errors: [expect.any(String)], code: 'HTTP.431' });
   });
 
   it('takes the client address from the last X-Forwarded-For hop with TRUST_PROXY=1', async () => {
     const vote = (forwardedFor: string) =>
-      fetch(`${app.url}/api/v1/levels/633/guide_requests`, { method: 'POST', headers: { 'x-forwarded-for': forwardedFor } });
+      fetch(`${site.url}/api/v1/levels/633/guide_requests`, { method: 'POST', headers: { 'x-forwarded-for': forwardedFor } });
     const remaining = async (forwardedFor: string) => Number((await vote(forwardedFor)).headers.get('x-ratelimit-remaining'));
     const first = await remaining('1.2.3.4, 5.6.7.8');
     // The same last hop is the same client, whatever it put in front; another last hop is another client.
@@ -92,7 +75,7 @@ describe('the HTTP edge of the built web app', () => {
   });
 
   it('takes JSON only on API writes, multipart only where uploads go', async () => {
-    const form = await fetch(`${app.url}/auth/sign_in`, {
+    const form = await fetch(`${site.url}/auth/sign_in`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: `email=${encodeURIComponent(ADMIN)}&password=whatever-it-is`,
@@ -101,26 +84,26 @@ describe('the HTTP edge of the built web app', () => {
     expect(await form.json()).toEqual({ errors: [expect.any(String)], code: 'REQUEST.JSON_ONLY' });
     const parts = new FormData();
     parts.set('helpful', 'true');
-    expect((await fetch(`${app.url}/api/v1/levels/27/feedback`, { method: 'POST', body: parts })).status).toBe(415);
-    const text = await fetch(`${app.url}/auth/password`, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    expect((await fetch(`${site.url}/api/v1/levels/27/feedback`, { method: 'POST', body: parts })).status).toBe(415);
+    const text = await fetch(`${site.url}/auth/password`, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: '{}' });
     expect(text.status).toBe(415);
 
     // The image upload still takes its multipart form (it answers for itself: here the tool is off).
     const upload = new FormData();
     upload.set('conversion', 'ai-2x');
     upload.set('file', new Blob([Buffer.alloc(64)], { type: 'image/png' }), 'photo.png');
-    const uploaded = await fetch(`${app.url}/api/v1/images`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` }, body: upload });
+    const uploaded = await fetch(`${site.url}/api/v1/images`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` }, body: upload });
     expect(uploaded.status).not.toBe(415);
     expect(((await uploaded.json()) as { code: string }).code).not.toBe('REQUEST.JSON_ONLY');
   });
 
   it('takes sign-in and the other anonymous account writes from this site only, when a browser says where they come from', async () => {
-    const db = new Client({ connectionString: database.url });
+    const db = new Client({ connectionString: site.database!.url });
     await db.connect();
     await db.query('update users set password_hash = $1 where email = $2', [await hash('correct horse battery'), ADMIN]);
     await db.end();
     const signIn = (headers: Record<string, string>) =>
-      fetch(`${app.url}/auth/sign_in`, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify({ email: ADMIN, password: 'correct horse battery' }) });
+      fetch(`${site.url}/auth/sign_in`, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify({ email: ADMIN, password: 'correct horse battery' }) });
 
     const evil = await signIn({ origin: 'https://evil.example' });
     expect(evil.status).toBe(403);
@@ -128,7 +111,7 @@ describe('the HTTP edge of the built web app', () => {
     expect((await signIn({ 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     expect((await signIn({ origin: 'null' })).status).toBe(403);
     for (const path of ['/auth/sign_up', '/auth/confirmation', '/auth/confirm', '/auth/password']) {
-      const response = await fetch(`${app.url}${path}`, { method: 'POST', headers: { ...json, origin: 'https://evil.example' }, body: '{}' });
+      const response = await fetch(`${site.url}${path}`, { method: 'POST', headers: { ...json, origin: 'https://evil.example' }, body: '{}' });
       expect([path, response.status]).toEqual([path, 403]);
     }
 
@@ -143,7 +126,7 @@ describe('the HTTP edge of the built web app', () => {
     let untrusting: RunningApp;
 
     beforeAll(async () => {
-      untrusting = await startApp({ DATABASE_URL: database.url, NODE_ENV: 'production', MIGRATE_ON_START: 'false', TRUST_PROXY: '10.9.9.9, 192.168.0.0/16' });
+      untrusting = await startApp({ DATABASE_URL: site.database!.url, DATA_DIR: site.dataDir, NODE_ENV: 'production', MIGRATE_ON_START: 'false', TRUST_PROXY: '10.9.9.9, 192.168.0.0/16' });
     });
 
     afterAll(async () => {

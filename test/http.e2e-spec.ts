@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { insertSignedInUser } from './support/accounts';
-import { startApp, runUntilExit, type RunningApp } from './support/app-process';
-import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import { runUntilExit } from './support/app-process';
+import { startSite, useSite } from './support/site';
 import { until } from './support/until';
 
 const ADMIN = 'ops@example.com';
@@ -12,32 +11,14 @@ const report = (message: string) => ({
 });
 
 describe('the built web app on PostgreSQL and Redis', () => {
-  let database: TestDatabase;
-  const redisKeys = testRedisPrefix();
-  let app: RunningApp;
+  const site = useSite({ redis: true, env: { HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN, NODE_ENV: 'production', MIGRATE_ON_START: 'true' } });
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisKeys.prefix,
-      HAS_LOGIN: 'true',
-      ADMIN_EMAILS: ADMIN,
-      NODE_ENV: 'production',
-      MIGRATE_ON_START: 'true',
-    });
-    adminToken = await insertSignedInUser(database.url, ADMIN);
-  });
-
-  afterAll(async () => {
-    await app?.stop();
-    await database?.drop();
-    await redisKeys.drop();
+    adminToken = await site.signedInUser(ADMIN);
   });
 
   it('serves the home page with security headers; the only inline script is allowed by its hash', async () => {
-    const response = await fetch(`${app.url}/`);
+    const response = await fetch(`${site.url}/`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
@@ -63,7 +44,7 @@ describe('the built web app on PostgreSQL and Redis', () => {
   });
 
   it('renders pages that are not cached on each request, sent whole with their length when React finished them in the shell', async () => {
-    const response = await fetch(`${app.url}/a/page/that/is/not/cached`, { headers: { 'accept-encoding': 'identity' } });
+    const response = await fetch(`${site.url}/a/page/that/is/not/cached`, { headers: { 'accept-encoding': 'identity' } });
     expect(response.status).toBe(404);
     expect(response.headers.get('transfer-encoding')).toBeNull();
     expect(Number(response.headers.get('content-length'))).toBeGreaterThan(1000);
@@ -72,15 +53,15 @@ describe('the built web app on PostgreSQL and Redis', () => {
   });
 
   it('gives every request an id, keeping a well-formed one from the caller', async () => {
-    const kept = await fetch(`${app.url}/healthz`, { headers: { 'x-request-id': 'lb-1234abcd' } });
+    const kept = await fetch(`${site.url}/healthz`, { headers: { 'x-request-id': 'lb-1234abcd' } });
     expect(kept.headers.get('x-request-id')).toBe('lb-1234abcd');
-    const replaced = await fetch(`${app.url}/healthz`, { headers: { 'x-request-id': 'no spaces <allowed>' } });
+    const replaced = await fetch(`${site.url}/healthz`, { headers: { 'x-request-id': 'no spaces <allowed>' } });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('answers health and readiness', async () => {
-    expect(await (await fetch(`${app.url}/healthz`)).json()).toEqual({ status: 'ok' });
-    const ready = await fetch(`${app.url}/readyz`);
+    expect(await (await fetch(`${site.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${site.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({
       status: 'ready',
@@ -89,24 +70,24 @@ describe('the built web app on PostgreSQL and Redis', () => {
   });
 
   it('renders the 404 page for an unknown path, escaping the path', async () => {
-    const response = await fetch(`${app.url}/no/such/page`);
+    const response = await fetch(`${site.url}/no/such/page`);
     expect(response.status).toBe(404);
     const html = await response.text();
     expect(html).toContain('This page could not be found');
     expect(html).toContain('Page not found: /no/such/page');
     expect(html).toContain('Back Home');
 
-    const hostile = await fetch(`${app.url}/%3Cscript%3Ealert(1)%3C%2Fscript%3E`);
+    const hostile = await fetch(`${site.url}/%3Cscript%3Ealert(1)%3C%2Fscript%3E`);
     expect(hostile.status).toBe(404);
     expect(await hostile.text()).not.toContain('<script>alert(1)');
   });
 
   it('serves each page payload as JSON with an ETag for client-side navigation', async () => {
-    const home = await fetch(`${app.url}/_payload.json`);
+    const home = await fetch(`${site.url}/_payload.json`);
     expect(home.status).toBe(200);
     expect(await home.json()).toEqual({ routeId: 'home', locale: 'en', params: {}, status: 200, data: { featured: expect.any(Array) } });
 
-    const missing = await fetch(`${app.url}/no/such/_payload.json`);
+    const missing = await fetch(`${site.url}/no/such/_payload.json`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({
       routeId: 'not-found',
@@ -117,12 +98,12 @@ describe('the built web app on PostgreSQL and Redis', () => {
     });
 
     const etag = missing.headers.get('etag')!;
-    const again = await fetch(`${app.url}/no/such/_payload.json`, { headers: { 'if-none-match': etag } });
+    const again = await fetch(`${site.url}/no/such/_payload.json`, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
   });
 
   it('answers unknown API routes with JSON, not a page', async () => {
-    const response = await fetch(`${app.url}/api/v1/nothing-here`);
+    const response = await fetch(`${site.url}/api/v1/nothing-here`);
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toContain('application/json');
     expect((await response.json()).code).toBe('REQUEST.NOT_FOUND');
@@ -131,7 +112,7 @@ describe('the built web app on PostgreSQL and Redis', () => {
   it('compresses pages and caches hashed assets forever', async () => {
     // A cached page's brotli is made once it is asked for again; a brotli-only client gets identity until then.
     const page = await until('the home page in brotli', async () => {
-      const response = await fetch(`${app.url}/`, { headers: { 'accept-encoding': 'br' } });
+      const response = await fetch(`${site.url}/`, { headers: { 'accept-encoding': 'br' } });
       if (response.headers.get('content-encoding') === 'br') return response;
       await response.arrayBuffer();
       expect(response.headers.get('content-encoding')).toBeNull();
@@ -140,27 +121,27 @@ describe('the built web app on PostgreSQL and Redis', () => {
     const html = await page.text();
     const asset = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1];
     expect(asset).toBeDefined();
-    const css = await fetch(`${app.url}${asset}`);
+    const css = await fetch(`${site.url}${asset}`);
     expect(css.status).toBe(200);
     expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    const build = await fetch(`${app.url}/builds/latest.json`);
+    const build = await fetch(`${site.url}/builds/latest.json`);
     expect(build.headers.get('cache-control')).toBe('no-cache');
     expect(await build.json()).toEqual({ id: expect.stringMatching(/^[0-9a-f]{16}$/) });
   });
 
   describe('client error log', () => {
     it('stores a valid report and shows it to ops only', async () => {
-      const posted = await fetch(`${app.url}/api/v1/log_client_error`, {
+      const posted = await fetch(`${site.url}/api/v1/log_client_error`, {
         method: 'POST',
         headers: json,
         body: JSON.stringify(report('GET /api/v1/levels failed with 502')),
       });
       expect(posted.status).toBe(204);
 
-      expect((await fetch(`${app.url}/api/v1/admin/client_errors`)).status).toBe(401);
-      const wrong = await fetch(`${app.url}/api/v1/admin/client_errors`, { headers: { authorization: 'Bearer nope' } });
+      expect((await fetch(`${site.url}/api/v1/admin/client_errors`)).status).toBe(401);
+      const wrong = await fetch(`${site.url}/api/v1/admin/client_errors`, { headers: { authorization: 'Bearer nope' } });
       expect(wrong.status).toBe(401);
-      const listed = await fetch(`${app.url}/api/v1/admin/client_errors`, { headers: { authorization: `Bearer ${adminToken}` } });
+      const listed = await fetch(`${site.url}/api/v1/admin/client_errors`, { headers: { authorization: `Bearer ${adminToken}` } });
       expect(listed.status).toBe(200);
       const { data } = await listed.json();
       expect(data).toEqual([
@@ -174,7 +155,7 @@ describe('the built web app on PostgreSQL and Redis', () => {
       ['an unknown field', { error: { ...report('x').error, extra: { deep: { deeper: 1 } } } }, 'error'],
       ['no error object', { message: 'x' }, 'error'],
     ])('refuses %s with 400 naming the field', async (_case, body, field) => {
-      const response = await fetch(`${app.url}/api/v1/log_client_error`, { method: 'POST', headers: json, body: JSON.stringify(body) });
+      const response = await fetch(`${site.url}/api/v1/log_client_error`, { method: 'POST', headers: json, body: JSON.stringify(body) });
       expect(response.status).toBe(400);
       const answer = await response.json();
       expect(answer.code).toBe('REQUEST.INVALID');
@@ -182,14 +163,14 @@ describe('the built web app on PostgreSQL and Redis', () => {
     });
 
     it('refuses a body over 64 KiB with 413 and bad JSON with 400, without detail', async () => {
-      const big = await fetch(`${app.url}/api/v1/log_client_error`, {
+      const big = await fetch(`${site.url}/api/v1/log_client_error`, {
         method: 'POST',
         headers: json,
         body: JSON.stringify(report('x'.repeat(70_000))),
       });
       expect(big.status).toBe(413);
       expect((await big.json()).errors).toEqual(['Request body is too large']);
-      const broken = await fetch(`${app.url}/api/v1/log_client_error`, { method: 'POST', headers: json, body: '{"error":' });
+      const broken = await fetch(`${site.url}/api/v1/log_client_error`, { method: 'POST', headers: json, body: '{"error":' });
       expect(broken.status).toBe(400);
       expect(JSON.stringify(await broken.json())).not.toMatch(/at |node_modules/);
     });
@@ -198,7 +179,7 @@ describe('the built web app on PostgreSQL and Redis', () => {
       const statuses: number[] = [];
       let retryAfter: string | null = null;
       for (let i = 0; i < 35; i++) {
-        const response = await fetch(`${app.url}/api/v1/log_client_error`, {
+        const response = await fetch(`${site.url}/api/v1/log_client_error`, {
           method: 'POST',
           headers: json,
           body: JSON.stringify(report(`flood ${i}`)),
@@ -213,38 +194,37 @@ describe('the built web app on PostgreSQL and Redis', () => {
   });
 
   it('writes JSON logs with the request id and without credentials', async () => {
-    await fetch(`${app.url}/no/such/page?email=someone@example.com`, {
+    await fetch(`${site.url}/no/such/page?email=someone@example.com`, {
       headers: { cookie: 'token=super-secret-cookie', authorization: 'Bearer super-secret-token', 'x-request-id': 'trace-0001abcd' },
     });
-    await new Promise((r) => setTimeout(r, 200));
-    const lines = app.stdout().trim().split('\n');
+    // The request's log line is written as the response ends: wait for it, not for a while.
+    await until('the request logged', () => site.app.stdout().includes('trace-0001abcd'));
+    const lines = site.app.stdout().trim().split('\n');
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
     const requestLine = lines.map((l) => JSON.parse(l)).find((l) => l.requestId === 'trace-0001abcd');
     expect(requestLine).toMatchObject({ req: { method: 'GET', path: '/no/such/page' }, res: { statusCode: 404 } });
-    expect(app.output()).not.toMatch(/super-secret|someone@example\.com/);
+    expect(site.app.output()).not.toMatch(/super-secret|someone@example\.com/);
   });
 
   it('shuts down cleanly on SIGTERM', async () => {
-    const code = await app.stop();
+    const code = await site.app.stop();
     expect(code).toBe(0);
-    expect(app.stdout()).toContain('SIGTERM received: shutting down');
+    expect(site.app.stdout()).toContain('SIGTERM received: shutting down');
   });
 });
 
 describe('readiness and configuration failures', () => {
   it('stays ready but degraded when only the configured Redis is down (pages still work)', async () => {
-    const database = await createTestDatabase();
-    const app = await startApp({ DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:1', MIGRATE_ON_START: 'true' });
+    const site = await startSite({ env: { REDIS_URL: 'redis://127.0.0.1:1', MIGRATE_ON_START: 'true' } });
     try {
-      const ready = await fetch(`${app.url}/readyz`);
+      const ready = await fetch(`${site.url}/readyz`);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({
         status: 'degraded',
         checks: { database: 'up', migrations: 'up to date', redis: 'down', workers: 'unknown' },
       });
     } finally {
-      await app.stop();
-      await database.drop();
+      await site.close();
     }
   });
 

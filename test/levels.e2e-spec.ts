@@ -1,36 +1,16 @@
 import { join } from 'node:path';
-import { insertSignedInUser } from './support/accounts';
-import { startApp, type RunningApp } from './support/app-process';
-import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import { useSite } from './support/site';
 
 const CONTENT_DIR = join(__dirname, 'fixtures/content');
 const ADMIN = 'editor@example.com';
 let adminToken: string;
 
 describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
-  let database: TestDatabase;
-  const redisKeys = testRedisPrefix();
-  let app: RunningApp;
-  const get = (path: string, init?: RequestInit) => fetch(`${app.url}${path}`, { redirect: 'manual', ...init });
+  const site = useSite({ redis: true, env: { MIGRATE_ON_START: 'true', CONTENT_DIR, HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN } });
+  const get = (path: string, init?: RequestInit) => fetch(`${site.url}${path}`, { redirect: 'manual', ...init });
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: database.url,
-      MIGRATE_ON_START: 'true',
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisKeys.prefix,
-      CONTENT_DIR,
-      HAS_LOGIN: 'true',
-      ADMIN_EMAILS: ADMIN,
-    });
-    adminToken = await insertSignedInUser(database.url, ADMIN);
-  });
-
-  afterAll(async () => {
-    await app?.stop();
-    await database?.drop();
-    await redisKeys.drop();
+    adminToken = await site.signedInUser(ADMIN);
   });
 
   describe('pages', () => {
@@ -39,8 +19,8 @@ describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
       expect(response.status).toBe(200);
       const html = await response.text();
       expect(html).toContain('<title>Level 10: The Telescope Room - Mystery Doors Walkthrough</title>');
-      expect(html).toContain(`<link rel="canonical" href="http://localhost:${app.port}/levels/10"/>`);
-      expect(html).toContain(`<meta property="og:image" content="http://localhost:${app.port}/og/levels/10.png"/>`);
+      expect(html).toContain(`<link rel="canonical" href="http://localhost:${site.port}/levels/10"/>`);
+      expect(html).toContain(`<meta property="og:image" content="http://localhost:${site.port}/og/levels/10.png"/>`);
       expect(html).toContain('Reference time');
       expect(html).toContain('Unlocks after level <!-- -->9');
       // No hint is shown until asked for: only in the hydration data, in <noscript>, and hidden (for the
@@ -284,19 +264,19 @@ describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
       expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
       const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
       expect(locs).toEqual([
-        `http://localhost:${app.port}/`,
-        `http://localhost:${app.port}/levels`,
-        `http://localhost:${app.port}/blog`,
-        `http://localhost:${app.port}/faq`,
-        `http://localhost:${app.port}/levels/3`,
-        `http://localhost:${app.port}/levels/10`,
-        `http://localhost:${app.port}/levels/11`,
-        `http://localhost:${app.port}/levels/20`,
+        `http://localhost:${site.port}/`,
+        `http://localhost:${site.port}/levels`,
+        `http://localhost:${site.port}/blog`,
+        `http://localhost:${site.port}/faq`,
+        `http://localhost:${site.port}/levels/3`,
+        `http://localhost:${site.port}/levels/10`,
+        `http://localhost:${site.port}/levels/11`,
+        `http://localhost:${site.port}/levels/20`,
       ]);
       expect(xml.match(/<video:video>/g)).toHaveLength(1);
       expect(xml).toContain('<video:player_loc>https://www.youtube-nocookie.com/embed/abcDEF12345</video:player_loc>');
       const robots = await (await get('/robots.txt')).text();
-      expect(robots).toContain(`Sitemap: http://localhost:${app.port}/sitemap.xml`);
+      expect(robots).toContain(`Sitemap: http://localhost:${site.port}/sitemap.xml`);
     });
 
     it('draws a 1200x660 preview image per level, and none for a level without a guide', async () => {

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { networkInterfaces, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort, startApp, startWorker, type RunningApp, type RunningWorker } from './support/app-process';
-import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import { networkInterfaces } from 'node:os';
+import { freePort } from './support/app-process';
+import { useSite } from './support/site';
 import { until } from './support/until';
 
 const TOKEN = `metrics-${randomBytes(16).toString('hex')}`;
@@ -52,39 +50,21 @@ async function expectUnknownPath(response: Response): Promise<void> {
 }
 
 describe('metrics with METRICS_TOKEN (PostgreSQL, jobs in the web process)', () => {
-  let database: TestDatabase;
-  let dataDir: string;
-  let app: RunningApp;
+  // HOST: every interface, so the test can also come in from a non-loopback address.
+  const site = useSite({ env: { HAS_LOGIN: 'true', MIGRATE_ON_START: 'true', METRICS_TOKEN: TOKEN, HOST: '0.0.0.0' } });
   let external: string;
-  const scrape = async (headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }, base = app.url) => {
+  const scrape = async (headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }, base = site.url) => {
     const response = await fetch(`${base}/metrics`, { headers });
     expect(response.status).toBe(200);
     return response.text();
   };
 
-  beforeAll(async () => {
+  beforeAll(() => {
     external = externalAddress();
-    database = await createTestDatabase();
-    dataDir = await mkdtemp(join(tmpdir(), 'metrics-'));
-    app = await startApp({
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      HAS_LOGIN: 'true',
-      MIGRATE_ON_START: 'true',
-      METRICS_TOKEN: TOKEN,
-      // Every interface, so the test can also come in from a non-loopback address.
-      HOST: '0.0.0.0',
-    });
-  });
-
-  afterAll(async () => {
-    await app?.stop();
-    await database?.drop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it('answers Prometheus text to the bearer token, from loopback or elsewhere, never cached', async () => {
-    for (const base of [app.url, `http://${external}:${app.port}`]) {
+    for (const base of [site.url, `http://${external}:${site.port}`]) {
       const response = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
@@ -96,16 +76,16 @@ describe('metrics with METRICS_TOKEN (PostgreSQL, jobs in the web process)', () 
   });
 
   it('is a 404 like any unknown path without the token, with a wrong one, or another scheme, even from loopback', async () => {
-    await expectUnknownPath(await fetch(`${app.url}/metrics`));
-    await expectUnknownPath(await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}x` } }));
-    await expectUnknownPath(await fetch(`${app.url}/metrics`, { headers: { authorization: `Basic ${TOKEN}` } }));
-    await expectUnknownPath(await fetch(`http://${external}:${app.port}/metrics`));
+    await expectUnknownPath(await fetch(`${site.url}/metrics`));
+    await expectUnknownPath(await fetch(`${site.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}x` } }));
+    await expectUnknownPath(await fetch(`${site.url}/metrics`, { headers: { authorization: `Basic ${TOKEN}` } }));
+    await expectUnknownPath(await fetch(`http://${external}:${site.port}/metrics`));
   });
 
   it('counts HTTP requests by route pattern, never by the path', async () => {
     const unknown = `/no-such-${randomBytes(4).toString('hex')}/deeper`;
     for (const path of ['/levels/27', '/levels/28', '/levels/27/_payload.json', '/healthz', '/api/v1/levels/27', unknown]) {
-      await (await fetch(`${app.url}${path}`)).arrayBuffer();
+      await (await fetch(`${site.url}${path}`)).arrayBuffer();
     }
     await scrape();
     const text = await scrape();
@@ -126,8 +106,8 @@ describe('metrics with METRICS_TOKEN (PostgreSQL, jobs in the web process)', () 
   it('counts page renders and page-cache misses and hits (the fast path too)', async () => {
     const before = await scrape();
     const path = '/levels/24';
-    await (await fetch(`${app.url}${path}`)).text(); // rendered for the cache
-    await (await fetch(`${app.url}${path}`)).text(); // the cached copy
+    await (await fetch(`${site.url}${path}`)).text(); // rendered for the cache
+    await (await fetch(`${site.url}${path}`)).text(); // the cached copy
     const after = await scrape();
     const moved = (series: string) => (sample(after, series) ?? 0) - (sample(before, series) ?? 0);
     expect(moved('page_cache_requests_total{result="miss"}')).toBe(1);
@@ -136,12 +116,12 @@ describe('metrics with METRICS_TOKEN (PostgreSQL, jobs in the web process)', () 
     // Both answers are HTTP requests too, the one from the cache's fast path included.
     expect(moved('http_requests_total{route="/levels/:id",method="GET",status="200"}')).toBe(2);
 
-    await (await fetch(`${app.url}/no/such/page`)).text();
+    await (await fetch(`${site.url}/no/such/page`)).text();
     expect(sample(await scrape(), 'page_renders_total{target="stream"}')).toBeGreaterThanOrEqual(1);
   });
 
   it('times the jobs the web process runs (a sign-up mail), and shows the in-process queue', async () => {
-    expect((await signUp(app.url, 'metrics-inline@example.com')).status).toBe(202);
+    expect((await signUp(site.url, 'metrics-inline@example.com')).status).toBe(202);
     const text = await until('the mail job in the metrics', async () => {
       const scraped = await scrape();
       return (sample(scraped, 'jobs_completed_total{job="mail.send"}') ?? 0) >= 1 && scraped;
@@ -165,61 +145,31 @@ describe('metrics with METRICS_TOKEN (PostgreSQL, jobs in the web process)', () 
 });
 
 describe('metrics without METRICS_TOKEN (loopback only), with Redis and a worker with WORKER_METRICS_PORT', () => {
-  let database: TestDatabase;
-  const redisKeys = testRedisPrefix();
-  let dataDir: string;
-  let app: RunningApp;
-  let worker: RunningWorker | undefined;
+  const site = useSite({ redis: true, env: { HAS_LOGIN: 'true', MIGRATE_ON_START: 'true', HOST: '0.0.0.0' } });
   let external: string;
 
-  beforeAll(async () => {
+  beforeAll(() => {
     external = externalAddress();
-    database = await createTestDatabase();
-    dataDir = await mkdtemp(join(tmpdir(), 'metrics-'));
-    app = await startApp({
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisKeys.prefix,
-      HAS_LOGIN: 'true',
-      MIGRATE_ON_START: 'true',
-      HOST: '0.0.0.0',
-    });
-  });
-
-  afterAll(async () => {
-    await worker?.stop();
-    await app?.stop();
-    await database?.drop();
-    await redisKeys.drop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it('answers loopback, and is a 404 from another address or through a proxy', async () => {
-    expect((await fetch(`${app.url}/metrics`)).status).toBe(200);
-    await expectUnknownPath(await fetch(`http://${external}:${app.port}/metrics`));
+    expect((await fetch(`${site.url}/metrics`)).status).toBe(200);
+    await expectUnknownPath(await fetch(`http://${external}:${site.port}/metrics`));
     // A proxy on this machine connects from loopback for every visitor: it says so in its headers.
-    await expectUnknownPath(await fetch(`${app.url}/metrics`, { headers: { 'x-forwarded-for': '127.0.0.1' } }));
+    await expectUnknownPath(await fetch(`${site.url}/metrics`, { headers: { 'x-forwarded-for': '127.0.0.1' } }));
     // A token means nothing when none is configured.
-    await expectUnknownPath(await fetch(`http://${external}:${app.port}/metrics`, { headers: { authorization: 'Bearer anything-at-all-0123' } }));
+    await expectUnknownPath(await fetch(`http://${external}:${site.port}/metrics`, { headers: { authorization: 'Bearer anything-at-all-0123' } }));
   });
 
   it("reads BullMQ's counts; the worker's own listener times the job it ran", async () => {
-    const webScrape = async () => (await fetch(`${app.url}/metrics`)).text();
-    expect((await signUp(app.url, 'metrics-worker@example.com')).status).toBe(202);
+    const webScrape = async () => (await fetch(`${site.url}/metrics`)).text();
+    expect((await signUp(site.url, 'metrics-worker@example.com')).status).toBe(202);
     // No worker yet: the mail job waits in Redis.
     await until('the mail job waiting in Redis', async () => sample(await webScrape(), 'queue_jobs{queue="mail",state="waiting"}') === 1);
     expect(sample(await webScrape(), 'queue_jobs{queue="images",state="failed"}')).toBe(0);
 
     const port = await freePort();
-    worker = await startWorker({
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisKeys.prefix,
-      HOST: '0.0.0.0',
-      WORKER_METRICS_PORT: String(port),
-    });
+    const worker = await site.startWorker({ WORKER_METRICS_PORT: String(port) });
     const workerUrl = `http://127.0.0.1:${port}`;
     const text = await until('the job in the worker metrics', async () => {
       const response = await fetch(`${workerUrl}/metrics`);

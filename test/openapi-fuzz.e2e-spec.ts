@@ -1,10 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { insertSignedInUser } from './support/accounts';
-import { startApp, type RunningApp } from './support/app-process';
+import { useSite } from './support/site';
 import { sendFrom, type LoopbackRequest } from './support/loopback-client';
-import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
 
 const SEED = 0x5eed_2026;
 /** Under the 64 KiB body limit, so the route itself reads it. */
@@ -152,39 +147,20 @@ function probesFor(op: Operation, rng: ReturnType<typeof generator>, document: {
  * The inputs come from a seeded generator, so a failure reproduces.
  */
 describe('every documented route under hostile input', () => {
-  let database: TestDatabase;
-  const redisKeys = testRedisPrefix();
-  let app: RunningApp;
+  const site = useSite({
+    redis: true,
+    env: { MIGRATE_ON_START: 'true', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', NODE_ENV: 'production', ADMIN_EMAILS: 'fuzz-admin@example.com' },
+  });
   let token: string;
   let adminToken: string;
-  let dataDir: string;
   let document: { paths: Record<string, Record<string, Omit<Operation, 'method' | 'path'>>>; components?: { schemas?: Record<string, Schema> } };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataDir = await mkdtemp(join(tmpdir(), 'openapi-fuzz-'));
-    app = await startApp({
-      DATABASE_URL: database.url,
-      MIGRATE_ON_START: 'true',
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisKeys.prefix,
-      DATA_DIR: dataDir,
-      HAS_LOGIN: 'true',
-      HAS_PAYMENT: 'true',
-      NODE_ENV: 'production',
-      ADMIN_EMAILS: 'fuzz-admin@example.com',
-    });
-    token = await insertSignedInUser(database.url, 'fuzz@example.com');
-    adminToken = await insertSignedInUser(database.url, 'fuzz-admin@example.com');
-    document = await (await fetch(`${app.url}/api/docs/openapi.json`)).json();
+    token = await site.signedInUser('fuzz@example.com');
+    adminToken = await site.signedInUser('fuzz-admin@example.com');
+    document = await (await fetch(`${site.url}/api/docs/openapi.json`)).json();
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    await database?.drop();
-    await redisKeys.drop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
 
   it.each(['anonymous', 'admin'])('answers no 5xx on any page route, page or payload, under hostile parameters (%s)', async (who) => {
     const rng = generator(SEED + 10 + ['anonymous', 'admin'].indexOf(who));
@@ -210,7 +186,7 @@ describe('every documented route under hostile input', () => {
       await Promise.all(
         paths.slice(i, i + 8).map(async (path) => {
           const headers: Record<string, string> = who === 'admin' ? { authorization: `Bearer ${adminToken}`, cookie: `token=${adminToken}` } : {};
-          const { status, text } = await sendFrom(client++, app.port, path, { method: 'GET', headers });
+          const { status, text } = await sendFrom(client++, site.port, path, { method: 'GET', headers });
           if (status >= 500) failures.push(`GET ${path.slice(0, 160)} -> ${status} ${text.slice(0, 120)}`);
         }),
       );
@@ -238,10 +214,10 @@ describe('every documented route under hostile input', () => {
       for (let i = 0; i < probes.length; i += 8) {
         await Promise.all(
           probes.slice(i, i + 8).map(async ({ url, init }) => {
-            const headers: Record<string, string> = { ...init.headers, origin: app.url, accept: 'application/json' };
+            const headers: Record<string, string> = { ...init.headers, origin: site.url, accept: 'application/json' };
             if (who !== 'anonymous') headers.authorization = `Bearer ${who === 'admin' ? adminToken : token}`;
             // The path is sent as written (hostile encodings included), not normalised by URL.
-            const { status, text } = await sendFrom(client++, app.port, url, { ...init, headers }).catch((e: Error) => ({ status: 0, text: e.message }));
+            const { status, text } = await sendFrom(client++, site.port, url, { ...init, headers }).catch((e: Error) => ({ status: 0, text: e.message }));
             if (status === 0) failures.push(`${init.method} ${url.slice(0, 120)} ${JSON.stringify(init.headers)} ${String(init.body ?? '').slice(0, 80)} -> ${text}`);
             sent++;
             const label = `${init.method} ${url.slice(0, 120)} ${String(init.body ?? '').slice(0, 80)} -> ${status}`;

@@ -1,10 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
-import { insertSignedInUser } from './support/accounts';
-import { freePort, startApp, type RunningApp } from './support/app-process';
-import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import { useSite } from './support/site';
 import { until } from './support/until';
 
 const ADMIN = 'ops@example.com';
@@ -28,38 +23,17 @@ async function insertServerError(databaseUrl: string, message: string): Promise<
 }
 
 describe('the ops screens with Redis (no worker running)', () => {
-  let database: TestDatabase;
-  const redisKeys = testRedisPrefix();
-  let app: RunningApp;
+  // PUBLIC_URL: the origin the write actions must come from.
+  const site = useSite({ redis: true, publicUrl: true, env: { HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN, NODE_ENV: 'production', MIGRATE_ON_START: 'true' } });
   let adminToken: string;
   let userToken: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const port = await freePort();
-    app = await startApp({
-      PORT: String(port),
-      // The origin the write actions must come from.
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisKeys.prefix,
-      HAS_LOGIN: 'true',
-      ADMIN_EMAILS: ADMIN,
-      NODE_ENV: 'production',
-      MIGRATE_ON_START: 'true',
-    });
-    adminToken = await insertSignedInUser(database.url, ADMIN);
-    userToken = await insertSignedInUser(database.url, 'player@example.com');
+    adminToken = await site.signedInUser(ADMIN);
+    userToken = await site.signedInUser('player@example.com');
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    await database?.drop();
-    await redisKeys.drop();
-  });
-
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${app.url}${path}`, { redirect: 'manual', headers });
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${site.url}${path}`, { redirect: 'manual', headers });
   let asAdmin: Record<string, string>;
   beforeAll(() => {
     asAdmin = { cookie: `token=${adminToken}` };
@@ -123,7 +97,7 @@ describe('the ops screens with Redis (no worker running)', () => {
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(await page.text()).toContain('<base href="/admin/queues/" />');
 
-    const signUp = await fetch(`${app.url}/auth/sign_up`, {
+    const signUp = await fetch(`${site.url}/auth/sign_up`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'newcomer@example.com', password: PASSWORD, password_confirmation: PASSWORD }),
@@ -148,7 +122,7 @@ describe('the ops screens with Redis (no worker running)', () => {
 
   it('takes its write actions only from the site itself, and only from an admin', async () => {
     const clean = '/admin/queues/api/queues/mail/clean/failed';
-    const put = (headers: Record<string, string>) => fetch(`${app.url}${clean}`, { method: 'PUT', headers });
+    const put = (headers: Record<string, string>) => fetch(`${site.url}${clean}`, { method: 'PUT', headers });
 
     const crossSite = await put({ ...asAdmin, origin: 'https://elsewhere.example' });
     expect(crossSite.status).toBe(403);
@@ -156,11 +130,11 @@ describe('the ops screens with Redis (no worker running)', () => {
     expect((await put(asAdmin)).status).toBe(403);
 
     // Not an admin: the answer of a write to a path that does not exist, origin or not.
-    const unknown = await fetch(`${app.url}/no/such/api`, { method: 'PUT', headers: { origin: app.url } });
+    const unknown = await fetch(`${site.url}/no/such/api`, { method: 'PUT', headers: { origin: site.url } });
     expect(unknown.status).toBe(404);
     const others: Record<string, string>[] = [
-      { origin: app.url },
-      { cookie: `token=${userToken}`, origin: app.url },
+      { origin: site.url },
+      { cookie: `token=${userToken}`, origin: site.url },
       { cookie: `token=${userToken}`, origin: 'https://elsewhere.example' },
     ];
     for (const headers of others) {
@@ -168,14 +142,14 @@ describe('the ops screens with Redis (no worker running)', () => {
       expect(refused.status).toBe(404);
       expect(await refused.json()).toEqual({ errors: [`Cannot PUT ${clean}`], code: 'HTTP.404' });
     }
-    const add = await fetch(`${app.url}/admin/queues/api/queues/mail/add`, {
+    const add = await fetch(`${site.url}/admin/queues/api/queues/mail/add`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: 'https://elsewhere.example' },
       body: JSON.stringify({ name: 'mail.send', data: {} }),
     });
     expect(add.status).toBe(404);
 
-    expect((await put({ ...asAdmin, origin: app.url })).status).toBe(200);
+    expect((await put({ ...asAdmin, origin: site.url })).status).toBe(200);
     // A bearer token is no ambient credential: no origin needed.
     expect((await put({ authorization: `Bearer ${adminToken}` })).status).toBe(200);
   });
@@ -196,13 +170,13 @@ describe('the ops screens with Redis (no worker running)', () => {
 
   it('shows client and server error groups, escaped, newest first, filtered by origin', async () => {
     const report = (message: string, error_type = 'CLIENT_ERROR') =>
-      fetch(`${app.url}/api/v1/log_client_error`, {
+      fetch(`${site.url}/api/v1/log_client_error`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ error: { error_type, origin_type: 1, message, backtrace: `Error: ${message}\n    at render (entry-client.js:1:2)`, path: '/levels/27', build_id: 'build-42' } }),
       });
     expect((await report('<script>alert("owned")</script> boom')).status).toBe(204);
-    await insertServerError(database.url, 'the database went away');
+    await insertServerError(site.database!.url, 'the database went away');
     expect((await report('later in the browser', 'API_ERROR')).status).toBe(204);
 
     const html = await (await get('/admin/errors', asAdmin)).text();
@@ -226,29 +200,18 @@ describe('the ops screens with Redis (no worker running)', () => {
 });
 
 describe('the ops screens without Redis (jobs run in the web process)', () => {
-  let database: TestDatabase;
-  let dataDir: string;
-  let app: RunningApp;
+  const site = useSite({ env: { HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN, MIGRATE_ON_START: 'true' } });
   let adminToken: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataDir = await mkdtemp(join(tmpdir(), 'guides-ops-'));
-    app = await startApp({ DATABASE_URL: database.url, DATA_DIR: dataDir, HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN, MIGRATE_ON_START: 'true' });
-    adminToken = await insertSignedInUser(database.url, ADMIN);
+    adminToken = await site.signedInUser(ADMIN);
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    await database?.drop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
-
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${app.url}${path}`, { redirect: 'manual', headers });
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${site.url}${path}`, { redirect: 'manual', headers });
   const asAdmin = () => ({ cookie: `token=${adminToken}` });
 
   it('shows the in-process queues and their counts instead of a dashboard', async () => {
-    const signUp = await fetch(`${app.url}/auth/sign_up`, {
+    const signUp = await fetch(`${site.url}/auth/sign_up`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'newcomer@example.com', password: PASSWORD, password_confirmation: PASSWORD }),

@@ -3,8 +3,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { CONTENT_CLI, runUntilExit, startApp, type RunningApp } from './support/app-process';
-import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import { CONTENT_CLI, runUntilExit } from './support/app-process';
+import { startSite, type Site } from './support/site';
 import { until } from './support/until';
 
 interface Raw {
@@ -37,11 +37,9 @@ const decode = (response: Raw) => {
 
 /** Cached pages as immutable bytes over HTTP: variants, ETags, 304, HEAD, keys, invalidation, assets. */
 describe('the page cache and precompressed assets (built app, PostgreSQL, Redis)', () => {
-  let database: TestDatabase;
-  const redisKeys = testRedisPrefix();
   let contentDir: string;
-  let app: RunningApp;
-  const get = (path: string, headers: Record<string, string> = {}) => raw(app.port, path, headers);
+  let site: Site;
+  const get = (path: string, headers: Record<string, string> = {}) => raw(site.port, path, headers);
   /** The brotli variant is made after the entry is stored: ask until it is served. */
   const brotliOf = async (path: string) => {
     let response: Raw | undefined;
@@ -50,25 +48,22 @@ describe('the page cache and precompressed assets (built app, PostgreSQL, Redis)
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
     contentDir = await mkdtemp(join(tmpdir(), 'guides-page-cache-'));
     await cp(join(__dirname, 'fixtures/content'), contentDir, { recursive: true });
-    app = await startApp({
-      DATABASE_URL: database.url,
-      MIGRATE_ON_START: 'true',
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisKeys.prefix,
-      CONTENT_DIR: contentDir,
-      NODE_ENV: 'production',
-      // An import by the CLI (another process) shows after this.
-      PAGE_CACHE_TTL_SECONDS: '2',
+    site = await startSite({
+      redis: true,
+      env: {
+        MIGRATE_ON_START: 'true',
+        CONTENT_DIR: contentDir,
+        NODE_ENV: 'production',
+        // An import by the CLI (another process) shows after this.
+        PAGE_CACHE_TTL_SECONDS: '2',
+      },
     });
   });
 
   afterAll(async () => {
-    await app?.stop();
-    await database?.drop();
-    await redisKeys.drop();
+    await site?.close();
     await rm(contentDir, { recursive: true, force: true });
   });
 
@@ -149,7 +144,7 @@ describe('the page cache and precompressed assets (built app, PostgreSQL, Redis)
     expect(revalidated.body.length).toBe(0);
     expect((await get('/levels/11', { 'accept-encoding': 'gzip', 'if-none-match': '"something-else"' })).status).toBe(200);
 
-    const head = await raw(app.port, '/levels/11', { 'accept-encoding': 'gzip' }, 'HEAD');
+    const head = await raw(site.port, '/levels/11', { 'accept-encoding': 'gzip' }, 'HEAD');
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
     expect(head.headers.etag).toBe(etag);
@@ -202,7 +197,7 @@ describe('the page cache and precompressed assets (built app, PostgreSQL, Redis)
     const payloadBefore = await get('/levels/11/_payload.json');
     const file = join(contentDir, 'levels/011.md');
     await writeFile(file, (await readFile(file, 'utf8')).replace('Knee-deep water and a rusty door.', 'Waist-deep water and a rusty door.'));
-    const imported = await runUntilExit({ DATABASE_URL: database.url, CONTENT_DIR: contentDir }, { script: CONTENT_CLI, args: ['import'] });
+    const imported = await runUntilExit({ DATABASE_URL: site.database!.url, CONTENT_DIR: contentDir }, { script: CONTENT_CLI, args: ['import'] });
     expect(imported.code).toBe(0);
     // Another process imported: this one sees it once its entry expires (PAGE_CACHE_TTL_SECONDS).
     let after: Raw | undefined;

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { startApp, type RunningApp } from './support/app-process';
-import { createTestDatabase, type TestDatabase } from './support/services';
+import { useSite } from './support/site';
 import { until } from './support/until';
 
 /** A connection to the app and everything it has answered so far. */
@@ -30,38 +30,21 @@ function trickle(socket: Socket, piece: string, everyMs: number): () => void {
 }
 
 describe('slow and idle clients', () => {
-  let database: TestDatabase;
-  let app: RunningApp;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: database.url,
-      NODE_ENV: 'production',
-      MIGRATE_ON_START: 'true',
-      HTTP_HEADERS_TIMEOUT_MS: '1000',
-      HTTP_REQUEST_TIMEOUT_MS: '2000',
-    });
-  });
-
-  afterAll(async () => {
-    await app?.stop();
-    await database?.drop();
-  });
+  const site = useSite({ env: { NODE_ENV: 'production', MIGRATE_ON_START: 'true', HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' } });
 
   it('cuts off a request whose body trickles in, answering 408, and logs it', async () => {
-    const connection = await open(app.port);
+    const connection = await open(site.port);
     connection.socket.write('POST /api/v1/log_client_error HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{');
     const stop = trickle(connection.socket, ' ', 100);
     await connection.closed;
     stop();
     expect(connection.received()).toMatch(/^HTTP\/1\.1 408 /);
     expect(JSON.parse(connection.received().split('\r\n\r\n')[1]!)).toEqual({ errors: ['Request Timeout'], code: 'HTTP.408' });
-    await until('the slow request logged', () => app.stdout().includes('connection(s) cut or refused: slow request'));
+    await until('the slow request logged', () => site.app.stdout().includes('connection(s) cut or refused: slow request'));
   });
 
   it('cuts off headers that never finish', async () => {
-    const connection = await open(app.port);
+    const connection = await open(site.port);
     connection.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
     const stop = trickle(connection.socket, 'X-Slow: 1\r\n', 100);
     await connection.closed;
@@ -70,7 +53,7 @@ describe('slow and idle clients', () => {
   });
 
   it('still answers a normal request', async () => {
-    expect(await statusOf(app.port)).toBe('HTTP/1.1 200 OK');
+    expect(await statusOf(site.port)).toBe('HTTP/1.1 200 OK');
   });
 
   describe('with a cap of 5 open connections', () => {
@@ -78,7 +61,8 @@ describe('slow and idle clients', () => {
 
     beforeAll(async () => {
       capped = await startApp({
-        DATABASE_URL: database.url,
+        DATABASE_URL: site.database!.url,
+        DATA_DIR: site.dataDir,
         NODE_ENV: 'production',
         MIGRATE_ON_START: 'false',
         HTTP_MAX_CONNECTIONS: '5',

@@ -1,0 +1,144 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import type { Browser } from 'playwright-core';
+import { insertSignedInUser } from './accounts';
+import { freePort, startApp, startWorker, type RunningApp, type RunningWorker } from './app-process';
+import { launchBrowser } from './browser';
+import { startMailSink, type MailSink } from './mail-sink';
+import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './services';
+
+export interface SiteOptions {
+  /** Settings for the web process (and the worker), on top of those the site owns. */
+  env?: Record<string, string>;
+  /**
+   * `postgres` (default): a clone of the run's migrated template; `empty`: an empty PostgreSQL
+   * database the app migrates; `embedded`: the embedded database in DATA_DIR, for the tests about it.
+   */
+  database?: 'postgres' | 'empty' | 'embedded';
+  /** Redis under a key prefix of this site's own (without it, jobs run in the web process). */
+  redis?: boolean;
+  /** A worker process beside the web process (needs `redis`). */
+  worker?: boolean;
+  /** A real SMTP server catching the mail (without it, mail is written under DATA_DIR/mail). */
+  mail?: boolean;
+  /** Headless Chromium, launched first: without it nothing else starts (implies `publicUrl`). */
+  browser?: boolean;
+  /** PUBLIC_URL is the address the site listens on (the origin write actions must come from). */
+  publicUrl?: boolean;
+}
+
+export interface Site {
+  url: string;
+  port: number;
+  app: RunningApp;
+  /** Everything the web process was given: more processes of the same site start from it. */
+  env: Record<string, string>;
+  /** The site's DATA_DIR (embedded database, mail folder, image files); removed by close(). */
+  dataDir: string;
+  database?: TestDatabase;
+  redisPrefix?: string;
+  mail?: MailSink;
+  worker?: RunningWorker;
+  browser?: Browser;
+  /** Another web process of the same site (database, Redis, files) with `env` on top; stopped by close(). */
+  startApp(env?: Record<string, string>): Promise<RunningApp>;
+  /** A worker process of the same site with `env` on top; stopped by close(). */
+  startWorker(env?: Record<string, string>): Promise<RunningWorker>;
+  /** A client on the site's PostgreSQL database, ended by close(). */
+  db(): Promise<Client>;
+  /** A confirmed user with a live session, written into the database: its bearer token. */
+  signedInUser(email: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * The site as the tests run it: the built web process on its own free port with its own DATA_DIR,
+ * on PostgreSQL (unless the test is about the embedded database), with what `options` add. Owns
+ * everything it starts: close() stops and removes it all, and a failed start stops what started.
+ */
+export async function startSite(options: SiteOptions = {}): Promise<Site> {
+  const stops: (() => Promise<unknown>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
+  };
+  try {
+    const browser = options.browser ? await launchBrowser() : undefined;
+    if (browser) stops.push(() => browser.close());
+    const dataDir = await mkdtemp(join(tmpdir(), 'site-'));
+    stops.push(() => rm(dataDir, { recursive: true, force: true }));
+    const database = options.database === 'embedded' ? undefined : await createTestDatabase({ empty: options.database === 'empty' });
+    if (database) stops.push(() => database.drop());
+    const redis = options.redis ? testRedisPrefix() : undefined;
+    if (redis) stops.push(() => redis.drop());
+    const mail = options.mail ? await startMailSink() : undefined;
+    if (mail) stops.push(() => mail.close());
+    let client: Client | undefined;
+    stops.push(async () => client?.end());
+
+    const port = await freePort();
+    const env: Record<string, string> = {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      ...(browser || options.publicUrl ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
+      ...(database ? { DATABASE_URL: database.url } : {}),
+      ...(redis ? { REDIS_URL, REDIS_KEY_PREFIX: redis.prefix } : {}),
+      ...(mail ? { SMTP_URL: mail.url } : {}),
+      ...options.env,
+    };
+    const more = {
+      async startApp(extra: Record<string, string> = {}) {
+        // Another process of the same site: its own port, and the schema is the first one's business.
+        const { PORT: _port, ...shared } = env;
+        const app = await startApp({ ...shared, MIGRATE_ON_START: 'false', ...extra });
+        stops.push(() => app.stop());
+        return app;
+      },
+      async startWorker(extra: Record<string, string> = {}) {
+        const worker = await startWorker({ ...env, ...extra });
+        stops.push(() => worker.stop());
+        return worker;
+      },
+      async db() {
+        if (!database) throw new Error('db() needs a PostgreSQL site');
+        if (!client) {
+          client = new Client({ connectionString: database.url });
+          await client.connect();
+        }
+        return client;
+      },
+      signedInUser(email: string) {
+        if (!database) throw new Error('signedInUser() needs a PostgreSQL site');
+        return insertSignedInUser(database.url, email);
+      },
+    };
+    const app = await startApp(env);
+    stops.push(() => app.stop());
+    const worker = options.worker ? await more.startWorker() : undefined;
+    return { url: app.url, port, app, env, dataDir, database, redisPrefix: redis?.prefix, mail, worker, browser, ...more, close: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/**
+ * startSite() in beforeAll and close() in afterAll for the enclosing describe; the returned handle
+ * reads the running site (so `site.url` works in the tests).
+ */
+export function useSite(options: SiteOptions = {}): Site {
+  let site: Site | undefined;
+  beforeAll(async () => {
+    site = await startSite(options);
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+  return new Proxy({} as Site, {
+    get(_, key) {
+      if (!site) throw new Error(`The site is not running (read ${String(key)} inside a test or hook)`);
+      return Reflect.get(site, key);
+    },
+  });
+}
