@@ -186,7 +186,7 @@ describe('the payment pages', () => {
     const on = await signUp(paymentsOn);
     expect(on).toContain('<strong>14-day free trial, no credit card.</strong>');
     expect(on).toContain('Confirm your email and get 10 credits');
-    expect(await signUp(loadConfig({ HAS_LOGIN: 'true' }).public)).not.toContain('free trial');
+    expect(await signUp(loadConfig({ NODE_ENV: 'test', HAS_LOGIN: 'true' }).public)).not.toContain('free trial');
   });
 
   it('have no test checkout (404) and no test-mode note once Stripe takes the payments', async () => {
