@@ -147,6 +147,7 @@ describe('the payment pages', () => {
     packs: [
       { id: 'starter', name: 'Starter', credits: 100, validity_days: 30, price_cents: 299, currency: 'usd', most_popular: false, features: ['100 image conversions'] },
       { id: 'popular', name: 'Popular', credits: 500, validity_days: 90, price_cents: 999, currency: 'usd', most_popular: true, features: ['500 image conversions'] },
+      { id: 'pro', name: 'Pro', credits: 2000, validity_days: 365, price_cents: 2999, currency: 'usd', most_popular: false, features: ['2,000 image conversions'] },
     ],
     test_mode: true,
     trial: { credits: 10, days: 14 },
@@ -170,6 +171,11 @@ describe('the payment pages', () => {
     expect(html).toContain('500 credits');
     expect(html).toContain('$9.99');
     expect(html).toContain('Valid for 90 days');
+    expect(html).toContain('Valid for a whole year');
+    expect(html).not.toContain('Valid for 365 days');
+    // One way of writing a number: the card's credits and the pack's features alike.
+    expect(html).toContain('2,000 credits');
+    expect(html.replace(/<script\b[\s\S]*?<\/script>/g, '')).not.toMatch(/\b2000\b/);
     expect(html).toContain('14-day free trial, no credit card');
     expect(html).toContain('$1 donation = 50 credits');
     expect(html).toContain('Donated credits are valid for 365 days.');

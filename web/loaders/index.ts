@@ -71,7 +71,8 @@ export const LOADERS: Record<string, Loader> = {
     return { ...index, featured };
   },
   'not-found': ({ url }) => unknownRoute(url.pathname),
-  ...Object.fromEntries(AUTH_PAGES.map((id) => [id, authPage])),
+  // With accounts off the resolver sends every path containing /auth home before any loader runs.
+  ...Object.fromEntries(AUTH_PAGES.map((id) => [id, () => null])),
   // The packs, trial and donation terms; null (so 404) while payments are off.
   pricing: async ({ url, data }) => (await data.billing.pricing()) ?? unknownRoute(url.pathname),
   ...Object.fromEntries(PAYMENT_ACCOUNT_PAGES.map((id) => [id, paymentAccountPage])),
@@ -87,12 +88,6 @@ export const LOADERS: Record<string, Loader> = {
   },
   'admin-queues': ({ data }) => data.ops.queues(),
 };
-
-/** With accounts off, every /auth page sends the visitor home (spec), on the server and in the browser. */
-function authPage({ data }: LoaderArgs): null {
-  if (!data.config.settings.has_login) throw new PageRedirect('/');
-  return null;
-}
 
 /** Billing, usage, the payment pages and the image tool: 404 while payments are off; their data loads in the browser. */
 function paymentAccountPage({ url, data }: LoaderArgs): null {

@@ -194,7 +194,13 @@ export function PricingPage() {
                   <span className="text-2xl font-bold text-primary-700 dark:text-primary-400">{price}</span>
                   <span className={`text-sm ${mutedClass}`}>USD</span>
                 </p>
-                <p className={`mt-1 text-sm ${mutedClass}`}>{t('pricing.validity', { days: pack.validity_days })}</p>
+                <p className={`mt-1 text-sm ${mutedClass}`}>
+                  {pack.validity_days === 365
+                    ? t('pricing.validityYear')
+                    : pack.validity_days % 365 === 0
+                      ? t('pricing.validityYears', { years: pack.validity_days / 365 })
+                      : t('pricing.validity', { days: pack.validity_days })}
+                </p>
                 <ul className="mt-5 flex-1 space-y-2 text-sm">
                   {pack.features.map((feature) => (
                     <li key={feature} className="flex gap-2">

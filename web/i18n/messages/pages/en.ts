@@ -27,6 +27,7 @@ const pages = {
   'levels.card': 'Level',
 
   'pagination.label': 'Pages',
+  'pagination.page': 'Page {page}',
 
   'posts.noneFound': 'No articles found',
 
@@ -168,6 +169,8 @@ const pages = {
   'pricing.packs': 'Credit packs',
   'pricing.mostPopular': 'Most popular',
   'pricing.validity': 'Valid for {days} days',
+  'pricing.validityYear': 'Valid for a whole year',
+  'pricing.validityYears': 'Valid for {years} years',
   'pricing.buy': 'Buy',
   'pricing.buyPack': 'Buy {name}: {credits} for {price}',
   'pricing.donateTitle': 'Donate',
