@@ -55,7 +55,7 @@ describe('accessibility (axe-core) in a real browser', () => {
   beforeAll(async () => {
     axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
     database = await createTestDatabase();
-    site = await startBrowserSite({ DATABASE_URL: database.url, MIGRATE_ON_START: 'true', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', ADMIN_EMAILS: ADMIN });
+    site = await startBrowserSite({ DATABASE_URL: database.url, MIGRATE_ON_START: 'true', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', ADMIN_EMAILS: ADMIN });
     ({ app, browser } = site);
     token = await insertSignedInUser(database.url, ADMIN);
   });

@@ -14,7 +14,7 @@ describe('credits and payments in a real browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    site = await startBrowserSite({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true' });
+    site = await startBrowserSite({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true' });
     ({ app, browser } = site);
   });
 
@@ -135,21 +135,21 @@ describe('credits and payments in a real browser', () => {
       await signUpAndSignIn(site, page, `low-${Date.now().toString(36)}@example.com`);
       await page.goto(`${app.url}/pricing`);
       await hydrated(page);
-      for (const [hadCredits, title, button, target] of [
-        [true, "You don't have enough credit!", 'Charge', '/pricing'],
+      for (const [hasPaid, title, button, target] of [
+        [true, "You don't has enough credit!", 'Charge', '/pricing'],
         [false, "You don't have enough credits", 'Donate', '/pricing#donate'],
       ] as const) {
         await page.route('**/api/v1/checkout', (route) =>
           route.fulfill({
             status: 402,
             contentType: 'application/json',
-            body: JSON.stringify({ errors: [title], code: 'CREDITS.INSUFFICIENT', balance: 0, had_credits: hadCredits }),
+            body: JSON.stringify({ errors: [title], code: 'CREDITS.INSUFFICIENT', balance: 0, has_paid: hasPaid }),
           }),
         );
         await page.getByRole('button', { name: 'Buy Starter: 100 credits for $2.99' }).click();
         const dialog = page.getByTestId('low-credit-modal');
         await dialog.getByText(title, { exact: true }).waitFor();
-        if (!hadCredits) await dialog.getByText('50 extra credits for every $1 donated').waitFor();
+        if (!hasPaid) await dialog.getByText('50 extra credits for every $1 donated').waitFor();
         await expect(dialog.getByRole('link', { name: button }).getAttribute('href')).resolves.toBe(target);
         await page.keyboard.press('Escape');
         await dialog.waitFor({ state: 'hidden' });

@@ -39,6 +39,7 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
       DATA_DIR: dataDir,
       HAS_LOGIN: 'true',
       HAS_PAYMENT: 'true',
+      TEST_PAYMENTS: 'true',
       TRIAL_CREDITS: '0',
       ADMIN_EMAILS: ADMIN,
       NODE_ENV: 'production',
@@ -195,7 +196,7 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
     expect(statuses.every((s) => s === 202 || s === 402 || s === 429)).toBe(true);
     expect(await balance(token)).toBe(0);
     const refusal = answers.find((a) => a.status === 402);
-    if (refusal) expect(await refusal.json()).toMatchObject({ code: 'CREDITS.INSUFFICIENT', balance: 0, had_credits: true });
+    if (refusal) expect(await refusal.json()).toMatchObject({ code: 'CREDITS.INSUFFICIENT', balance: 0, has_paid: true });
   });
 
   it('charges once a job whose worker was killed in the middle of it: another worker finishes it', async () => {

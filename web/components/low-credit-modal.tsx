@@ -5,15 +5,15 @@ import { creditsLabel } from 'web/lib/credits';
 import { Link } from 'web/lib/router/router';
 
 /** What each low-credit modal says and where its button goes (spec: Charge to pricing, Donate to the donation form). */
-export function lowCreditContent(body: Pick<InsufficientCreditsBody, 'had_credits'>): { title: MessageKey; text: MessageKey; action: MessageKey; to: string } {
+export function lowCreditContent(body: Pick<InsufficientCreditsBody, 'has_paid'>): { title: MessageKey; text: MessageKey; action: MessageKey; to: string } {
   return lowCreditModal(body) === 'charge'
     ? { title: 'lowCredit.chargeTitle', text: 'lowCredit.chargeText', action: 'lowCredit.charge', to: '/pricing' }
     : { title: 'lowCredit.donateTitle', text: 'lowCredit.donateText', action: 'lowCredit.donate', to: '/pricing#donate' };
 }
 
 /**
- * The low-credit modals, opened by an API answer 402 with the insufficient-credits code: "You
- * don't have enough credit!" with Charge for an account that has had credits, else "You don't
+ * The low-credit modals, opened by an API answer 402 with the insufficient-credits code: the spec's
+ * "You don't has enough credit!" with Charge for an account that has paid before, else "You don't
  * have enough credits" with the donation offer. Its own chunk, loaded the first time it opens.
  */
 export function LowCreditModal({ body, onClose }: { body: InsufficientCreditsBody; onClose: () => void }) {

@@ -25,6 +25,7 @@ export class LocalPaymentGateway extends PaymentGateway {
     return Promise.resolve(null);
   }
 
+  /** Nothing to call: BillingService records each key's refund once, in the order's transaction. */
   refund(order: Order, amountCents: number): Promise<{ refundedCents: number }> {
     return Promise.resolve({ refundedCents: order.refundedCents + amountCents });
   }

@@ -116,7 +116,7 @@ export class StripePaymentGateway extends PaymentGateway {
     return null;
   }
 
-  async refund(order: Order, amountCents: number): Promise<{ refundedCents: number }> {
+  async refund(order: Order, amountCents: number, idempotencyKey: string): Promise<{ refundedCents: number }> {
     const paymentIntent = order.gatewayPaymentRef;
     if (!paymentIntent) throw new RefundNotPossibleError('This order has no payment to refund.');
     const refund = await this.call(
@@ -124,8 +124,8 @@ export class StripePaymentGateway extends PaymentGateway {
       () =>
         this.stripe.refunds.create(
           { payment_intent: paymentIntent, amount: amountCents },
-          // Keyed by the cumulative target: a retry of this refund replays it, the next partial refund is new.
-          { idempotencyKey: `refund-${order.id}-${order.refundedCents + amountCents}` },
+          // The admin request's own key: Stripe replays a retried refund instead of making a second one.
+          { idempotencyKey: `refund-${order.id}-${idempotencyKey}` },
         ),
       // Stripe answered and said no (already refunded, more than what is left): not an outage.
       (error) => (error instanceof Stripe.errors.StripeInvalidRequestError ? new RefundNotPossibleError(`Stripe refused the refund: ${error.message}`) : undefined),
