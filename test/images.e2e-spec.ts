@@ -196,7 +196,18 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
     expect(statuses.every((s) => s === 202 || s === 402 || s === 429)).toBe(true);
     expect(await balance(token)).toBe(0);
     const refusal = answers.find((a) => a.status === 402);
-    if (refusal) expect(await refusal.json()).toMatchObject({ code: 'CREDITS.INSUFFICIENT', balance: 0, has_paid: true });
+    // Credits from an admin are not a payment: the donation offer.
+    if (refusal) expect(await refusal.json()).toMatchObject({ code: 'CREDITS.INSUFFICIENT', balance: 0, has_paid: false });
+  });
+
+  it('tells a user who spent the last credit how to get more (402) before any per-minute limit (429)', async () => {
+    const token = await user(10);
+    const image = await png(16, 16);
+    for (let i = 0; i < 10; i++) expect((await call('POST', '/api/v1/images', { token, form: upload(image, 'sketch') })).status).toBe(202);
+    // The eleventh within the minute: out of credits, and the answer says so, not "too many at once".
+    const next = await call('POST', '/api/v1/images', { token, form: upload(image, 'sketch') });
+    expect(next.status).toBe(402);
+    expect(await next.json()).toMatchObject({ code: 'CREDITS.INSUFFICIENT', balance: 0, errors: ["You don't have enough credits"] });
   });
 
   it('charges once a job whose worker was killed in the middle of it: another worker finishes it', async () => {

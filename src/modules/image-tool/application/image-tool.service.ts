@@ -55,11 +55,12 @@ export class ImageToolService {
     try {
       const job = await this.jobs.inTransaction(async () => {
         await this.jobs.lockUser(userId);
+        // The balance first: a user with no credits is told how to get some (402, the low-credit
+        // offer), never "too many at once". A refusal below rolls the hold back with the rest.
+        await this.ledger.hold({ userId, amount: CREDITS_PER_IMAGE, idempotencyKey: chargeKey(id), description: `Image: ${CONVERSION_NAMES[submission.conversion]}` });
         const max = this.config.images.maxUnfinished;
         if ((await this.jobs.countUnfinished(userId)) >= max) throw new TooManyUnfinishedJobsError(max);
         if ((await this.jobs.countSince(userId, new Date(Date.now() - 60_000))) >= MAX_SUBMISSIONS_PER_MINUTE) throw new TooManySubmissionsError();
-        // 402 with the insufficient-credits code when the balance is short: nothing is kept.
-        await this.ledger.hold({ userId, amount: CREDITS_PER_IMAGE, idempotencyKey: chargeKey(id), description: `Image: ${CONVERSION_NAMES[submission.conversion]}` });
         if ('upload' in submission) {
           await this.store.put(files.input, submission.upload, 'application/octet-stream');
           stored = true;
