@@ -153,8 +153,8 @@ describe('the payment pages', () => {
     trial: { credits: 10, days: 14 },
     donation: { credits_per_dollar: 50, min_usd: 1, max_usd: 500, validity_days: 365 },
   };
-  const on = fakePageData({ config: paymentsOn, billing: { pricing: async () => pricing } });
-  const withStripe = fakePageData({ config: paymentsOn, billing: { pricing: async () => ({ ...pricing, test_mode: false }) } });
+  const on = fakePageData({ config: paymentsOn, billing: { ...fakePageData().billing, pricing: async () => pricing } });
+  const withStripe = fakePageData({ config: { ...paymentsOn, testPayments: false }, billing: { ...fakePageData().billing, pricing: async () => ({ ...pricing, test_mode: false }) } });
 
   it('are 404 while payments are off', async () => {
     for (const path of ['/pricing', '/billing', '/usage', '/payment/success', '/payment/test-checkout']) {
@@ -200,6 +200,17 @@ describe('the payment pages', () => {
     const output = await serverEntry.render(input('/pricing', withStripe));
     if (output.kind !== 'html') throw new Error('expected html');
     expect(await text(output.stream)).not.toContain('Test mode');
+  });
+
+  it('say "test mode" on every page that involves money while payments are test payments, and nowhere once Stripe takes them', async () => {
+    for (const path of ['/pricing', '/billing', '/usage', '/payment/success?order=x', '/payment/test-checkout?order=x', '/tools/image']) {
+      for (const [data, shown] of [[on, true], [withStripe, false]] as const) {
+        const output = await serverEntry.render(input(path, data));
+        if (output.kind !== 'html') throw new Error('expected html');
+        const html = await text(output.stream);
+        expect([path, shown, /Test mode|Test checkout/.test(html)]).toEqual([path, shown, shown]);
+      }
+    }
   });
 
   it('render the account pages the same for everyone, with no user data and not indexed', async () => {

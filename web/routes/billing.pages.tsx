@@ -31,6 +31,7 @@ import {
 } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
 import { Seo } from 'web/components/seo';
+import { TestModeNote } from 'web/components/test-mode-note';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import {
@@ -141,11 +142,7 @@ export function PricingPage() {
       <div className="max-w-2xl">
         <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{t('pricing.title')}</h1>
         <p className={`mt-3 text-lg ${mutedClass}`}>{t('pricing.intro')}</p>
-        {pricing.test_mode && (
-          <p className="mt-4 rounded-2xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-950 dark:border-amber-700 dark:bg-amber-950/50 dark:text-amber-100" data-testid="test-mode">
-            {t('pricing.testMode')}
-          </p>
-        )}
+        <TestModeNote className="mt-4" />
       </div>
 
       <section
@@ -345,7 +342,7 @@ export function TestCheckoutPage() {
   };
 
   return (
-    <AccountPage title={t('checkout.title')}>
+    <AccountPage title={t('checkout.title')} testNote={false}>
       <div role="note" className="mb-6 rounded-2xl border-2 border-dashed border-amber-400 bg-amber-50 p-4 text-amber-950 dark:border-amber-500 dark:bg-amber-950/40 dark:text-amber-100">
         <p className="flex items-center gap-2 font-bold">
           <Icon name="shield" className="size-5 shrink-0" />

@@ -28,6 +28,7 @@ import {
 } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
 import { Seo } from 'web/components/seo';
+import { TestModeNote } from 'web/components/test-mode-note';
 import { usePageI18n, type PageTranslate } from 'web/i18n/page-messages';
 import { ApiError, apiRequest, apiUpload } from 'web/lib/api';
 import { formatDateTime } from 'web/lib/billing-format';
@@ -643,6 +644,7 @@ function Checkout({ busy, problem }: { busy: boolean; problem: string | null }) 
         </p>
       )}
       <p className={`mt-4 text-xs ${mutedClass}`}>{t('image.kept')}</p>
+      <TestModeNote className="mt-4" />
     </div>
   );
 }

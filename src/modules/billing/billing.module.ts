@@ -41,3 +41,4 @@ import { PricingCatalog } from './domain/pricing-catalog.port';
 export class BillingModule {}
 
 export { BillingService } from './application/billing.service';
+export { OrderNotFoundError } from './domain/billing.errors';
