@@ -253,6 +253,24 @@ describe('credits with the local test checkout, end to end', () => {
     expect((await call('POST', '/api/v1/admin/credits', { token, body: grant })).status).toBe(403);
   });
 
+  it('resumes or cancels a pending order from /billing: back to its checkout, or closed for good', async () => {
+    const { token } = await newUser();
+    const checkout = await call('POST', '/api/v1/checkout', { token, body: { donation_usd: 2 } });
+    const { order_id } = (await checkout.json()) as CheckoutView;
+    const resumed = await call('POST', `/api/v1/orders/${order_id}/resume`, { token });
+    expect([resumed.status, await resumed.json()]).toEqual([200, { order_id, url: `/payment/test-checkout?order=${order_id}` }]);
+    for (let i = 0; i < 2; i++) {
+      const canceled = await call('POST', `/api/v1/orders/${order_id}/cancel`, { token });
+      expect([canceled.status, ((await canceled.json()) as OrderView).status]).toEqual([200, 'canceled']);
+    }
+    expect((await call('POST', `/api/v1/orders/${order_id}/resume`, { token })).status).toBe(409);
+    expect((await call('POST', `/api/v1/orders/${order_id}/test_payment`, { token, body: { result: 'paid' } })).status).toBe(409);
+    const paid = await pay(token, { pack_id: 'starter' });
+    expect((await call('POST', `/api/v1/orders/${paid.id}/cancel`, { token })).status).toBe(409);
+    const other = await newUser();
+    expect((await call('POST', `/api/v1/orders/${order_id}/resume`, { token: other.token })).status).toBe(404);
+  });
+
   it('runs the housekeeping in the web process without Redis: expiries reach the history, stale pending orders expire', async () => {
     await until('the expiry of the seeded lot', async () => {
       const { rows } = await db.query(`select 1 from credit_events where user_id = $1 and kind = 'expire'`, [seeded.userId]);

@@ -112,9 +112,9 @@ export function AdminOrdersPage() {
         <ul className="mt-3 divide-y divide-gray-200 rounded-3xl border border-gray-200 bg-white shadow-sm dark:divide-gray-800 dark:border-gray-800 dark:bg-gray-900/60" data-testid="admin-orders">
           {orders.items.map((order) => (
             <li key={order.id} data-order={order.id} className="flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6">
-              <div className="min-w-0 flex-1">
+              <div className="min-w-0 basis-full sm:basis-0 sm:flex-1">
                 <p className="flex flex-wrap items-center gap-2">
-                  <Link to={`/admin/orders/${order.id}`} className={`${linkClass} font-mono`}>
+                  <Link to={`/admin/orders/${order.id}`} className={`${linkClass} font-mono whitespace-nowrap`}>
                     {order.number}
                   </Link>
                   <StatusBadge status={order.status} />
@@ -124,11 +124,11 @@ export function AdminOrdersPage() {
                   {order.email ?? 'account deleted'} · {order.description}
                 </p>
               </div>
-              <p className="text-right text-sm tabular-nums">
+              <p className="text-sm tabular-nums sm:text-right">
                 <span className="font-semibold">{formatUsd(order.amount_cents)}</span>
                 {order.refunded_cents > 0 && <span className={`block ${mutedClass}`}>{formatUsd(order.refunded_cents)} refunded</span>}
               </p>
-              <p className={`w-40 text-right text-sm ${mutedClass}`}>
+              <p className={`text-sm max-sm:ml-auto sm:w-40 sm:text-right ${mutedClass}`}>
                 <time dateTime={order.created_at}>{utc(order.created_at)}</time>
               </p>
             </li>

@@ -147,6 +147,27 @@ export class BillingService {
     return toOrderView(order);
   }
 
+  /** /billing's Resume on a pending order: where to finish paying it (409 when its checkout cannot be paid any more). */
+  async resumeCheckout(userId: string, orderId: string): Promise<CheckoutView> {
+    this.requireEnabled();
+    const order = await this.ownOrder(userId, orderId);
+    const url = order.status === 'pending' ? await this.gateway.resumeUrl(order) : null;
+    if (!url) throw new OrderNotPayableError();
+    return { order_id: order.id, url };
+  }
+
+  /** /billing's Cancel on a pending order: its checkout is closed and the order canceled (once; a paid order stays paid). */
+  async cancelCheckout(userId: string, orderId: string): Promise<OrderView> {
+    this.requireEnabled();
+    const order = await this.ownOrder(userId, orderId);
+    if (order.status !== 'pending' && order.status !== 'canceled') throw new OrderNotPayableError();
+    if (order.status === 'pending' && order.gatewaySessionId) {
+      await this.gateway.cancel(order);
+      await this.applyUpdate(`cancel:${order.id}`, { type: 'canceled', sessionId: order.gatewaySessionId });
+    }
+    return toOrderView((await this.orders.findById(order.id))!);
+  }
+
   /** The local test checkout's Pay and Cancel buttons: the same fulfilment as a Stripe webhook. */
   async testPayment(userId: string, orderId: string, result: 'paid' | 'canceled'): Promise<OrderView> {
     this.requireEnabled();

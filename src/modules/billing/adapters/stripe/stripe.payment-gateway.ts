@@ -109,6 +109,20 @@ export class StripePaymentGateway extends PaymentGateway {
     return { id: event.id, update: await this.toUpdate(event) };
   }
 
+  async resumeUrl(order: Order): Promise<string | null> {
+    if (!order.gatewaySessionId) return null;
+    const sessionId = order.gatewaySessionId;
+    const session = await this.call('checkout.sessions.retrieve', () => this.stripe.checkout.sessions.retrieve(sessionId));
+    return session.status === 'open' ? session.url : null;
+  }
+
+  async cancel(order: Order): Promise<void> {
+    if (!order.gatewaySessionId) return;
+    const sessionId = order.gatewaySessionId;
+    // An open session expires at once; one already completed or expired answers with an error we can ignore (the webhook tells).
+    await this.call('checkout.sessions.expire', () => this.stripe.checkout.sessions.expire(sessionId)).catch(() => undefined);
+  }
+
   async lookup(sessionId: string): Promise<PaymentUpdate | null> {
     const session = await this.call('checkout.sessions.retrieve', () => this.stripe.checkout.sessions.retrieve(sessionId));
     if (session.payment_status === 'paid') return this.paid(session);
