@@ -41,7 +41,7 @@ const services = {
  * shutdown, the worker process, the embedded database). Everything else in test/ is tier 3.
  */
 const BROWSER_AND_PROCESS = [
-  '/test/[^/]+\\.browser\\.e2e-spec\\.ts$',
+  '/test/([^/]+\\.)?browser\\.e2e-spec\\.ts$',
   '/test/(npm-scripts|startup|shutdown|worker|embedded-database)\\.e2e-spec\\.ts$',
 ];
 
@@ -51,7 +51,7 @@ const BROWSER_AND_PROCESS = [
  */
 /** @type {import('jest').Config} */
 module.exports = {
-  reporters: ['default', '<rootDir>/test/support/timing-reporter.cjs'],
+  reporters: ['default', '<rootDir>/test/support/timing-reporter.mjs'],
   // A global option in jest (projects cannot set their own).
   testTimeout: 60_000,
   projects: [

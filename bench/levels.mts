@@ -17,13 +17,13 @@ import { request as httpGet } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { benchDatabase, cpuMs, type Encoding, hasTaskset, load, median, pinLoadGenerator, ROOT, serve, waitFor, WEB_NODE_FLAGS } from './support.mts';
+import { benchDatabase, cpuMs, type Encoding, freePort, hasTaskset, load, median, pinLoadGenerator, ROOT, serve, waitFor, WEB_NODE_FLAGS } from './support.mts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARM_UP_SECONDS = Math.min(2, SECONDS);
 const ENCODINGS: Encoding[] = ['identity', 'br, gzip'];
-const PORTS = { baseline: 3201, cached: 3202, uncached: 3203 };
+const PORTS = { baseline: await freePort(), cached: await freePort(), uncached: await freePort() };
 pinLoadGenerator();
 
 interface Target {

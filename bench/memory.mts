@@ -12,12 +12,12 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
-import { benchDatabase, serve, waitFor, WEB_NODE_FLAGS } from './support.mts';
+import { benchDatabase, freePort, serve, waitFor, WEB_NODE_FLAGS } from './support.mts';
 
 const URLS = Number(process.env.BENCH_URLS ?? 15_000);
 const CONCURRENCY = 20;
 const GOAL_MB = 400;
-const PORT = 3251;
+const PORT = await freePort();
 const WORDS = ['key', 'door', 'lever', 'clock', 'mirror', 'candle', 'painting', 'safe', 'code', 'lamp', 'book', 'rope'];
 
 /** Resident memory of a process, in MB. */

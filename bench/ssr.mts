@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baselineServer, hasTaskset, load, median, pinLoadGenerator, ROOT, serve, waitFor, WEB_NODE_FLAGS } from './support.mts';
+import { baselineServer, freePort, hasTaskset, load, median, pinLoadGenerator, ROOT, serve, waitFor, WEB_NODE_FLAGS } from './support.mts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -16,21 +16,24 @@ pinLoadGenerator();
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-ssr-'));
-  const app = serve([...WEB_NODE_FLAGS, 'dist/server/src/main.js'], { PORT: '3100', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PAGE_CACHE: 'false' });
+  const [appPort, basePort] = [await freePort(), await freePort()];
+  const site = `http://127.0.0.1:${appPort}/`;
+  const baselineUrl = `http://127.0.0.1:${basePort}/`;
+  const app = serve([...WEB_NODE_FLAGS, 'dist/server/src/main.js'], { PORT: String(appPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PAGE_CACHE: 'false' });
   try {
-    await waitFor('http://127.0.0.1:3100/healthz');
-    const html = await (await fetch('http://127.0.0.1:3100/')).text();
-    const baseline = serve(['-e', baselineServer('/', 3101)], { BENCH_HTML: Buffer.from(html).toString('base64'), NODE_PATH: join(ROOT, 'node_modules') });
+    await waitFor(`${site}healthz`);
+    const html = await (await fetch(site)).text();
+    const baseline = serve(['-e', baselineServer('/', basePort)], { BENCH_HTML: Buffer.from(html).toString('base64'), NODE_PATH: join(ROOT, 'node_modules') });
     try {
-      await waitFor('http://127.0.0.1:3101/');
+      await waitFor(baselineUrl);
       console.log(`home page: ${html.length} bytes; ${ROUNDS} rounds of ${SECONDS}s, 20 connections${hasTaskset ? ', server on core 0' : ''}`);
-      await load('http://127.0.0.1:3100/', 2);
-      await load('http://127.0.0.1:3101/', 2);
+      await load(site, 2);
+      await load(baselineUrl, 2);
       const ssr = [];
       const base = [];
       for (let round = 0; round < ROUNDS; round++) {
-        base.push(await load('http://127.0.0.1:3101/', SECONDS));
-        ssr.push(await load('http://127.0.0.1:3100/', SECONDS));
+        base.push(await load(baselineUrl, SECONDS));
+        ssr.push(await load(site, SECONDS));
       }
       const baseRps = median(base.map((r) => r.rps));
       const ssrRps = median(ssr.map((r) => r.rps));

@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
@@ -83,3 +85,13 @@ ${withAssets ? "fastify.register(require('@fastify/static'), { root: process.env
 fastify.get('${path}', (_req, reply) => reply.type('text/html; charset=utf-8').send(html));
 fastify.listen({ port: ${port}, host: '127.0.0.1' });
 `;
+
+/** A port nothing listens on now (the system's pick): a bench run beside a test run or another bench never collides. */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((done) => server.close(done));
+  return port;
+}
+

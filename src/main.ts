@@ -15,6 +15,14 @@ async function main(): Promise<void> {
   const config = loadConfig();
   applyNodeEnv(config);
   const app = await createWebApp(config, process.cwd());
+  // Stop accepting, finish in-flight requests (bounded), then close the pool, Redis and the embedded
+  // database. Installed before listening: a SIGTERM right after /healthz first answers is graceful too.
+  const fastify = app.getHttpAdapter().getInstance();
+  closeOnSignals(app, {
+    timeoutMs: SHUTDOWN_TIMEOUT_MS,
+    doing: 'shutting down',
+    drain: () => drainHttp(app.getHttpServer(), () => fastify.close(), DRAIN_TIMEOUT_MS),
+  });
   await app.listen({ port: config.http.port, host: config.http.host });
   const logger = new Logger('Main');
   // Every setting that does not fit with another, in one line (what they switch stays off).
@@ -27,14 +35,6 @@ async function main(): Promise<void> {
   else if (report.status === 'degraded') logger.warn(`Site ready at ${where}, degraded: ${problems}`);
   else logger.error(`Site up at ${where} but not ready (/readyz answers 503): ${problems}`);
   logger.log(features(config));
-
-  // Stop accepting, finish in-flight requests (bounded), then close the pool, Redis and the embedded database.
-  const fastify = app.getHttpAdapter().getInstance();
-  closeOnSignals(app, {
-    timeoutMs: SHUTDOWN_TIMEOUT_MS,
-    doing: 'shutting down',
-    drain: () => drainHttp(app.getHttpServer(), () => fastify.close(), DRAIN_TIMEOUT_MS),
-  });
 }
 
 /** What is on, in one line; in the local try-out, what a newcomer can do and where. */

@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { insertSignedInUser } from './support/accounts';
 import type { RunningApp } from './support/app-process';
-import { hydrated } from './support/browser';
+import { hydrated, settled } from './support/browser';
 import { startBrowserSite, type BrowserSite } from './support/browser-site';
-import { createTestDatabase, type TestDatabase } from './support/services';
+import { poll } from './support/poll';
 
 const ADMIN = 'a11y-admin@example.com';
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -45,7 +44,6 @@ export async function watchConsole(page: Page): Promise<string[]> {
  * and dark (the OS scheme; the site follows it). Accounts, payments and the ops screens are on.
  */
 describe('accessibility (axe-core) in a real browser', () => {
-  let database: TestDatabase;
   let site: BrowserSite;
   let app: RunningApp;
   let browser: Browser;
@@ -54,15 +52,13 @@ describe('accessibility (axe-core) in a real browser', () => {
 
   beforeAll(async () => {
     axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-    database = await createTestDatabase();
-    site = await startBrowserSite({ DATABASE_URL: database.url, MIGRATE_ON_START: 'true', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', ADMIN_EMAILS: ADMIN });
+    site = await startBrowserSite({ MIGRATE_ON_START: 'true', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', ADMIN_EMAILS: ADMIN });
     ({ app, browser } = site);
-    token = await insertSignedInUser(database.url, ADMIN);
+    token = await site.signedInUser(ADMIN);
   });
 
   afterAll(async () => {
     await site?.close();
-    await database?.drop();
   });
 
   /** The violations on the page as it is now, one line each (rule, element, why). */
@@ -80,31 +76,33 @@ describe('accessibility (axe-core) in a real browser', () => {
 
   async function auditPages(paths: string[], signedIn: boolean) {
     const found: string[] = [];
-    for (const mode of MODES) {
-      const context: BrowserContext = await browser.newContext({ colorScheme: mode.colorScheme, viewport: { width: mode.width, height: mode.height } });
-      if (signedIn) await context.addCookies([{ name: 'token', value: token, url: app.url }]);
-      const page = await context.newPage();
-      const problems = await watchConsole(page);
-      try {
-        for (const path of paths) {
-          await page.goto(`${app.url}${path}`);
-          await hydrated(page);
-          await page.waitForLoadState('networkidle');
-          for (const line of await audit(page)) found.push(`${path} ${mode.colorScheme} ${mode.width}: ${line}`);
-          // A clean console too: no error, no CSP violation, on every load.
-          for (const problem of problems.splice(0)) found.push(`${path} ${mode.colorScheme} ${mode.width}: console: ${problem}`);
+    // The four modes side by side, each in a context of its own: the audits wait on the browser, not on each other.
+    await Promise.all(
+      MODES.map(async (mode) => {
+        const context: BrowserContext = await browser.newContext({ colorScheme: mode.colorScheme, viewport: { width: mode.width, height: mode.height } });
+        if (signedIn) await context.addCookies([{ name: 'token', value: token, url: app.url }]);
+        const page = await context.newPage();
+        const problems = await watchConsole(page);
+        try {
+          for (const path of paths) {
+            await page.goto(`${app.url}${path}`);
+            await settled(page);
+            for (const line of await audit(page)) found.push(`${path} ${mode.colorScheme} ${mode.width}: ${line}`);
+            // A clean console too: no error, no CSP violation, on every load.
+            for (const problem of problems.splice(0)) found.push(`${path} ${mode.colorScheme} ${mode.width}: console: ${problem}`);
+          }
+          if (signedIn) {
+            // The account menu, open.
+            await page.getByRole('button', { name: 'Account' }).click();
+            await page.getByTestId('account-email').waitFor();
+            for (const line of await audit(page)) found.push(`account menu ${mode.colorScheme} ${mode.width}: ${line}`);
+          }
+        } finally {
+          await context.close();
         }
-        if (signedIn) {
-          // The account menu, open.
-          await page.getByRole('button', { name: 'Account' }).click();
-          await page.getByTestId('account-email').waitFor();
-          for (const line of await audit(page)) found.push(`account menu ${mode.colorScheme} ${mode.width}: ${line}`);
-        }
-      } finally {
-        await context.close();
-      }
-    }
-    return found;
+      }),
+    );
+    return found.sort();
   }
 
   it('finds no WCAG 2.2 AA violation on the public pages, signed out', async () => {
@@ -126,7 +124,7 @@ describe('accessibility (axe-core) in a real browser', () => {
         const button = page.getByRole('button', { name: 'Account' });
         await button.focus();
         await page.keyboard.press('Enter');
-        await expect(button.getAttribute('aria-expanded')).resolves.toBe('true');
+        await poll(() => button.getAttribute('aria-expanded')).toBe('true');
         const menu = page.getByTestId('account-email');
         await menu.waitFor();
         // The menu never lies over the header's search box.
@@ -136,8 +134,8 @@ describe('accessibility (axe-core) in a real browser', () => {
         await page.keyboard.press('Tab');
         await page.keyboard.press('Escape');
         await menu.waitFor({ state: 'detached' });
-        await expect(button.getAttribute('aria-expanded')).resolves.toBe('false');
-        await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Account');
+        await poll(() => button.getAttribute('aria-expanded')).toBe('false');
+        await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Account');
 
         await button.click();
         await menu.waitFor();
@@ -204,7 +202,7 @@ describe('accessibility (axe-core) in a real browser', () => {
     try {
       await page.goto(`${app.url}/media`);
       const title = page.locator('main h2 a').first();
-      await expect(title.evaluate((a) => getComputedStyle(a).textDecorationLine)).resolves.toBe('underline');
+      await poll(() => title.evaluate((a) => getComputedStyle(a).textDecorationLine)).toBe('underline');
     } finally {
       await context.close();
     }
@@ -244,8 +242,7 @@ describe('a clean console with accounts off, and a long menu', () => {
     try {
       for (const path of SIGNED_OUT) {
         await page.goto(`${site.app.url}${path}`);
-        await hydrated(page);
-        await page.waitForLoadState('networkidle');
+        await settled(page);
         for (const problem of problems.splice(0)) found.push(`${path}: ${problem}`);
       }
     } finally {

@@ -1,34 +1,27 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { freePort, startApp, type RunningApp } from './support/app-process';
-import { hydrated, launchBrowser } from './support/browser';
-import { linkToken, startMailSink, type MailSink } from './support/mail-sink';
+import type { RunningApp } from './support/app-process';
+import { hydrated } from './support/browser';
+import { linkToken, type MailSink } from './support/mail-sink';
+import { startSite, type Site } from './support/site';
+import { poll } from './support/poll';
 
 const PASSWORD = 'correct horse battery';
 
 describe('accounts in a real browser', () => {
+  let site: Site;
   let app: RunningApp;
   let browser: Browser;
   let mail: MailSink;
-  let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'guides-auth-browser-'));
-    mail = await startMailSink();
-    const port = await freePort();
     // Without REDIS_URL the web process sends the mail itself, here to a real SMTP server.
-    app = await startApp({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, HAS_LOGIN: 'true', SMTP_URL: mail.url });
-    browser = await launchBrowser();
+    site = await startSite({ browser: true, mail: true, env: { HAS_LOGIN: 'true' } });
+    ({ app } = site);
+    browser = site.browser!;
+    mail = site.mail!;
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await mail?.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => site?.close());
 
   it('signs up, confirms from the email, signs in, shows the account menu, and signs out', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -64,7 +57,7 @@ describe('accounts in a real browser', () => {
 
       const account = page.getByLabel('Account');
       await account.click();
-      await expect(page.getByTestId('account-email').textContent()).resolves.toBe(email);
+      await poll(() => page.getByTestId('account-email').textContent()).toBe(email);
 
       // A new page load knows the user again: the cookie authenticates user_info.
       await page.reload();

@@ -3,9 +3,10 @@ import { Client } from 'pg';
 import type { AdminOrderDetail, AdminOrderView, CheckoutView, CreditsView, LedgerEventView, OrderView, Paged } from 'src/contracts/billing';
 import { creditsViewSchema, ledgerPageSchema, orderPageSchema, orderViewSchema } from 'src/contracts/billing.schema';
 import { insertSignedInUser } from './support/accounts';
-import { startApp, startWorker, type RunningApp } from './support/app-process';
-import { linkToken, startMailSink, type MailSink } from './support/mail-sink';
-import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import type { RunningApp } from './support/app-process';
+import { linkToken, type MailSink } from './support/mail-sink';
+import { REDIS_URL, testRedisPrefix } from './support/services';
+import { startSite, type Site } from './support/site';
 import { until } from './support/until';
 
 const PASSWORD = 'correct horse battery';
@@ -18,33 +19,28 @@ const DAY = 86_400_000;
  * built server runs without Redis, so it also runs the scheduled housekeeping itself.
  */
 describe('credits with the local test checkout, end to end', () => {
-  let database: TestDatabase;
+  let site: Site;
   let mail: MailSink;
   let app: RunningApp;
   let db: Client;
   let seeded: { userId: string; token: string };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    mail = await startMailSink();
-    const env = {
-      DATABASE_URL: database.url,
-      SMTP_URL: mail.url,
-      HAS_LOGIN: 'true',
-      HAS_PAYMENT: 'true',
-      TEST_PAYMENTS: 'true',
-      ADMIN_EMAILS: ADMIN,
-      NODE_ENV: 'production',
-      MIGRATE_ON_START: 'true',
-      TRUST_PROXY: 'true',
-    };
-    // Migrate and seed before the process that runs the housekeeping starts: an expired lot and a
-    // stale pending order are waiting for it.
-    const migrate = await startApp({ ...env, HAS_PAYMENT: 'false' });
-    await migrate.stop();
-    db = new Client({ connectionString: database.url });
+    site = await startSite({
+      mail: true,
+      env: { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', ADMIN_EMAILS: ADMIN, NODE_ENV: 'production', MIGRATE_ON_START: 'true', TRUST_PROXY: 'true' },
+      // Seeded before the process that runs the housekeeping starts: an expired lot and a stale
+      // pending order are waiting for it.
+      seed: (url) => seed(url),
+    });
+    ({ app } = site);
+    mail = site.mail!;
+  });
+
+  async function seed(url: string) {
+    db = new Client({ connectionString: url });
     await db.connect();
-    const token = await insertSignedInUser(database.url, 'seeded@example.com');
+    const token = await insertSignedInUser(url, 'seeded@example.com');
     const { rows } = await db.query<{ id: string }>(`select id from users where email = 'seeded@example.com'`);
     seeded = { userId: rows[0]!.id, token };
     await db.query(
@@ -61,14 +57,11 @@ describe('credits with the local test checkout, end to end', () => {
        values ('ORD-STALE001', $1, 'pack', 'starter', 'Starter pack', 100, 30, 299, 'pending', 'local', 'local_stale', now() - interval '2 days')`,
       [seeded.userId],
     );
-    app = await startApp(env);
-  });
+  }
 
   afterAll(async () => {
-    await app?.stop();
     await db?.end();
-    await mail?.close();
-    await database?.drop();
+    await site?.close();
   });
 
   let ip = '';
@@ -181,7 +174,7 @@ describe('credits with the local test checkout, end to end', () => {
 
   it('lets an admin refund part of a test order (the refunded share of unspent credits goes) and grant credits with a reason, once per key', async () => {
     const { token, email } = await newUser();
-    const admin = await insertSignedInUser(database.url, ADMIN);
+    const admin = await site.signedInUser(ADMIN);
     const order = await pay(token, { pack_id: 'starter' });
 
     const path = `/api/v1/admin/orders/${order.id}/refund`;
@@ -295,7 +288,7 @@ describe('credits with the local test checkout, end to end', () => {
     );
     await db.query(`insert into credit_events (user_id, kind, credits, lot_id, description) values ($1, 'grant', 3, $2, 'Worker test credits')`, [seeded.userId, rows[0]!.id]);
     await db.query(`update credit_lots set expires_at = now() - interval '1 second' where id = $1`, [rows[0]!.id]);
-    const worker = await startWorker({ DATABASE_URL: database.url, REDIS_URL, REDIS_KEY_PREFIX: redisKeys.prefix, HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true' });
+    const worker = await site.startWorker({ REDIS_URL, REDIS_KEY_PREFIX: redisKeys.prefix });
     try {
       // The worker's own log, so a run of the web process's minutely housekeeping cannot pass for it.
       await until('the worker to record the expiry', () => /Housekeeping: 1 lot\(s\) expired/.test(worker.output()));

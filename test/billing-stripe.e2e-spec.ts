@@ -1,9 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import type { CreditsView, LedgerEventView, OrderView, Paged } from 'src/contracts/billing';
-import { insertSignedInUser } from './support/accounts';
-import { startApp, type RunningApp } from './support/app-process';
-import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import type { RunningApp } from './support/app-process';
+import { startSite, type Site } from './support/site';
 import { startStripeStandIn, type StripeStandIn } from './support/stripe-stand-in';
 import { until } from './support/until';
 
@@ -19,46 +18,37 @@ const WEBHOOK = '/api/v1/payments/stripe/webhook';
  * below comes from the orders alone.
  */
 describe('credits and Stripe payments, end to end', () => {
-  let database: TestDatabase;
-  const redisKeys = testRedisPrefix();
+  let site: Site;
   let standIn: StripeStandIn;
   let app: RunningApp;
-  let paymentsOff: RunningApp | undefined;
   let db: Client;
-  let env: Record<string, string>;
   let adminToken: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
     standIn = await startStripeStandIn({ secretKey: SECRET_KEY });
-    env = {
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisKeys.prefix,
-      HAS_LOGIN: 'true',
-      HAS_PAYMENT: 'true',
-      NODE_ENV: 'production',
-      MIGRATE_ON_START: 'true',
-      STRIPE_SECRET_KEY: SECRET_KEY,
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: standIn.url,
-      ADMIN_EMAILS: ADMIN,
-      // Each test is a visitor of its own through X-Forwarded-For (per-IP rate limits).
-      TRUST_PROXY: 'true',
-    };
-    app = await startApp(env);
-    db = new Client({ connectionString: database.url });
-    await db.connect();
-    adminToken = await insertSignedInUser(database.url, ADMIN);
+    site = await startSite({
+      redis: true,
+      env: {
+        HAS_LOGIN: 'true',
+        HAS_PAYMENT: 'true',
+        NODE_ENV: 'production',
+        MIGRATE_ON_START: 'true',
+        STRIPE_SECRET_KEY: SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_URL: standIn.url,
+        ADMIN_EMAILS: ADMIN,
+        // Each test is a visitor of its own through X-Forwarded-For (per-IP rate limits).
+        TRUST_PROXY: 'true',
+      },
+    });
+    ({ app } = site);
+    db = await site.db();
+    adminToken = await site.signedInUser(ADMIN);
   });
 
   afterAll(async () => {
-    await db?.end();
-    await paymentsOff?.stop();
-    await app?.stop();
+    await site?.close();
     await standIn?.close();
-    await database?.drop();
-    await redisKeys.drop();
   });
 
   let ip = '';
@@ -98,7 +88,7 @@ describe('credits and Stripe payments, end to end', () => {
 
   const newUser = async () => {
     const email = `buyer-${randomBytes(4).toString('hex')}@example.com`;
-    return { email, token: await insertSignedInUser(database.url, email) };
+    return { email, token: await site.signedInUser(email) };
   };
 
   async function checkout(token: string, input: object = { pack_id: 'popular' }) {
@@ -411,8 +401,7 @@ describe('credits and Stripe payments, end to end', () => {
 
   it('has none of it with payments off: a second process without HAS_PAYMENT answers 404', async () => {
     const { token } = await newUser();
-    const { HAS_PAYMENT: _, ...withoutPayments } = env;
-    paymentsOff = await startApp({ ...withoutPayments, MIGRATE_ON_START: 'false' });
+    const paymentsOff = await site.startApp({ HAS_PAYMENT: 'false' });
     const base = paymentsOff.url;
     const order = await checkout(token); // on the first process, still on
     const { session } = standIn.markPaid(order.sessionId);

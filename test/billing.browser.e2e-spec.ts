@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { RunningApp } from './support/app-process';
 import { hydrated } from './support/browser';
 import { BROWSER_PASSWORD, signUpAndSignIn, startBrowserSite, type BrowserSite } from './support/browser-site';
+import { poll } from './support/poll';
 
 /**
  * The issue's "done when", as a new user would try it: `HAS_LOGIN=true HAS_PAYMENT=true npm start`
@@ -51,7 +52,7 @@ describe('credits and payments in a real browser', () => {
       // The trial: 10 credits, expiring 14 days from now.
       await page.goto(`${app.url}/usage`);
       await hydrated(page);
-      await expect(page.getByTestId('usage-balance').textContent()).resolves.toMatch(/^10\b/);
+      await poll(() => page.getByTestId('usage-balance').textContent()).toMatch(/^10\b/);
       const inFourteenDays = new Date(Date.now() + 14 * 86_400_000).toLocaleDateString('en-US', { dateStyle: 'medium' });
       await page.getByText(new RegExp(`^Expires ${inFourteenDays}`)).waitFor();
       await page.getByText('Free trial', { exact: true }).first().waitFor();
@@ -62,19 +63,19 @@ describe('credits and payments in a real browser', () => {
       await page.getByText('Test mode: purchases go to a test checkout and no real money is taken.').waitFor();
       await page.getByRole('button', { name: 'Buy Popular: 500 credits for $9.99' }).click();
       const orderId = await payOnTestCheckout(page, '$9.99');
-      await expect(page.getByTestId('order-number').textContent()).resolves.toMatch(/^ORD-[0-9A-Z]{8}$/);
+      await poll(() => page.getByTestId('order-number').textContent()).toMatch(/^ORD-[0-9A-Z]{8}$/);
       const orderNumber = (await page.getByTestId('order-number').textContent())!;
       await page.getByText('$9.99').first().waitFor();
       await page.getByText('Test card •••• 4242').waitFor();
-      await expect(page.getByTestId('success-balance').textContent()).resolves.toContain('510 credits');
-      await expect(page.getByTestId('header-balance').textContent()).resolves.toContain('510');
+      await poll(() => page.getByTestId('success-balance').textContent()).toContain('510 credits');
+      await poll(() => page.getByTestId('header-balance').textContent()).toContain('510');
 
       // View Order: the order, highlighted, in the billing history.
       await page.getByRole('link', { name: 'View Order' }).click();
       await page.waitForURL(`${app.url}/billing?order=${orderId}`);
       const row = page.locator(`tr[data-order="${orderId}"]`);
       await row.waitFor();
-      await expect(row.getAttribute('aria-current')).resolves.toBe('true');
+      await poll(() => row.getAttribute('aria-current')).toBe('true');
       const rowText = (await row.textContent())!;
       for (const part of [orderNumber, '$9.99', 'Paid', '500']) expect(rowText).toContain(part);
 
@@ -82,17 +83,17 @@ describe('credits and payments in a real browser', () => {
       await page.goto(`${app.url}/pricing`);
       await hydrated(page);
       await page.getByLabel('Donation in US dollars').fill('2');
-      await expect(page.getByTestId('donation-credits').textContent()).resolves.toContain('100 credits');
+      await poll(() => page.getByTestId('donation-credits').textContent()).toContain('100 credits');
       await page.getByRole('button', { name: 'Donate', exact: true }).click();
       await payOnTestCheckout(page, '$2');
-      await expect(page.getByTestId('success-balance').textContent()).resolves.toContain('610 credits');
+      await poll(() => page.getByTestId('success-balance').textContent()).toContain('610 credits');
 
       // The account menu: the balance beside the email, Billing and Usage.
       await page.getByLabel('Account').click();
-      await expect(page.getByTestId('account-balance').textContent()).resolves.toContain('610 credits');
+      await poll(() => page.getByTestId('account-balance').textContent()).toContain('610 credits');
       await page.getByRole('link', { name: 'Usage' }).click();
       await page.waitForURL(`${app.url}/usage`);
-      await expect(page.getByTestId('usage-balance').textContent()).resolves.toMatch(/^610\b/);
+      await poll(() => page.getByTestId('usage-balance').textContent()).toMatch(/^610\b/);
       await page.getByText('Donation', { exact: true }).first().waitFor();
       expect(problems).toEqual([]);
     } finally {
@@ -119,7 +120,7 @@ describe('credits and payments in a real browser', () => {
       await dialog.getByLabel('Password', { exact: true }).fill(BROWSER_PASSWORD);
       await dialog.getByRole('button', { name: 'Sign in' }).click();
       await payOnTestCheckout(page, '$2.99');
-      await expect(page.getByTestId('success-balance').textContent()).resolves.toContain('110 credits');
+      await poll(() => page.getByTestId('success-balance').textContent()).toContain('110 credits');
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -150,7 +151,7 @@ describe('credits and payments in a real browser', () => {
         const dialog = page.getByTestId('low-credit-modal');
         await dialog.getByText(title, { exact: true }).waitFor();
         if (!hasPaid) await dialog.getByText('50 extra credits for every $1 donated').waitFor();
-        await expect(dialog.getByRole('link', { name: button }).getAttribute('href')).resolves.toBe(target);
+        await poll(() => dialog.getByRole('link', { name: button }).getAttribute('href')).toBe(target);
         await page.keyboard.press('Escape');
         await dialog.waitFor({ state: 'hidden' });
         await page.unroute('**/api/v1/checkout');

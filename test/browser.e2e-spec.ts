@@ -1,26 +1,23 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { ROOT, startApp, type RunningApp } from './support/app-process';
-import { hydrated, launchBrowser } from './support/browser';
+import { ROOT, type RunningApp } from './support/app-process';
+import { hydrated, settled } from './support/browser';
+import { poll } from './support/poll';
+import { startSite, type Site } from './support/site';
 
 describe('the site in a real browser', () => {
   let app: RunningApp;
   let browser: Browser;
-  let dataDir: string;
+  let site: Site;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'guides-browser-'));
-    app = await startApp({ DATA_DIR: dataDir, APP_STORE_URL: 'https://apps.example/x', PLAY_STORE_URL: 'https://play.example/x' });
-    browser = await launchBrowser();
+    site = await startSite({ browser: true, publicUrl: false, env: { APP_STORE_URL: 'https://apps.example/x', PLAY_STORE_URL: 'https://play.example/x' } });
+    ({ app } = site);
+    browser = site.browser!;
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => site?.close());
 
   /** Opens a page and collects console errors and page errors (CSP violations included). */
   async function open(path: string, options: { colorScheme?: 'light' | 'dark' } = {}) {
@@ -38,8 +35,9 @@ describe('the site in a real browser', () => {
     try {
       expect(response?.status()).toBe(200);
       await hydrated(page);
-      await expect(page.title()).resolves.toContain('Mystery Doors');
-      await page.waitForTimeout(300);
+      await poll(() => page.title()).toContain('Mystery Doors');
+      // Errors come from what the page does after it loads: wait until it has done it.
+      await settled(page);
       expect(problems).toEqual([]);
     } finally {
       await close();
@@ -64,12 +62,12 @@ describe('the site in a real browser', () => {
       expect(await response?.headerValue('content-security-policy')).not.toContain('nonce-');
       await hydrated(page);
       // The theme script ran before the first paint: it is the one inline script, allowed by its hash.
-      await expect(page.evaluate(() => document.documentElement.classList.contains('dark'))).resolves.toBe(true);
+      await poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
       // Client navigation works from the hydrated state (payload JSON, cached too).
       await page.locator('header a[href="/levels"]').first().click();
       await page.waitForURL(`${app.url}/levels`);
-      await page.waitForTimeout(300);
-      await expect(page.evaluate(() => (window as unknown as { violations: string[] }).violations)).resolves.toEqual([]);
+      await settled(page);
+      await poll(() => page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -92,8 +90,8 @@ describe('the site in a real browser', () => {
     try {
       await page.goto(`${app.url}/levels/27`);
       await hydrated(page);
-      await expect(page.evaluate(() => (window as unknown as { injected?: boolean }).injected)).resolves.toBeUndefined();
-      await expect(page.evaluate(() => (window as unknown as { violations: string[] }).violations)).resolves.toEqual(['script-src-elem']);
+      await poll(() => page.evaluate(() => (window as unknown as { injected?: boolean }).injected)).toBeUndefined();
+      await poll(() => page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual(['script-src-elem']);
     } finally {
       await context.close();
     }
@@ -114,8 +112,8 @@ describe('the site in a real browser', () => {
     try {
       expect(new URL(page.url()).pathname).toBe('/');
       await hydrated(page);
-      await expect(page.getByRole('banner').getByRole('button', { name: 'Sign in' }).count()).resolves.toBe(0);
-      await expect(page.getByLabel('Account').count()).resolves.toBe(0);
+      await poll(() => page.getByRole('banner').getByRole('button', { name: 'Sign in' }).count()).toBe(0);
+      await poll(() => page.getByLabel('Account').count()).toBe(0);
     } finally {
       await close();
     }
@@ -129,10 +127,10 @@ describe('the site in a real browser', () => {
       const input = page.locator('header form input');
 
       await page.locator('header form button[type=submit]').click();
-      await expect(page.locator('header [role=alert]').textContent()).resolves.toBe('Please enter a level number');
+      await poll(() => page.locator('header [role=alert]').textContent()).toBe('Please enter a level number');
       await input.fill('636');
       await input.press('Enter');
-      await expect(page.locator('header [role=alert]').textContent()).resolves.toBe('Invalid level number');
+      await poll(() => page.locator('header [role=alert]').textContent()).toBe('Invalid level number');
       expect(page.url()).toBe(`${app.url}/`);
 
       // A valid number: the level's payload JSON is fetched and the page changes in place.
@@ -142,9 +140,9 @@ describe('the site in a real browser', () => {
       expect((await payload).status()).toBe(200);
       await page.getByRole('heading', { name: 'Level 27: The Locked Observatory' }).waitFor();
       expect(page.url()).toBe(`${app.url}/levels/27`);
-      await expect(input.inputValue()).resolves.toBe('');
-      await expect(page.title()).resolves.toContain('Level 27');
-      await expect(page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).resolves.toBe(true);
+      await poll(() => input.inputValue()).toBe('');
+      await poll(() => page.title()).toContain('Level 27');
+      await poll(() => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 
       // An unknown page reached by navigation shows the 404 page; 'Back Home' clears it with a full load.
       await page.evaluate(() => window.history.pushState(null, '', '/'));
@@ -164,13 +162,13 @@ describe('the site in a real browser', () => {
     try {
       await hydrated(page);
       const hints = page.locator('section[aria-labelledby="hints-title"] ol > li:visible');
-      await expect(hints.count()).resolves.toBe(0);
+      await poll(() => hints.count()).toBe(0);
       await page.getByRole('button', { name: 'Show the first hint' }).click();
       await hints.nth(0).waitFor();
       await page.getByRole('button', { name: 'Show hint 2 of 3' }).click();
       await hints.nth(1).waitFor();
-      await expect(hints.count()).resolves.toBe(2);
-      await expect(page.getByText('2 of 3 revealed').isVisible()).resolves.toBe(true);
+      await poll(() => hints.count()).toBe(2);
+      await poll(() => page.getByText('2 of 3 revealed').isVisible()).toBe(true);
 
       // After a reload the remembered hints are there from the first paint, before any module runs.
       let releaseScripts = () => undefined as void;
@@ -181,18 +179,18 @@ describe('the site in a real browser', () => {
       });
       await page.reload({ waitUntil: 'commit' });
       await page.getByText('Step-by-step solution').waitFor();
-      await expect(hints.count()).resolves.toBe(2);
+      await poll(() => hints.count()).toBe(2);
       releaseScripts();
       await hydrated(page);
       await page.unroute('**/assets/*.js');
-      await expect(hints.count()).resolves.toBe(2);
-      await expect(page.getByRole('button', { name: 'Show hint 3 of 3' }).isVisible()).resolves.toBe(true);
+      await poll(() => hints.count()).toBe(2);
+      await poll(() => page.getByRole('button', { name: 'Show hint 3 of 3' }).isVisible()).toBe(true);
 
       // The step-by-step solution stays folded until asked for.
       const firstStep = page.getByText('spin it aside to find an', { exact: false });
-      await expect(firstStep.isVisible()).resolves.toBe(false);
+      await poll(() => firstStep.isVisible()).toBe(false);
       await page.getByText('Step-by-step solution').click();
-      await expect(firstStep.isVisible()).resolves.toBe(true);
+      await poll(() => firstStep.isVisible()).toBe(true);
       expect(problems).toEqual([]);
     } finally {
       await close();
@@ -207,14 +205,14 @@ describe('the site in a real browser', () => {
       if (!request.url().startsWith(app.url)) thirdParty.push(request.url());
     });
     try {
-      await page.goto(`${app.url}/levels/27`, { waitUntil: 'networkidle' });
-      await hydrated(page);
+      await page.goto(`${app.url}/levels/27`);
+      await settled(page);
       await page.getByText('The video walkthrough for this level is coming.', { exact: false }).waitFor();
-      await expect(page.getByRole('button', { name: /Play the walkthrough video/ }).count()).resolves.toBe(0);
-      await expect(page.getByRole('link', { name: 'Jump to the video' }).count()).resolves.toBe(0);
+      await poll(() => page.getByRole('button', { name: /Play the walkthrough video/ }).count()).toBe(0);
+      await poll(() => page.getByRole('link', { name: 'Jump to the video' }).count()).toBe(0);
       await page.getByText(/^Show \d+ steps$/).click();
       await page.locator('main ol li').first().waitFor();
-      await expect(page.getByRole('button', { name: /^Watch at / }).count()).resolves.toBe(0);
+      await poll(() => page.getByRole('button', { name: /^Watch at / }).count()).toBe(0);
       expect(thirdParty).toEqual([]);
     } finally {
       await context.close();
@@ -275,10 +273,10 @@ describe('the site in a real browser', () => {
       await page.getByRole('button', { name: 'Request this guide' }).click();
       const toast = page.locator('[data-toast="red"]');
       await toast.waitFor();
-      await expect(toast.textContent()).resolves.toMatch(/^fetch exception: /);
+      await poll(() => toast.textContent()).toMatch(/^fetch exception: /);
       await toast.hover();
       await page.clock.runFor(5_000);
-      await expect(toast.isVisible()).resolves.toBe(true);
+      await poll(() => toast.isVisible()).toBe(true);
       await page.mouse.move(0, 0);
       await page.clock.runFor(2_100);
       await toast.waitFor({ state: 'detached' });
@@ -332,21 +330,21 @@ describe('the site in a real browser', () => {
         await route.continue();
       });
       const bar = page.getByRole('progressbar', { includeHidden: true });
-      await expect(bar.getAttribute('data-phase')).resolves.toBe('idle');
+      await poll(() => bar.getAttribute('data-phase')).toBe('idle');
       await page.getByRole('link', { name: /Next/ }).click();
       await page.clock.runFor(150);
-      await expect(bar.getAttribute('data-phase')).resolves.toBe('idle');
+      await poll(() => bar.getAttribute('data-phase')).toBe('idle');
       await page.clock.runFor(100);
-      await expect(bar.getAttribute('data-phase')).resolves.toBe('running');
-      await expect(bar.evaluate((el) => getComputedStyle(el).height)).resolves.toBe('3px');
+      await poll(() => bar.getAttribute('data-phase')).toBe('running');
+      await poll(() => bar.evaluate((el) => getComputedStyle(el).height)).toBe('3px');
       release();
       await page.getByRole('heading', { name: /^Level 30/ }).waitFor();
       await page.clock.runFor(10);
-      await expect(bar.getAttribute('data-phase')).resolves.toBe('done');
+      await poll(() => bar.getAttribute('data-phase')).toBe('done');
       await page.clock.runFor(500);
-      await expect(bar.getAttribute('data-phase')).resolves.toBe('resetting');
+      await poll(() => bar.getAttribute('data-phase')).toBe('resetting');
       await page.clock.runFor(400);
-      await expect(bar.getAttribute('data-phase')).resolves.toBe('idle');
+      await poll(() => bar.getAttribute('data-phase')).toBe('idle');
     } finally {
       await context.close();
     }
@@ -373,7 +371,7 @@ describe('the site in a real browser', () => {
       await page.getByRole('link', { name: /Next/ }).click();
       await page.waitForURL(`${app.url}/levels/30`);
       await page.getByRole('heading', { name: /^Level 30/ }).waitFor();
-      await expect(page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).resolves.toBeUndefined();
+      await poll(() => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBeUndefined();
     } finally {
       await context.close();
     }
@@ -479,8 +477,8 @@ describe('the site in a real browser', () => {
       const menu = page.locator('#mobile-menu');
       const toggle = page.getByRole('button', { name: 'Open menu' });
       await toggle.click();
-      await expect(menu.isVisible()).resolves.toBe(true);
-      await expect(page.getByRole('button', { name: 'Close menu' }).getAttribute('aria-expanded')).resolves.toBe('true');
+      await poll(() => menu.isVisible()).toBe(true);
+      await poll(() => page.getByRole('button', { name: 'Close menu' }).getAttribute('aria-expanded')).toBe('true');
       await page.keyboard.press('Escape');
       await menu.waitFor({ state: 'detached' });
 
@@ -587,7 +585,7 @@ describe('the site in a real browser', () => {
       const page = await context.newPage();
       await page.goto(`${app.url}/download`);
       await hydrated(page);
-      await expect(page.locator('[data-store]').first().getAttribute('data-store')).resolves.toBe(first);
+      await poll(() => page.locator('[data-store]').first().getAttribute('data-store')).toBe(first);
       await context.close();
     }
   });
@@ -596,12 +594,12 @@ describe('the site in a real browser', () => {
     const { page, close } = await open('/', { colorScheme: 'dark' });
     try {
       // The class is set by the inline head script, before any bundle runs.
-      await expect(page.evaluate(() => document.documentElement.className)).resolves.toContain('dark');
+      await poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
       await hydrated(page);
       await page.getByRole('button', { name: 'Switch to light mode' }).click();
-      await expect(page.evaluate(() => localStorage.getItem('nuxt-color-mode'))).resolves.toBe('light');
+      await poll(() => page.evaluate(() => localStorage.getItem('nuxt-color-mode'))).toBe('light');
       await page.reload();
-      await expect(page.evaluate(() => document.documentElement.className)).resolves.not.toContain('dark');
+      await poll(() => page.evaluate(() => document.documentElement.className)).not.toContain('dark');
     } finally {
       await close();
     }

@@ -34,7 +34,7 @@ describe.each(['postgres', 'embedded'] as const)('database platform on %s', (kin
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'guides-db-'));
-    if (kind === 'postgres') database = await createTestDatabase();
+    if (kind === 'postgres') database = await createTestDatabase({ empty: true });
     config = loadConfig(kind === 'postgres' ? { DATABASE_URL: database!.url, NODE_ENV: 'test' } : { DATA_DIR: dataDir });
   });
 

@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import type { RunningApp } from './support/app-process';
 import { hydrated } from './support/browser';
 import { startBrowserSite, type BrowserSite } from './support/browser-site';
+import { poll } from './support/poll';
 
 const ADMIN = 'editor@example.com';
 
@@ -40,7 +41,7 @@ describe('guide problem reports in a real browser', () => {
 
       await page.getByRole('radio', { name: 'The video does not match' }).check();
       await page.getByLabel('What happened? (optional)').fill('The video shows a blue door; my game has a red one.');
-      await expect(page.getByText('51/1000').count()).resolves.toBe(1);
+      await poll(() => page.getByText('51/1000').count()).toBe(1);
       await page.getByRole('button', { name: 'Send report' }).click();
       await page.getByRole('status').filter({ hasText: 'Thank you! We will check the guide of level 27.' }).waitFor();
 
@@ -63,8 +64,8 @@ describe('guide problem reports in a real browser', () => {
       expect(response?.status()).toBe(200);
       // Playwright's text locators skip <noscript>; a CSS locator reads it (shown: scripting is off).
       const note = page.locator('noscript > p');
-      await expect(note.isVisible()).resolves.toBe(true);
-      await expect(note.textContent()).resolves.toBe('Sending a report needs JavaScript. Turn it on and reload this page.');
+      await poll(() => note.isVisible()).toBe(true);
+      await poll(() => note.textContent()).toBe('Sending a report needs JavaScript. Turn it on and reload this page.');
       await expect(page.getByRole('button', { name: 'Send report' }).isDisabled()).resolves.toBe(true);
     } finally {
       await context.close();

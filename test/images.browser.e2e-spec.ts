@@ -6,6 +6,7 @@ import { IMAGE_WAIT_NOTICE } from 'src/contracts/images';
 import type { RunningApp } from './support/app-process';
 import { hydrated } from './support/browser';
 import { signUpAndSignIn, startBrowserSite, type BrowserSite } from './support/browser-site';
+import { poll } from './support/poll';
 
 /**
  * The image tool's "done when", as a new user would try it: `HAS_LOGIN=true HAS_PAYMENT=true npm
@@ -40,16 +41,16 @@ describe('the image tool in a real browser', () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Image tool' }).click();
       await page.waitForURL(`${app.url}/tools/image`);
       await hydrated(page);
-      await expect(page.getByTestId('image-balance').textContent()).resolves.toContain('10');
+      await poll(() => page.getByTestId('image-balance').textContent()).toContain('10');
       await page.getByRole('tab', { name: 'Upload' }).waitFor();
       await page.getByTestId('image-file').setInputFiles(photo);
       await page.getByRole('radio', { name: 'AI upscale 2x', exact: true }).check();
       await page.getByTestId('image-submit').click();
 
-      await expect(page.getByTestId('image-wait-notice').textContent()).resolves.toContain(IMAGE_WAIT_NOTICE);
+      await poll(() => page.getByTestId('image-wait-notice').textContent()).toContain(IMAGE_WAIT_NOTICE);
       const result = page.getByTestId('image-result');
       await result.waitFor({ timeout: 60_000 });
-      await expect(page.getByTestId('image-job').getAttribute('data-status')).resolves.toBe('succeeded');
+      await poll(() => page.getByTestId('image-job').getAttribute('data-status')).toBe('succeeded');
 
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('image-download').click()]);
       expect(download.suggestedFilename()).toMatch(/^ai-2x-[0-9a-f]{8}\.png$/);
@@ -58,7 +59,7 @@ describe('the image tool in a real browser', () => {
       expect(await sharp(await readFile(saved)).metadata()).toMatchObject({ format: 'png', width: 192, height: 128 });
 
       await page.waitForFunction(() => /\b9\b/.test(document.querySelector('[data-testid="image-balance"]')?.textContent ?? ''));
-      await expect(page.getByTestId('header-balance').textContent()).resolves.toContain('9');
+      await poll(() => page.getByTestId('header-balance').textContent()).toContain('9');
       await page.getByTestId('image-history').locator('li[data-status="succeeded"]').first().waitFor();
       expect(problems).toEqual([]);
     } finally {

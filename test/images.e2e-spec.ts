@@ -1,15 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import sharp from 'sharp';
 import type { CreditsView, Paged } from 'src/contracts/billing';
 import type { ImageJobView } from 'src/contracts/images';
-import { insertSignedInUser } from './support/accounts';
-import { startApp, startWorker, type RunningApp, type RunningWorker } from './support/app-process';
-import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import type { RunningApp, RunningWorker } from './support/app-process';
+import { startSite, type Site } from './support/site';
 import { until } from './support/until';
 
 const ADMIN = 'images-ops@example.com';
@@ -19,53 +15,46 @@ const ADMIN = 'images-ops@example.com';
  * files directory; credits held at submission, captured on success, released on failure.
  */
 describe('the image tool on PostgreSQL, Redis and the worker', () => {
-  let database: TestDatabase;
-  const redisKeys = testRedisPrefix();
-  let dataDir: string;
+  let site: Site;
   let app: RunningApp;
   let worker: RunningWorker;
-  let env: Record<string, string>;
   let db: Client;
   let admin: string;
   let privateImages: Server;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataDir = await mkdtemp(join(tmpdir(), 'images-e2e-'));
-    env = {
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisKeys.prefix,
-      DATA_DIR: dataDir,
-      HAS_LOGIN: 'true',
-      HAS_PAYMENT: 'true',
-      TEST_PAYMENTS: 'true',
-      TRIAL_CREDITS: '0',
-      ADMIN_EMAILS: ADMIN,
-      NODE_ENV: 'production',
-      MIGRATE_ON_START: 'true',
-      TRUST_PROXY: 'true',
-      // The credit check under concurrency is the point below, not the per-user job limit.
-      IMAGE_MAX_UNFINISHED: '25',
-    };
-    app = await startApp(env);
-    worker = await startWorker(env);
-    db = new Client({ connectionString: database.url });
-    await db.connect();
-    admin = await insertSignedInUser(database.url, ADMIN);
+    site = await startSite({
+      redis: true,
+      worker: true,
+      env: {
+        HAS_LOGIN: 'true',
+        HAS_PAYMENT: 'true',
+        TEST_PAYMENTS: 'true',
+        TRIAL_CREDITS: '0',
+        ADMIN_EMAILS: ADMIN,
+        NODE_ENV: 'production',
+        MIGRATE_ON_START: 'true',
+        TRUST_PROXY: 'true',
+        // The credit check under concurrency is the point below, not the per-user job limit.
+        IMAGE_MAX_UNFINISHED: '25',
+        // The waits below are these settings: a killed worker's job and a job queued while Redis
+        // was down are picked up within seconds instead of 15 and 30.
+        IMAGE_JOB_LOCK_MS: '5000',
+        IMAGE_HOUSEKEEPING_INTERVAL_MS: '1000',
+      },
+    });
+    ({ app } = site);
+    worker = site.worker!;
+    db = await site.db();
+    admin = await site.signedInUser(ADMIN);
     // An image server on loopback: a URL job pointing inside the network must never reach it.
     privateImages = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(10)));
     await new Promise<void>((resolve) => privateImages.listen(0, '127.0.0.1', resolve));
   });
 
   afterAll(async () => {
-    await worker?.stop();
-    await app?.stop();
+    await site?.close();
     privateImages?.close();
-    await db?.end();
-    await database?.drop();
-    await redisKeys.drop();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   let ip = '';
@@ -83,7 +72,7 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
   /** A signed-in user with `credits` credits, granted by an admin. */
   async function user(credits: number): Promise<string> {
     const email = `artist-${randomBytes(4).toString('hex')}@example.com`;
-    const token = await insertSignedInUser(database.url, email);
+    const token = await site.signedInUser(email);
     if (credits > 0) {
       const grant = await call('POST', '/api/v1/admin/credits', { token: admin, body: { email, credits, validity_days: 30, reason: 'Image tool test' } });
       expect(grant.status).toBe(201);
@@ -212,15 +201,16 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
 
   it('charges once a job whose worker was killed in the middle of it: another worker finishes it', async () => {
     const token = await user(4);
-    const queued = await submit(token, upload(await png(512, 512)));
+    // Big enough to be running when the worker is killed, small enough to convert in a moment.
+    const queued = await submit(token, upload(await png(256, 256)));
     await until('the job to be running', async () => {
       const { rows } = await db.query<{ status: string }>(`select status from image_jobs where id = $1`, [queued.id]);
       return rows[0]?.status === 'running';
     });
     worker.process.kill('SIGKILL');
     await worker.stop();
-    worker = await startWorker(env);
-    // BullMQ finds the job stalled once its lock expires (15 s for images) and runs it again.
+    worker = await site.startWorker();
+    // BullMQ finds the job stalled once its lock expires (IMAGE_JOB_LOCK_MS) and runs it again.
     const job = await finished(token, queued.id, 150_000);
     expect(job.status).toBe('succeeded');
     expect(await balance(token)).toBe(3);
@@ -233,7 +223,7 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
   it('accepts a job while Redis is down; the relay where the jobs run queues it later, and it converts', async () => {
     const token = await user(2);
     // A second web process on the same database whose Redis does not answer.
-    const noRedis = await startApp({ ...env, REDIS_URL: 'redis://127.0.0.1:1', MIGRATE_ON_START: 'false' });
+    const noRedis = await site.startApp({ REDIS_URL: 'redis://127.0.0.1:1' });
     let accepted: ImageJobView;
     try {
       const form = upload(await png(40, 40), 'sketch');
@@ -245,9 +235,10 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
       await noRedis.stop();
     }
     expect(await balance(token)).toBe(1);
-    // Old enough for the relay (it queues jobs still queued after 30 s); the worker's next run picks it up.
+    // Old enough for the relay (it queues jobs still queued after 30 s); the worker's next run
+    // (IMAGE_HOUSEKEEPING_INTERVAL_MS) picks it up.
     await db.query(`update image_jobs set created_at = now() - interval '1 minute' where id = $1`, [accepted.id]);
-    const job = await finished(token, accepted.id, 90_000);
+    const job = await finished(token, accepted.id, 60_000);
     expect(job.status).toBe('succeeded');
     expect(await balance(token)).toBe(1);
   }, 120_000);

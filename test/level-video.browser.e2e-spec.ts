@@ -1,27 +1,23 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { startApp, type RunningApp } from './support/app-process';
-import { hydrated, launchBrowser } from './support/browser';
+import type { RunningApp } from './support/app-process';
+import { settled } from './support/browser';
+import { startSite, type Site } from './support/site';
+import { poll } from './support/poll';
 
 /** A guide with a real walkthrough video (the test fixtures' level 10), as a player meets it. */
 describe('a real walkthrough video in a real browser', () => {
+  let site: Site;
   let app: RunningApp;
   let browser: Browser;
-  let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'guides-video-'));
-    app = await startApp({ DATA_DIR: dataDir, CONTENT_DIR: join(__dirname, 'fixtures/content') });
-    browser = await launchBrowser();
+    site = await startSite({ browser: true, publicUrl: false, env: { CONTENT_DIR: join(__dirname, 'fixtures/content') } });
+    ({ app } = site);
+    browser = site.browser!;
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => site?.close());
 
   it('loads nothing from YouTube until asked; "Watch at" opens the player at that moment; the jump link scrolls in place below the header', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 700 } });
@@ -33,8 +29,8 @@ describe('a real walkthrough video in a real browser', () => {
       if (!request.url().startsWith(app.url)) thirdParty.push(request.url());
     });
     try {
-      await page.goto(`${app.url}/levels/10`, { waitUntil: 'networkidle' });
-      await hydrated(page);
+      await page.goto(`${app.url}/levels/10`);
+      await settled(page);
       expect(thirdParty).toEqual([]);
 
       await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
@@ -45,13 +41,13 @@ describe('a real walkthrough video in a real browser', () => {
         const header = document.querySelector('header')!.getBoundingClientRect();
         return window.scrollY > 0 && target.top >= header.bottom - 1 && target.top < window.innerHeight;
       });
-      await expect(page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).resolves.toBe(true);
+      await poll(() => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
       await page.getByRole('button', { name: /Play the walkthrough video/ }).waitFor();
       expect(thirdParty).toEqual([]);
 
       await page.getByText('Show 3 steps').click();
       await page.getByRole('button', { name: 'Watch at 1:20' }).click();
-      await expect(page.locator('#walkthrough iframe').getAttribute('src')).resolves.toBe(
+      await poll(() => page.locator('#walkthrough iframe').getAttribute('src')).toBe(
         'https://www.youtube-nocookie.com/embed/abcDEF12345?autoplay=1&rel=0&start=80',
       );
     } finally {

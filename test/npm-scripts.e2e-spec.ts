@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -11,7 +11,9 @@ import { until } from './support/until';
 /**
  * Every npm script the README's tables list, run the way a newcomer runs it (`npm run <name>` from
  * the repository, nothing configured but what the row says), after the build `npm test` made. The
- * list comes from the README itself, so a new row without a recipe here fails this test.
+ * list comes from the README itself, so a new row without a recipe here fails this test. Each
+ * recipe checks that its script starts and does its job with the least work: the test tiers are
+ * not run again here (`npm test` has just run them), benches run with their smallest settings.
  */
 
 interface Run {
@@ -20,8 +22,8 @@ interface Run {
 }
 
 /** Runs `npm run <script>` (or `npm start`) in its own process group, with only `env` (plus PATH, HOME). */
-function npm(script: string, env: Record<string, string>) {
-  const args = script === 'start' ? ['start'] : ['run', script];
+function npm(script: string, env: Record<string, string>, extra: string[] = []) {
+  const args = script === 'start' ? ['start'] : ['run', script, ...(extra.length ? ['--', ...extra] : [])];
   const child = spawn('npm', ['--silent', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -89,6 +91,37 @@ function npm(script: string, env: Record<string, string>) {
 
 const get = (url: string) => fetch(url).then((r) => r.status, () => 0);
 
+interface Tier {
+  name: string;
+  script: string;
+  stage: number;
+}
+
+/** The tiers `npm test` runs, in order (scripts/test.mjs). */
+const tiers = (): Tier[] => JSON.parse(execFileSync(process.execPath, ['scripts/test.mjs', '--list'], { cwd: ROOT, encoding: 'utf8' })) as Tier[];
+
+/** The spec files a tier's script selects (jest --listTests: nothing runs), relative to the repository. */
+async function filesOf(script: string): Promise<string[]> {
+  const run = await npm(script, { TEST_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, ['--listTests']).finish(60_000);
+  expect(run.code).toBe(0);
+  return run.output
+    .split('\n')
+    .filter((line) => line.startsWith(ROOT))
+    .map((line) => line.slice(ROOT.length + 1))
+    .sort();
+}
+
+/** Every spec file in the repository, by the names the style guide gives them. */
+async function allSpecFiles(): Promise<string[]> {
+  const found: string[] = [];
+  for (const dir of ['src', 'web', 'test']) {
+    for (const entry of await readdir(join(ROOT, dir), { recursive: true })) {
+      if (/\.(spec\.tsx?|int-spec\.ts|e2e-spec\.ts)$/.test(entry)) found.push(join(dir, entry));
+    }
+  }
+  return found.sort();
+}
+
 /** The scripts named in the README's tables (`npm run x`, `npm start`, `npm test`). */
 async function scriptsInReadmeTables(): Promise<string[]> {
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
@@ -109,16 +142,15 @@ describe('the npm scripts the README lists', () => {
     dirs.push(dir);
     return dir;
   };
-  const database = async () => {
-    const db = await createTestDatabase();
+  /** A migrated database (the run's template), or an empty one for the first start and the first migrate. */
+  const database = async (empty = false) => {
+    const db = await createTestDatabase({ empty });
     databases.push(db);
     return db;
   };
 
   beforeAll(async () => {
     migrated = await database();
-    const run = await npm('migrate', { DATABASE_URL: migrated.url }).finish();
-    if (run.code !== 0) throw new Error(`npm run migrate failed:\n${run.output}`);
   });
 
   afterAll(async () => {
@@ -130,7 +162,7 @@ describe('the npm scripts the README lists', () => {
   const recipes: Record<string, () => Promise<void>> = {
     async start() {
       // The newcomer's first start on PostgreSQL: an empty database, nothing else configured.
-      const db = await database();
+      const db = await database(true);
       const port = await freePort();
       const app = npm('start', { DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: await tempDir() });
       try {
@@ -143,7 +175,8 @@ describe('the npm scripts the README lists', () => {
     },
     async dev() {
       const port = await freePort();
-      const dev = npm('dev', { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: await tempDir() });
+      // On PostgreSQL: the watchers and Vite are the point, not the embedded database's start.
+      const dev = npm('dev', { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: await tempDir(), DATABASE_URL: (await database()).url });
       try {
         await dev.until('the home page answers 200', async () => (await get(`http://127.0.0.1:${port}/`)) === 200);
         expect(await get(`http://127.0.0.1:${port}/levels/27`)).toBe(200);
@@ -157,7 +190,7 @@ describe('the npm scripts the README lists', () => {
       expect((await worker.stop()).code).toBe(0);
     },
     async migrate() {
-      const db = await database();
+      const db = await database(true);
       const first = await npm('migrate', { DATABASE_URL: db.url }).finish();
       expect(first.output).toMatch(/Applied .+ to the postgres database/);
       expect(first.code).toBe(0);
@@ -179,52 +212,93 @@ describe('the npm scripts the README lists', () => {
     },
     async 'content:wanted'() {
       const run = await npm('content:wanted', { DATABASE_URL: migrated.url }).finish();
-      expect(run.output).toMatch(/No guide requests yet|request\(s\)/);
+      // Nobody asked for a guide on this database.
+      expect(run.output).toContain('No guide requests yet');
       expect(run.code).toBe(0);
     },
     async lint() {
-      const run = await npm('lint', {}).finish();
-      expect(run.output).toContain('no dependency violations found');
-      expect(run.code).toBe(0);
+      // `npm test` runs it as its first tier (so every run proves it works): type-check, ESLint, layering.
+      expect(tiers()[0]).toEqual(expect.objectContaining({ name: 'lint', script: 'test:lint' }));
+      const scripts = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+      expect(scripts['test:lint']).toBe('npm run lint');
+      expect(scripts.lint).toBe('npm run typecheck && eslint . && depcruise src web migrations --config .dependency-cruiser.cjs');
+    },
+    async 'test:lint'() {
+      await recipes.lint!();
     },
     async 'test:unit'() {
-      // "No services needed": point the services somewhere nothing answers.
-      const run = await npm('test:unit', { TEST_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', TEST_REDIS_URL: 'redis://127.0.0.1:1' }).finish();
+      // One spec file, not the suite again; "no services needed": nothing answers where they point.
+      const run = await npm('test:unit', { TEST_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', TEST_REDIS_URL: 'redis://127.0.0.1:1' }, [
+        'src/contracts/level-number.spec.ts',
+      ]).finish();
       expect(run.output).toMatch(/Tests:\s+\d+ passed, \d+ total/);
       expect(run.code).toBe(0);
+    },
+    async 'test:int'() {
+      const files = await filesOf('test:int');
+      expect(files).toEqual(expect.arrayContaining(['test/http.e2e-spec.ts', 'test/levels.int-spec.ts']));
+      expect(files.filter((f) => /browser\.e2e-spec/.test(f))).toEqual([]);
+    },
+    async 'test:e2e'() {
+      const files = await filesOf('test:e2e');
+      expect(files).toEqual(expect.arrayContaining(['test/npm-scripts.e2e-spec.ts', 'test/a11y.browser.e2e-spec.ts']));
+      expect(files.filter((f) => !f.endsWith('.e2e-spec.ts'))).toEqual([]);
+    },
+    async 'test:timing'() {
+      // The last runs' records, as the jest reporter and `npm test` write them: tier times, slowest files.
+      const dir = await tempDir();
+      const file = (name: string, seconds: number) => ({ tier: 'int', file: `test/${name}`, seconds, failed: false });
+      await writeFile(join(dir, 'lint.json'), JSON.stringify({ tier: 'lint', seconds: 31.5, files: [] }));
+      await writeFile(join(dir, 'int.json'), JSON.stringify({ tier: 'int', seconds: 125, files: Array.from({ length: 12 }, (_, i) => file(`f${i}.e2e-spec.ts`, i + 0.5)) }));
+      const run = await npm('test:timing', { TEST_TIMINGS_DIR: dir }).finish(60_000);
+      expect(run.code).toBe(0);
+      expect(run.output).toMatch(/lint\s+31\.5 s/);
+      expect(run.output).toMatch(/int\s+2 min 05 s/);
+      expect(run.output).toMatch(/total\s+2 min 37 s/);
+      const slowest = [...run.output.matchAll(/test\/f(\d+)\.e2e-spec\.ts/g)].map((m) => Number(m[1]));
+      expect(slowest).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 3, 2]);
     },
     async 'bench:levels'() {
       const run = await npm('bench:levels', { BENCH_ROUNDS: '1', BENCH_SECONDS: '1' }).finish();
       // Every row: the site's req/s, the baseline's, the ratio and whether the goal is met.
       for (const row of ['level page, cached', 'home page, cached', 'level payload, cached', 'level page, uncached']) {
-        for (const encoding of ['identity', 'br, gzip']) expect(run.output).toMatch(new RegExp(`${row}\\s+${encoding}\\s+\\d+\\s+[\\d.]+ms\\s+\\d+\\s+\\d\\.\\d{3}x\\s+>= [\\d.]+x (met|NOT MET)`));
+        for (const encoding of ['identity', 'br, gzip']) expect(run.output).toMatch(new RegExp(`${row}\\s+${encoding}\\s+\\d+\\s+[\\d.]+ms\\s+\\d+\\s+\\d+\\.\\d{3}x\\s+>= [\\d.]+x (met|NOT MET)`));
       }
       expect(run.output).toMatch(/JS asset \(entry\)\s+br, gzip\s+\d+/);
       expect(run.output).toMatch(/CPU per uncached level page: [\d.]+ ms uncompressed, [\d.]+ ms compressed: [\d.]+x/);
       expect(run.code).toBe(0);
     },
     async 'bench:memory'() {
-      const run = await npm('bench:memory', { BENCH_URLS: '200' }).finish();
-      expect(run.output).toMatch(/200 distinct URLs in [\d.]+ s \(\d+ req\/s, 0 not 200\)/);
+      const run = await npm('bench:memory', { BENCH_URLS: '50' }).finish();
+      expect(run.output).toMatch(/50 distinct URLs in [\d.]+ s \(\d+ req\/s, 0 not 200\)/);
       expect(run.output).toMatch(/RSS at rest\s+\d+ MB/);
       expect(run.output).toMatch(/RSS after the load\s+\d+ MB\s+[\d.]+x\s+\(goal < 400 MB: (met|NOT MET)\)/);
       expect(run.code).toBe(0);
     },
     async 'bench:ssr'() {
       const run = await npm('bench:ssr', { BENCH_ROUNDS: '1', BENCH_SECONDS: '1' }).finish();
-      expect(run.output).toMatch(/\d\.\d{3}x/);
+      expect(run.output).toMatch(/\d+\.\d{3}x/);
       expect(run.code).toBe(0);
     },
-    // `npm test` is what CI runs, and it runs these first: a broken one fails the whole run.
+    // `npm test` is what CI runs, and it builds before the tiers that start the built app.
     async build() {
-      const scripts = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-      expect(scripts.test).toMatch(/npm run build/);
+      const build = tiers().find((t) => t.name === 'build')!;
+      expect(build.script).toBe('build');
+      // Done before the stage of the first tier that starts the built app begins.
+      expect(build.stage).toBeLessThan(tiers().find((t) => t.name === 'int')!.stage);
     },
     async test() {
       const scripts = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-      expect(scripts.test).toBe('npm run lint && npm run build && npm run test:jest');
+      expect(scripts.test).toBe('node scripts/test.mjs');
+      expect(tiers().map((t) => t.name)).toEqual(['lint', 'unit', 'build', 'int', 'e2e']);
+      for (const tier of tiers()) expect(scripts[tier.script]).toBeDefined();
     },
   };
+
+  it('puts every spec file in exactly one jest tier', async () => {
+    const [unit, int, e2e] = await Promise.all(['test:unit', 'test:int', 'test:e2e'].map(filesOf));
+    expect([...unit!, ...int!, ...e2e!].sort()).toEqual(await allSpecFiles());
+  });
 
   it('has a recipe for every script the README lists', async () => {
     const listed = await scriptsInReadmeTables();

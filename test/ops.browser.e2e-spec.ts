@@ -1,9 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { insertSignedInUser } from './support/accounts';
 import type { RunningApp } from './support/app-process';
 import { hydrated } from './support/browser';
-import { BROWSER_PASSWORD, startBrowserSite, type BrowserSite } from './support/browser-site';
-import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
+import { BROWSER_PASSWORD, type BrowserSite } from './support/browser-site';
+import { poll } from './support/poll';
+import { startSite } from './support/site';
 
 const ADMIN = 'ops@example.com';
 const METRICS_TOKEN = 'metrics-token-for-the-browser-test';
@@ -14,36 +14,28 @@ const METRICS_TOKEN = 'metrics-token-for-the-browser-test';
  * waits there), and the errors page; a normal user gets the 404 page for all of them.
  */
 describe('the ops screens in a real browser', () => {
-  let database: TestDatabase;
-  const redisKeys = testRedisPrefix();
   let site: BrowserSite;
   let app: RunningApp;
   let browser: Browser;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    site = await startBrowserSite({
-      DATABASE_URL: database.url,
-      MIGRATE_ON_START: 'true',
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisKeys.prefix,
-      HAS_LOGIN: 'true',
-      ADMIN_EMAILS: ADMIN,
-      METRICS_TOKEN,
-    });
+    site = (await startSite({
+      browser: true,
+      mail: true,
+      redis: true,
+      env: { MIGRATE_ON_START: 'true', HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN, METRICS_TOKEN },
+    })) as BrowserSite;
     ({ app, browser } = site);
   });
 
   afterAll(async () => {
     await site?.close();
-    await database?.drop();
-    await redisKeys.drop();
   });
 
   /** A browser signed in as `email` (the session cookie, as after signing in). */
   async function signedIn(email: string): Promise<BrowserContext> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addCookies([{ name: 'token', value: await insertSignedInUser(database.url, email), url: app.url }]);
+    await context.addCookies([{ name: 'token', value: await site.signedInUser(email), url: app.url }]);
     return context;
   }
 
@@ -84,8 +76,8 @@ describe('the ops screens in a real browser', () => {
       await page.getByRole('link', { name: 'Admin', exact: true }).click();
       await page.waitForURL(`${app.url}/admin`);
       await page.getByRole('heading', { name: 'Admin', level: 1 }).waitFor();
-      await expect(page.getByRole('link', { name: 'Metrics' }).getAttribute('href')).resolves.toBe('/metrics');
-      await expect(page.getByRole('link', { name: 'API' }).getAttribute('href')).resolves.toBe('/api/docs');
+      await poll(() => page.getByRole('link', { name: 'Metrics' }).getAttribute('href')).toBe('/metrics');
+      await poll(() => page.getByRole('link', { name: 'API' }).getAttribute('href')).toBe('/api/docs');
 
       // The errors page, by client-side navigation: the hostile message is text, nothing ran.
       await page.getByRole('link', { name: 'Errors' }).click();
@@ -97,7 +89,7 @@ describe('the ops screens in a real browser', () => {
       await page.getByRole('link', { name: 'Server' }).click();
       await page.waitForURL(`${app.url}/admin/errors?scope=server`);
       await page.getByText('No errors recorded (server).').waitFor();
-      await expect(page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).resolves.toBeUndefined();
+      await poll(() => page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 
       // The queue dashboard: bull-board, a full page load.
       await page.goto(`${app.url}/admin`);
@@ -130,7 +122,7 @@ describe('the ops screens in a real browser', () => {
       await hydrated(page);
       await page.getByLabel('Account').click();
       await page.getByTestId('account-email').waitFor();
-      await expect(page.getByRole('link', { name: 'Admin', exact: true }).count()).resolves.toBe(0);
+      await poll(() => page.getByRole('link', { name: 'Admin', exact: true }).count()).toBe(0);
       for (const path of ['/admin', '/admin/errors', '/admin/queues', '/admin/queues/queue/mail', '/metrics']) {
         const response = await page.goto(`${app.url}${path}`);
         expect(response!.status()).toBe(404);

@@ -46,7 +46,8 @@ describe('start-up and readiness on PostgreSQL and Redis', () => {
   let app: RunningApp | undefined;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    // Empty: the first start migrates it.
+    database = await createTestDatabase({ empty: true });
     const pg = new URL(database.url);
     pgProxy = await startTcpProxy({ host: pg.hostname, port: Number(pg.port || 5432) });
     const redis = new URL(REDIS_URL);
@@ -105,7 +106,7 @@ describe('start-up and readiness on PostgreSQL and Redis', () => {
     });
     // An outage is not a bug: nothing for the error store, no stack per request, and the process lived through it.
     expect(await serverErrorsRecorded(database.url)).toBe(0);
-    expect(app!.stdout()).toContain('Database unavailable: answered 503');
+    await until('the outage logged', () => app!.stdout().includes('Database unavailable: answered 503'));
     expect(app!.stdout()).not.toContain('Unhandled error');
     expect(app!.process.exitCode).toBeNull();
   });
@@ -126,7 +127,7 @@ describe('start-up and readiness on PostgreSQL and Redis', () => {
   it('with MIGRATE_ON_START=false on a database that is behind: up but not ready, naming the migrations, until `npm run migrate`', async () => {
     await app?.stop();
     app = undefined;
-    const behind = await createTestDatabase();
+    const behind = await createTestDatabase({ empty: true });
     try {
       app = await startApp({ DATABASE_URL: behind.url, MIGRATE_ON_START: 'false', CONTENT_IMPORT_ON_START: 'false' });
       const log = await until('the start-up line', () => app!.stdout().includes('context":"Main"') && app!.stdout());

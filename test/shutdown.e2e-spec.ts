@@ -57,10 +57,12 @@ describe('web process shutdown (SIGTERM)', () => {
 describe('npm start and SIGTERM to npm only', () => {
   it('passes the signal to the web process and exits 0 once it has shut down, leaving no process behind', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'guides-npm-term-'));
+    // On PostgreSQL: the signal's path, not the database, is the point.
+    const database = await createTestDatabase();
     const port = await freePort();
     const npm = spawn('npm', ['--silent', 'start'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dir, PORT: String(port) },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dir, DATABASE_URL: database.url, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -86,6 +88,7 @@ describe('npm start and SIGTERM to npm only', () => {
     } finally {
       if (groupAlive()) process.kill(-npm.pid!, 'SIGKILL');
       await rm(dir, { recursive: true, force: true });
+      await database.drop();
     }
   });
 });

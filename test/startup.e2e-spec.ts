@@ -2,6 +2,8 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, runUntilExit, startApp } from './support/app-process';
+import { createTestDatabase } from './support/services';
+import { startSite } from './support/site';
 import { until } from './support/until';
 
 const ADMIN = 'ops@example.com';
@@ -151,10 +153,11 @@ describe('start-up with nothing configured', () => {
 
   it('logs a malformed content file at start, names it, and keeps serving', async () => {
     const contentDir = await mkdtemp(join(tmpdir(), 'guides-bad-content-'));
-    const data = await mkdtemp(join(tmpdir(), 'guides-bad-data-'));
     await cp(join(ROOT, 'content'), contentDir, { recursive: true });
     await writeFile(join(contentDir, 'levels', '500.md'), '---\nlevel: 500\ntitle: Broken\n---\n');
-    const app = await startApp({ DATA_DIR: data, CONTENT_DIR: contentDir });
+    // On PostgreSQL: the content import, not the database, is the point.
+    const site = await startSite({ env: { CONTENT_DIR: contentDir } });
+    const { app } = site;
     try {
       expect(app.stdout()).toContain('Level guides not imported: levels/500.md: difficulty: ');
       expect(app.stdout()).toContain('Imported pages');
@@ -163,24 +166,24 @@ describe('start-up with nothing configured', () => {
       expect(await levels.text()).toContain('No guides here yet.');
     } finally {
       expect(await app.stop()).toBe(0);
+      await site.close();
       await rm(contentDir, { recursive: true, force: true });
-      await rm(data, { recursive: true, force: true });
     }
   }, 60_000);
 
   it('refuses to start with payments on and a broken pricing file, naming the field, without a stack trace', async () => {
     const contentDir = await mkdtemp(join(tmpdir(), 'guides-bad-pricing-'));
-    const data = await mkdtemp(join(tmpdir(), 'guides-bad-pricing-data-'));
+    const database = await createTestDatabase();
     await cp(join(ROOT, 'content'), contentDir, { recursive: true });
     await writeFile(join(contentDir, 'pricing.yaml'), 'packs:\n  - id: starter\n    name: Starter\n    credits: 100\n    validity_days: 30\n    price_cents: 2.99\n');
     try {
-      const { code, output } = await runUntilExit({ DATA_DIR: data, CONTENT_DIR: contentDir, HAS_LOGIN: 'true', HAS_PAYMENT: 'true' });
+      const { code, output } = await runUntilExit({ DATABASE_URL: database.url, CONTENT_DIR: contentDir, HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true' });
       expect(code).toBe(1);
       expect(output).toContain(`Invalid configuration:\n  - ${join(contentDir, 'pricing.yaml')}: packs.0.price_cents: Invalid input: expected int`);
       expect(output).not.toMatch(/\n\s+at /);
     } finally {
       await rm(contentDir, { recursive: true, force: true });
-      await rm(data, { recursive: true, force: true });
+      await database.drop();
     }
   }, 60_000);
 });

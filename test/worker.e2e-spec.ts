@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -8,7 +6,7 @@ import { Client } from 'pg';
 import { loadConfig } from 'src/config/app-config';
 import { BullmqJobQueue, bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
 import { JobRetryPolicy } from 'src/platform/queue/job-retry-policy';
-import { CONTENT_CLI, DB_CLI, ROOT, runUntilExit, startWorker, WORKER, type RunningWorker } from './support/app-process';
+import { runUntilExit, startWorker, WORKER, type RunningWorker } from './support/app-process';
 import { startMailSink, type MailSink } from './support/mail-sink';
 import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
 import { until } from './support/until';
@@ -25,9 +23,9 @@ describe('the built worker process', () => {
 
   beforeAll(async () => {
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    // The worker never migrates (the web process or `npm run migrate` does): a migrated database,
+    // as after a deploy's migrate step (that step itself is npm-scripts.e2e's `npm run migrate`).
     database = await createTestDatabase();
-    // The worker never migrates (the web process or `npm run migrate` does): migrate as a deploy would.
-    expect((await runUntilExit({ DATABASE_URL: database.url }, { script: DB_CLI, args: ['migrate'] })).code).toBe(0);
     sink = await startMailSink();
     sink.state.hold.add('slow@example.com');
     // The web side, as the web process has it: the BullMQ adapter with the same Redis and prefix.
@@ -68,24 +66,6 @@ describe('the built worker process', () => {
       await db.end();
     }
   }
-
-  it('npm run content:import and content:wanted run from the build (they load the modules they need)', async () => {
-    const imported = await runUntilExit({ DATABASE_URL: database.url }, { script: CONTENT_CLI, args: ['import'] });
-    expect(imported.output).toMatch(/Level guides: \d+ new/);
-    expect(imported.code).toBe(0);
-    const wanted = await runUntilExit({ DATABASE_URL: database.url }, { script: CONTENT_CLI, args: ['wanted'] });
-    expect(wanted.output).toContain('No guide requests yet');
-    expect(wanted.code).toBe(0);
-  });
-
-  it('npm run migration:create finds nothing to write on a migrated database (the entities match the migrations)', async () => {
-    const { code, output } = await runUntilExit({ DATABASE_URL: database.url }, { script: DB_CLI, args: ['migration:create'] });
-    // A regression would write a migration file into the repository: remove it, then fail.
-    const written = /Wrote (migrations\/\S+\.ts)/.exec(output)?.[1];
-    if (written) await rm(join(ROOT, written), { force: true });
-    expect(output).toContain('The entities match the database: no migration needed');
-    expect(code).toBe(0);
-  });
 
   it('sends queued mail, and on SIGTERM finishes the job in hand before exiting 0', async () => {
     worker = await startWorker({

@@ -79,6 +79,10 @@ export class AppConfig {
     retentionDays: number;
     /** A user's jobs queued or running at once. */
     maxUnfinished: number;
+    /** How soon a job whose worker died is run again (BullMQ's lock and stalled check). */
+    jobLockMs: number;
+    /** How often the housekeeping runs where the jobs run: relay, refunds of lost jobs, old files. */
+    housekeepingEveryMs: number;
     /** Files under DATA_DIR/images, or S3-compatible storage shared by several machines. */
     store: { kind: 'file'; dir: string } | { kind: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   };
@@ -152,6 +156,8 @@ export class AppConfig {
     this.images = {
       retentionDays: e.IMAGE_RETENTION_DAYS,
       maxUnfinished: e.IMAGE_MAX_UNFINISHED,
+      jobLockMs: e.IMAGE_JOB_LOCK_MS,
+      housekeepingEveryMs: e.IMAGE_HOUSEKEEPING_INTERVAL_MS,
       store:
         e.IMAGE_STORE === 's3' && e.S3_BUCKET
           ? {

@@ -212,6 +212,10 @@ export const envSchema = z.object({
   // The image tool: where inputs and results are kept, and for how long.
   IMAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   IMAGE_MAX_UNFINISHED: z.coerce.number().int().min(1).max(100).default(3),
+  // How soon a conversion whose worker died runs again (BullMQ's lock and stalled-job check), and
+  // how often the image housekeeping (the relay of jobs left queued, refunds, old files) runs.
+  IMAGE_JOB_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
+  IMAGE_HOUSEKEEPING_INTERVAL_MS: z.coerce.number().int().min(500).max(3_600_000).default(30_000),
   IMAGE_STORE: z.enum(['file', 's3']).default('file'),
   S3_BUCKET: optionalText(63),
   S3_ENDPOINT: optionalUrl,

@@ -1,54 +1,19 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { freePort, startApp, type RunningApp } from './app-process';
-import { hydrated, launchBrowser } from './browser';
-import { linkToken, startMailSink, type MailSink } from './mail-sink';
+import { hydrated } from './browser';
+import { linkToken, type MailSink } from './mail-sink';
+import { startSite, type Site } from './site';
 
 export const BROWSER_PASSWORD = 'correct horse battery';
 
-export interface BrowserSite {
-  app: RunningApp;
-  browser: Browser;
-  mail: MailSink;
-  /** The site's DATA_DIR (the embedded database, files); removed by close(). */
-  dataDir: string;
-  close(): Promise<void>;
-}
+export type BrowserSite = Site & { browser: Browser; mail: MailSink };
 
 /**
- * The site as `npm start` runs it on a fresh machine (embedded database, no Redis: jobs run in the
- * web process) plus `env`, a real SMTP server catching its mail, and headless Chromium.
+ * The site for a browser test: startSite() with headless Chromium (launched first) and a real SMTP
+ * server catching its mail, on PostgreSQL, no Redis (jobs run in the web process, as on a fresh
+ * machine), plus `env`.
  */
 export async function startBrowserSite(env: Record<string, string>): Promise<BrowserSite> {
-  // The browser first: without Chromium the suite fails before any server starts (none is left running).
-  const browser = await launchBrowser();
-  const dataDir = await mkdtemp(join(tmpdir(), 'guides-browser-'));
-  let mail: MailSink | undefined;
-  let app: RunningApp;
-  try {
-    mail = await startMailSink();
-    const port = await freePort();
-    app = await startApp({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, SMTP_URL: mail.url, ...env });
-  } catch (error) {
-    await browser.close();
-    await mail?.close();
-    await rm(dataDir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    app,
-    browser,
-    mail,
-    dataDir,
-    async close() {
-      await browser.close();
-      await app.stop();
-      await mail.close();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+  return (await startSite({ browser: true, mail: true, env })) as BrowserSite;
 }
 
 /** Signs up through the form, confirms from the captured email, and signs in: a new user's path. */

@@ -25,3 +25,13 @@ export const hydrated = (page: Page) =>
     const input = document.querySelector('header form input');
     return !!input && Object.keys(input).some((key) => key.startsWith('__reactFiber'));
   });
+
+/**
+ * Resolves once the page has hydrated and nothing on it is still loading (no `aria-busy` element:
+ * the session, the account menu's chunk, balances and account data fetched after hydration are
+ * in). What the browser tests wait for before they audit or read a page, instead of network idle.
+ */
+export async function settled(page: Page): Promise<void> {
+  await hydrated(page);
+  await page.waitForFunction(() => document.readyState === 'complete' && !document.querySelector('[aria-busy="true"]'));
+}

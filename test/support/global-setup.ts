@@ -26,7 +26,7 @@ export default async function globalSetup(): Promise<void> {
     });
   } catch (error) {
     await adminQuery(`drop database if exists "${template}" with (force)`);
-    throw new Error(`Migrating the template database failed:\n${(error as { stderr?: Buffer }).stderr?.toString() ?? String(error)}`);
+    throw new Error(`Migrating the template database failed:\n${(error as { stderr?: Buffer }).stderr?.toString() ?? String(error)}`, { cause: error });
   }
   // The workers start after this and inherit both.
   process.env.TEST_RUN_ID = run;

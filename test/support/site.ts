@@ -23,10 +23,12 @@ export interface SiteOptions {
   worker?: boolean;
   /** A real SMTP server catching the mail (without it, mail is written under DATA_DIR/mail). */
   mail?: boolean;
-  /** Headless Chromium, launched first: without it nothing else starts (implies `publicUrl`). */
+  /** Headless Chromium, launched first: without it nothing else starts (`publicUrl` unless said otherwise). */
   browser?: boolean;
   /** PUBLIC_URL is the address the site listens on (the origin write actions must come from). */
   publicUrl?: boolean;
+  /** Arranges the (migrated) database before the web process starts, e.g. rows its start-up work finds. */
+  seed?: (databaseUrl: string) => Promise<void>;
 }
 
 export interface Site {
@@ -81,7 +83,7 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
     const env: Record<string, string> = {
       DATA_DIR: dataDir,
       PORT: String(port),
-      ...(browser || options.publicUrl ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
+      ...((options.publicUrl ?? !!browser) ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
       ...(database ? { DATABASE_URL: database.url } : {}),
       ...(redis ? { REDIS_URL, REDIS_KEY_PREFIX: redis.prefix } : {}),
       ...(mail ? { SMTP_URL: mail.url } : {}),
@@ -113,6 +115,10 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
         return insertSignedInUser(database.url, email);
       },
     };
+    if (options.seed) {
+      if (!database) throw new Error('seed needs a PostgreSQL site');
+      await options.seed(database.url);
+    }
     const app = await startApp(env);
     stops.push(() => app.stop());
     const worker = options.worker ? await more.startWorker() : undefined;

@@ -51,11 +51,13 @@ export function AccountMenu() {
   // so it does not open again at sign-out. Adjusted while rendering, as React advises for derived state.
   if (session.userInfo && login) setLogin(null);
 
-  if (!settings.has_login || !session.loaded) return null;
+  if (!settings.has_login) return null;
+  // aria-busy until the session (and the menu's chunk) is in: assistive technology, and the tests, wait for it.
+  if (!session.loaded) return <span aria-busy="true" className="size-9 shrink-0" />;
 
   if (session.userInfo) {
     return (
-      <Suspense fallback={<span className="size-9 shrink-0" />}>
+      <Suspense fallback={<span aria-busy="true" className="size-9 shrink-0" />}>
         <SignedInMenu user={session.userInfo} />
       </Suspense>
     );

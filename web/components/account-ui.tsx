@@ -103,7 +103,7 @@ export function SignInPrompt({ message }: { message: string }) {
 export function Loading() {
   const { t } = usePageI18n();
   return (
-    <p role="status" className={`${cardClass} animate-pulse text-center ${mutedClass}`}>
+    <p role="status" aria-busy="true" className={`${cardClass} animate-pulse text-center ${mutedClass}`}>
       {t('account.loading')}
     </p>
   );

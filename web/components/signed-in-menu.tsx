@@ -68,6 +68,7 @@ export function SignedInMenu({ user }: { user: UserInfo }) {
   const balance = settings.has_payment && credits.view ? creditsLabel(t, credits.view.balance, tag) : undefined;
   return (
     <div className="flex shrink-0 items-center gap-1.5">
+      {settings.has_payment && !credits.view && !credits.failed && <span aria-busy="true" />}
       {balance && (
         // The number alone on phones, where the header is full; the words from the sm breakpoint.
         <Link

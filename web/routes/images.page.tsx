@@ -614,7 +614,7 @@ function Checkout({ busy, problem }: { busy: boolean; problem: string | null }) 
         {session.userInfo && (
           <div className="flex items-baseline justify-between gap-4">
             <dt className={mutedClass}>{t('image.balance')}</dt>
-            <dd className="font-semibold tabular-nums" data-testid="image-balance">
+            <dd className="font-semibold tabular-nums" data-testid="image-balance" aria-busy={balance === undefined}>
               {balance !== undefined ? creditsLabel(t, balance, tag) : '…'}
             </dd>
           </div>

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { AppConfig } from 'src/config/app-config';
 import { bullmqPrefix } from './bullmq-job-queue.adapter';
 import { JobProcessors } from './job-processors';
-import { isJobName, QUEUE_CONCURRENCY, QUEUE_LOCK_MS, QUEUE_NAMES, validateJob } from './jobs';
+import { isJobName, QUEUE_CONCURRENCY, QUEUE_NAMES, validateJob, type QueueName } from './jobs';
 import { describeFailure, PermanentJobError } from './queue.errors';
 
 /**
@@ -37,7 +37,7 @@ export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy
         connection: this.connection,
         prefix: bullmqPrefix(this.config),
         concurrency: QUEUE_CONCURRENCY[queue] ?? this.config.queue.concurrency,
-        ...(QUEUE_LOCK_MS[queue] ? { lockDuration: QUEUE_LOCK_MS[queue], stalledInterval: QUEUE_LOCK_MS[queue] } : {}),
+        ...this.lockOf(queue),
       });
       worker.on('failed', (job, error) => {
         this.logFailure(job, error);
@@ -49,6 +49,17 @@ export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy
     }
     const concurrency = QUEUE_NAMES.map((queue) => `${queue} ${QUEUE_CONCURRENCY[queue] ?? this.config.queue.concurrency}`).join(', ');
     this.logger.log(`Running queue(s) with concurrency ${concurrency}`);
+  }
+
+  /**
+   * How soon a job whose worker died is noticed and run again (BullMQ's lock, renewed while the job
+   * runs, and its stalled-job check), where it differs from BullMQ's 30 s: a paying user waits for
+   * an image (IMAGE_JOB_LOCK_MS).
+   */
+  private lockOf(queue: QueueName): { lockDuration?: number; stalledInterval?: number } {
+    if (queue !== 'images') return {};
+    const ms = this.config.images.jobLockMs;
+    return { lockDuration: ms, stalledInterval: ms };
   }
 
   /** Stops fetching, waits for the running jobs, then disconnects (before the database closes). */

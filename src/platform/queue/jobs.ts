@@ -46,13 +46,6 @@ export const QUEUE_NAMES: QueueName[] = [...new Set(JOB_NAMES.map((name) => JOBS
  */
 export const QUEUE_CONCURRENCY: Partial<Record<QueueName, number>> = { images: 1 };
 
-/**
- * How soon a job whose worker died is noticed and run again (BullMQ's lock, renewed while the job
- * runs, and its stalled-job check), where it differs from BullMQ's 30 s: a paying user waits for
- * an image.
- */
-export const QUEUE_LOCK_MS: Partial<Record<QueueName, number>> = { images: 15_000 };
-
 export const jobsOfQueue = (queue: QueueName): JobName[] => JOB_NAMES.filter((name) => JOBS[name].queue === queue);
 
 export const isJobName = (name: string): name is JobName => Object.hasOwn(JOBS, name);

@@ -1,27 +1,33 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { Interval, Timeout } from '@nestjs/schedule';
+import { Injectable, Logger, Optional, type OnApplicationBootstrap } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from 'src/config/app-config';
 import { ImageConversionRunner } from '../../application/image-conversion.runner';
 
-/** Every 30 s where the jobs run: the outbox relay for image jobs, lost jobs refunded, old files deleted. */
+const FIRST_RUN_MS = 2_500;
+
+/**
+ * Where the jobs run, soon after start and every IMAGE_HOUSEKEEPING_INTERVAL_MS (30 s): the outbox
+ * relay for image jobs, lost jobs refunded, old files deleted. Scheduled through the registry
+ * rather than @Interval so the period is a setting; the registry exists only where ScheduleModule
+ * is imported (the worker, or the web process without Redis), so elsewhere nothing is scheduled.
+ */
 @Injectable()
-export class ImageJobsHousekeeping {
+export class ImageJobsHousekeeping implements OnApplicationBootstrap {
   private readonly logger = new Logger('Images');
 
   constructor(
     private readonly runner: ImageConversionRunner,
     private readonly config: AppConfig,
+    @Optional() private readonly schedule?: SchedulerRegistry,
   ) {}
 
-  // Two methods: @nestjs/schedule keeps one schedule per method (a second decorator replaces the first).
-  @Timeout(2_500)
-  async atStart(): Promise<void> {
-    await this.run();
+  onApplicationBootstrap(): void {
+    if (!this.schedule || !this.config.payments.enabled) return;
+    this.schedule.addTimeout('images.housekeeping.first', setTimeout(() => void this.run(), FIRST_RUN_MS));
+    this.schedule.addInterval('images.housekeeping', setInterval(() => void this.run(), this.config.images.housekeepingEveryMs));
   }
 
-  @Interval(30_000)
   async run(): Promise<void> {
-    if (!this.config.payments.enabled) return;
     await this.runner.housekeeping().catch((error: unknown) => this.logger.warn({ err: error }, 'Image housekeeping failed'));
   }
 }

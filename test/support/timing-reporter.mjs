@@ -1,9 +1,9 @@
 // Records each jest tier's wall time and every test file's time under var/test-timings/ (or
 // TEST_TIMINGS_DIR), where `npm test` and `npm run test:timing` read them. Prints nothing itself.
-const { mkdirSync, writeFileSync } = require('node:fs');
-const { join, relative } = require('node:path');
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
-class TimingReporter {
+export default class TimingReporter {
   constructor(globalConfig) {
     this.rootDir = globalConfig.rootDir;
     this.dir = process.env.TEST_TIMINGS_DIR || join(globalConfig.rootDir, 'var/test-timings');
@@ -29,5 +29,3 @@ class TimingReporter {
     }
   }
 }
-
-module.exports = TimingReporter;

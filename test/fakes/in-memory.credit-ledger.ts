@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import { EXPIRING_SOON_DAYS } from 'src/contracts/billing';
+import { allocate } from 'src/modules/credits/domain/allocate';
+import { CreditLedger, type Charge, type CreditLot, type GrantRequest, type HoldRequest, type LedgerEvent } from 'src/modules/credits/domain/credit-ledger.port';
+import { ChargeKeyConflictError, InsufficientCreditsError, UnknownChargeError } from 'src/modules/credits/domain/credits.errors';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The credit ledger in memory, for unit specs of the services that use it: the same rules as the
+ * PostgreSQL ledger (one lot per sourceRef, soonest-expiring lots spent first, one charge per key,
+ * settled once, balances never below zero) on plain arrays, with a clock the spec moves.
+ * test/credits-ledger.int-spec.ts proves the SQL keeps those rules under concurrency.
+ */
+export class InMemoryCreditLedger extends CreditLedger {
+  now = new Date('2026-06-01T12:00:00Z');
+  readonly lotRows: (Omit<CreditLot, 'expiringSoon'> & { expired: boolean })[] = [];
+  readonly charges: (Charge & { parts: { lotId: string; amount: number }[] })[] = [];
+  readonly events: (LedgerEvent & { userId: string; lotId: string | null })[] = [];
+  /** Accounts confirmed (the trial backfill looks for them). */
+  readonly confirmedUsers = new Set<string>();
+
+  /** The state now, and how to go back to it (a database transaction that rolls back). */
+  snapshot(): () => void {
+    const lots = structuredClone(this.lotRows);
+    const charges = structuredClone(this.charges);
+    const events = structuredClone(this.events);
+    return () => {
+      this.lotRows.splice(0, this.lotRows.length, ...lots);
+      this.charges.splice(0, this.charges.length, ...charges);
+      this.events.splice(0, this.events.length, ...events);
+    };
+  }
+
+  async grant(request: GrantRequest): Promise<{ granted: boolean }> {
+    if (this.lotRows.some((lot) => lot.sourceRef === request.sourceRef)) return { granted: false };
+    const lot = {
+      id: randomUUID(),
+      userId: request.userId,
+      source: request.source,
+      sourceRef: request.sourceRef,
+      description: request.description,
+      granted: request.credits,
+      remaining: request.credits,
+      expiresAt: new Date(this.now.getTime() + request.validityDays * DAY_MS),
+      createdAt: this.now,
+      expired: false,
+    };
+    this.lotRows.push(lot);
+    this.record(request.userId, 'grant', request.credits, request.description, lot.id, request.actorId);
+    return { granted: true };
+  }
+
+  async hold(request: HoldRequest): Promise<Charge> {
+    const existing = this.charges.find((c) => c.idempotencyKey === request.idempotencyKey);
+    if (existing) {
+      if (existing.userId !== request.userId || existing.amount !== request.amount) throw new ChargeKeyConflictError();
+      return this.copy(existing);
+    }
+    const lots = this.spendable(request.userId);
+    const parts = allocate(lots, request.amount);
+    if (!parts) throw new InsufficientCreditsError(lots.reduce((sum, lot) => sum + lot.remaining, 0), await this.hasPaid(request.userId));
+    for (const part of parts) this.lotRows.find((lot) => lot.id === part.lotId)!.remaining -= part.amount;
+    const charge = {
+      id: randomUUID(),
+      userId: request.userId,
+      idempotencyKey: request.idempotencyKey,
+      amount: request.amount,
+      state: 'held' as const,
+      description: request.description,
+      createdAt: this.now,
+      settledAt: null,
+      parts,
+    };
+    this.charges.push(charge);
+    this.record(request.userId, 'spend', -request.amount, request.description, null);
+    return this.copy(charge);
+  }
+
+  async capture(idempotencyKey: string): Promise<Charge> {
+    const charge = this.charge(idempotencyKey);
+    if (charge.state === 'held') Object.assign(charge, { state: 'captured', settledAt: this.now });
+    return this.copy(charge);
+  }
+
+  async release(idempotencyKey: string, description: string): Promise<Charge> {
+    const charge = this.charge(idempotencyKey);
+    if (charge.state !== 'held') return this.copy(charge);
+    for (const part of charge.parts) this.lotRows.find((lot) => lot.id === part.lotId)!.remaining += part.amount;
+    Object.assign(charge, { state: 'released', settledAt: this.now });
+    this.record(charge.userId, 'refund', charge.amount, description, null);
+    return this.copy(charge);
+  }
+
+  async revoke(sourceRef: string, credits: number, description: string, actorId?: string): Promise<number | null> {
+    const lot = this.lotRows.find((l) => l.sourceRef === sourceRef);
+    if (!lot) return null;
+    const taken = Math.min(credits, lot.remaining);
+    lot.remaining -= taken;
+    if (taken > 0) this.record(lot.userId, 'revoke', -taken, description, lot.id, actorId);
+    return taken;
+  }
+
+  async lotActivity(sourceRef: string): Promise<{ lot: CreditLot; events: LedgerEvent[] } | null> {
+    const row = this.lotRows.find((l) => l.sourceRef === sourceRef);
+    if (!row) return null;
+    const { expired: _, ...lot } = row;
+    return { lot: { ...lot, expiringSoon: false }, events: this.events.filter((e) => e.lotId === lot.id).map(({ userId: _u, lotId: _l, ...event }) => event) };
+  }
+
+  async balance(userId: string): Promise<number> {
+    return this.spendable(userId).reduce((sum, lot) => sum + lot.remaining, 0);
+  }
+
+  async lots(userId: string): Promise<CreditLot[]> {
+    const soon = this.now.getTime() + EXPIRING_SOON_DAYS * DAY_MS;
+    return this.spendable(userId).map(({ expired: _, ...lot }) => ({ ...lot, expiringSoon: lot.expiresAt.getTime() <= soon }));
+  }
+
+  async hasPaid(userId: string): Promise<boolean> {
+    return this.lotRows.some((lot) => lot.userId === userId && (lot.source === 'pack' || lot.source === 'donation'));
+  }
+
+  async history(userId: string, page: number, pageSize: number): Promise<{ items: LedgerEvent[]; total: number }> {
+    const mine = this.events.filter((e) => e.userId === userId).reverse();
+    return { items: mine.slice((page - 1) * pageSize, page * pageSize).map(({ userId: _u, lotId: _l, ...event }) => event), total: mine.length };
+  }
+
+  async dailyUsage(userId: string, days: number): Promise<{ date: string; credits: number }[]> {
+    const day = (d: Date) => d.toISOString().slice(0, 10);
+    return Array.from({ length: days }, (_, i) => {
+      const date = day(new Date(this.now.getTime() - (days - 1 - i) * DAY_MS));
+      const credits = this.charges.filter((c) => c.userId === userId && c.state === 'captured' && day(c.settledAt!) === date).reduce((sum, c) => sum + c.amount, 0);
+      return { date, credits };
+    });
+  }
+
+  async expireDue(limit: number): Promise<number> {
+    const due = this.lotRows.filter((lot) => !lot.expired && lot.expiresAt <= this.now).slice(0, limit);
+    for (const lot of due) {
+      lot.expired = true;
+      if (lot.remaining > 0) this.record(lot.userId, 'expire', -lot.remaining, `Expired: ${lot.description}`, lot.id);
+    }
+    return due.length;
+  }
+
+  async confirmedUsersWithout(sourceRefPrefix: string, limit: number): Promise<string[]> {
+    return [...this.confirmedUsers].filter((userId) => !this.lotRows.some((lot) => lot.sourceRef === `${sourceRefPrefix}${userId}`)).slice(0, limit);
+  }
+
+  /** A user's unexpired lots with credits left, soonest to expire first. */
+  private spendable(userId: string) {
+    return this.lotRows
+      .filter((lot) => lot.userId === userId && lot.expiresAt > this.now && lot.remaining > 0)
+      .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime());
+  }
+
+  private charge(idempotencyKey: string) {
+    const charge = this.charges.find((c) => c.idempotencyKey === idempotencyKey);
+    if (!charge) throw new UnknownChargeError();
+    return charge;
+  }
+
+  private copy({ parts: _, ...charge }: Charge & { parts: unknown }): Charge {
+    return { ...charge };
+  }
+
+  private record(userId: string, kind: LedgerEvent['kind'], credits: number, description: string, lotId: string | null, actorId?: string): void {
+    this.events.push({ id: randomUUID(), userId, kind, credits, description, createdAt: this.now, lotId, actorId: actorId ?? null });
+  }
+}
