@@ -5,7 +5,7 @@
 // inputs (a content hash in dist/models/.sources.json: git keeps no meaningful mtimes).
 // Run by `npm run build`. Usage: node scripts/build-models.mjs [--out DIR] [--weights DIR] [--force]
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { convertNcnnModel, readNcnnModel } from './models/ncnn-to-onnx.mjs';
@@ -54,6 +54,11 @@ export function buildModels({ outDir = join(root, 'dist/models'), weightsDir = d
   mkdirSync(outDir, { recursive: true });
   const stampFile = join(outDir, '.sources.json');
   const stamp = existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')) : {};
+  // Models an earlier build wrote and no conversion uses any more (the ESRGAN ones, say) go.
+  for (const file of readdirSync(outDir)) {
+    const id = file.replace(/\.(onnx|json)$/, '');
+    if (id !== file && !Object.hasOwn(MODELS, id)) rmSync(join(outDir, file));
+  }
   for (const [id, { dir, name }] of Object.entries(MODELS)) {
     const files = modelFiles(weightsDir, dir);
     const output = join(outDir, `${id}.onnx`);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -83,6 +83,13 @@ describe('the model build', () => {
     const again = buildModels();
     expect(again.status).toBe(0);
     expect(again.stdout).toBe('');
+  });
+
+  it('removes the models of an earlier build that no conversion uses', () => {
+    writeFileSync(join(modelsDir, 'esrgan-medium-x2.onnx'), 'stale');
+    expect(buildModels().status).toBe(0);
+    expect(existsSync(join(modelsDir, 'esrgan-medium-x2.onnx'))).toBe(false);
+    expect(existsSync(join(modelsDir, 'waifu2x-cunet-x2.onnx'))).toBe(true);
   });
 
   it('refuses weights that are not the pinned ones', () => {
