@@ -658,7 +658,7 @@ function JobPanel({ job, onAnother }: { job: ImageJobView; onAnother: () => void
   const conversion = t(CONVERSION_KEYS[job.conversion].name);
 
   if (isUnfinished(job)) {
-    const estimate = estimateWords(job.queue?.estimate_seconds);
+    const estimate = estimateWords(job.queue?.estimate_range);
     return (
       <div className={cardClass}>
         <h2 id="image-job-title" className={`text-sm font-semibold tracking-wide uppercase ${mutedClass}`}>

@@ -2,12 +2,14 @@ import { Logger } from '@nestjs/common';
 import { loadConfig } from 'src/config/app-config';
 import { InsufficientCreditsError } from 'src/modules/credits/domain/credits.errors';
 import { JobQueue } from 'src/platform/queue/job-queue';
+import type { LiveWorkers } from 'src/platform/queue/worker-heartbeat.service';
 import { InMemoryCreditLedger } from 'test/fakes/in-memory.credit-ledger';
 import type { ConversionId } from '../domain/conversions';
 import { ImageCodec } from '../domain/image-decoder.port';
 import { chargeKey, ImageJob, jobFiles, MAX_SUBMISSIONS_PER_MINUTE } from '../domain/image-job';
 import { ImageJobRepository, type NewImageJob } from '../domain/image-job-repository.port';
 import { ImageStore } from '../domain/image-store.port';
+import type { DurationSpread } from '../domain/queue-estimate';
 import { ImageJobNotFoundError, InvalidImageError, TooManySubmissionsError, TooManyUnfinishedJobsError } from '../domain/image-tool.errors';
 import { ImageToolService } from './image-tool.service';
 
@@ -77,10 +79,11 @@ class InMemoryImageJobRepository extends ImageJobRepository {
   async fail() {
     return false;
   }
-  async positionOf(job: ImageJob) {
-    return this.rows.filter((j) => j.status === 'queued' && j.createdAt <= job.createdAt && j.id !== job.id).length;
+  async queueAhead(job: ImageJob) {
+    const ahead = this.rows.filter((j) => j.id !== job.id && (j.status === 'running' || (j.status === 'queued' && j.createdAt <= job.createdAt)));
+    return { mine: null, ahead: ahead.map((j) => ({ conversion: j.conversion, runningFor: j.status === 'running' ? 0 : null })) };
   }
-  typicalSeconds = jest.fn(async (_conversion: ConversionId): Promise<number | null> => 12);
+  recentDurations = jest.fn(async (_conversion: ConversionId): Promise<DurationSpread | null> => ({ low: 10, typical: 12, high: 15 }));
   async queuedBefore() {
     return [];
   }
@@ -148,7 +151,15 @@ describe('ImageToolService', () => {
     jobs = new InMemoryImageJobRepository(ledger);
     store = new InMemoryImageStore();
     queue = new RecordingQueue();
-    images = new ImageToolService(jobs, ledger, store, new SignatureCodec(), queue, loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', IMAGE_MAX_UNFINISHED: '3' }));
+    images = new ImageToolService(
+      jobs,
+      ledger,
+      store,
+      new SignatureCodec(),
+      queue,
+      loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', IMAGE_MAX_UNFINISHED: '3' }),
+      { count: async () => undefined } as unknown as LiveWorkers,
+    );
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
   });
   afterEach(() => jest.restoreAllMocks());
@@ -215,7 +226,8 @@ describe('ImageToolService', () => {
     await credits('u2', 5);
     const first = await images.submit('u2', { conversion: 'sketch', upload: png });
     const mine = await images.submit('u1', { conversion: 'sketch', upload: png });
-    expect((await images.job('u1', mine.id)).queue).toEqual({ position: 1, estimate_seconds: 12 });
+    // One job ahead of it (12 s typical) on the one slot of this process: 24 s, between 20 and 30.
+    expect((await images.job('u1', mine.id)).queue).toEqual({ position: 1, estimate_seconds: 24, estimate_range: { low: 20, high: 30 } });
     await expect(images.job('u1', first.id)).rejects.toBeInstanceOf(ImageJobNotFoundError);
     await expect(images.file('u1', mine.id, 'result')).rejects.toBeInstanceOf(ImageJobNotFoundError);
 
@@ -234,13 +246,13 @@ describe('ImageToolService', () => {
     expect(page.items.map((j) => j.id)).toEqual([mine.id]);
   });
 
-  it('computes the wait estimate at most every 30 s per conversion, however often browsers poll', async () => {
+  it('computes the recent durations at most every 30 s per conversion, however often browsers poll', async () => {
     await credits('u1', 5);
     const job = await images.submit('u1', { conversion: 'ai-4x', upload: png });
     for (let i = 0; i < 5; i++) await images.job('u1', job.id);
-    expect(jobs.typicalSeconds).toHaveBeenCalledTimes(1);
+    expect(jobs.recentDurations).toHaveBeenCalledTimes(1);
     // An estimate that cannot be computed shows as none.
-    jobs.typicalSeconds.mockRejectedValueOnce(new Error('database busy'));
+    jobs.recentDurations.mockRejectedValueOnce(new Error('database busy'));
     const other = await images.submit('u1', { conversion: 'enhance', upload: png });
     expect((await images.job('u1', other.id)).queue?.estimate_seconds).toBeNull();
   });

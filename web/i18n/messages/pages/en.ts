@@ -334,6 +334,8 @@ const pages = {
   'image.estimateSeconds': 'ready in about {count} s',
   'image.estimateMinutes': 'ready in about {count} min',
   'image.estimateSoon': 'almost ready',
+  'image.estimateSecondsRange': 'ready in {from}–{to} s',
+  'image.estimateMinutesRange': 'ready in {from}–{to} min',
   'image.progress': 'Conversion progress',
   'image.doneTitle': 'Your image is ready',
   'image.before': 'Before',
