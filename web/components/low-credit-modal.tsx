@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { CREDITS_PER_DONATED_DOLLAR, lowCreditModal, type InsufficientCreditsBody } from 'src/contracts/billing';
 import { useI18n, type MessageKey } from 'web/i18n/i18n';
 import { creditsLabel } from 'web/lib/credits';
@@ -22,16 +22,22 @@ export function LowCreditModal({ body, onClose }: { body: InsufficientCreditsBod
   const titleId = useId();
   const content = lowCreditContent(body);
 
+  // Where the user was (the button that was pressed): focus goes back there when the modal closes (WCAG 2.4.3).
+  const [opener] = useState(() => (typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null)));
   useEffect(() => {
     if (dialog.current && !dialog.current.open) dialog.current.showModal();
   }, []);
 
   const close = () => dialog.current?.close();
+  const closed = () => {
+    onClose();
+    if (opener && opener !== document.body && opener.isConnected) opener.focus();
+  };
   return (
     <dialog
       ref={dialog}
       aria-labelledby={titleId}
-      onClose={onClose}
+      onClose={closed}
       data-testid="low-credit-modal"
       className="m-auto w-[min(26rem,calc(100%-2rem))] rounded-3xl bg-white p-6 text-gray-900 shadow-xl backdrop:bg-gray-950/50 dark:bg-gray-900 dark:text-gray-100"
     >

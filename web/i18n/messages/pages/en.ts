@@ -322,6 +322,7 @@ const pages = {
   'image.getCredits': 'Get more credits',
   'image.submit': 'Convert image',
   'image.sending': 'Sending…',
+  'image.converting': 'Converting your image…',
   'image.kept': 'Your image and its result are kept for a few days, visible only to you.',
   'image.tooMany': 'You already have images in progress. Wait for one of them to finish, then try again.',
   'image.rateLimited': 'Too many images at once. Please wait a minute and try again.',
