@@ -170,7 +170,7 @@ const pages = {
   'pricing.mostPopular': 'Most popular',
   'pricing.validity': 'Valid for {days} days',
   'billing.resume': 'Resume payment',
-  'billing.resumeLabel': 'Resume the payment of order {number}',
+  'billing.resumeLabel': 'Resume payment of order {number}',
   'billing.cancel': 'Cancel',
   'billing.cancelLabel': 'Cancel order {number}',
   'billing.canceled': 'Order {number} canceled',
