@@ -295,11 +295,8 @@ export function ConfirmPage() {
     let live = true;
     const token = tokenFromHash();
     // A link without its token (cut off when copied) cannot confirm anything: say so without asking the server.
-    if (!token) {
-      setResult('failed');
-      return;
-    }
-    apiRequest(t, 'POST', '/auth/confirm', { token }).then(
+    const confirmed = token ? apiRequest(t, 'POST', '/auth/confirm', { token }) : Promise.reject(new Error('no token'));
+    confirmed.then(
       () => live && setResult('done'),
       () => live && setResult('failed'),
     );
