@@ -37,12 +37,12 @@ const services = {
 };
 
 /**
- * Tier 4: real browsers, and tests whose subject is processes themselves (npm scripts, start-up,
+ * Tier 4: real browsers, and tests whose subject is processes themselves (npm scripts, benches, start-up,
  * shutdown, the worker process, the embedded database). Everything else in test/ is tier 3.
  */
 const BROWSER_AND_PROCESS = [
   '/test/([^/]+\\.)?browser\\.e2e-spec\\.ts$',
-  '/test/(npm-scripts|startup|shutdown|worker|embedded-database)\\.e2e-spec\\.ts$',
+  '/test/(npm-scripts|quality-bench|startup|shutdown|worker|embedded-database)\\.e2e-spec\\.ts$',
 ];
 
 /**

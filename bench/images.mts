@@ -121,17 +121,19 @@ autocannon({ url: process.env.URL, connections: Number(process.env.CONNECTIONS),
 // The conversion alone, as the worker runs it: decoded (and bounded) by the codec, converted by the
 // composite converter of the build, three times after a warm-up; prints the median in ms.
 const CONVERSION_SCRIPT = `
-const { join } = require('node:path');
-const adapters = join(process.env.ROOT, 'dist/server/src/modules/image-tool/adapters');
-const { SharpImageCodec } = require(join(adapters, 'sharp/sharp.image-codec.js'));
-const { CompositeImageConverter } = require(join(adapters, 'composite.image-converter.js'));
-const { OnnxImageConverter } = require(join(adapters, 'onnx/onnx.image-converter.js'));
-const { SharpStyles } = require(join(adapters, 'sharp/sharp-styles.js'));
-const { CONVERSIONS } = require(join(process.env.ROOT, 'dist/server/src/modules/image-tool/domain/conversions.js'));
+// Inside a function: top-level consts of an -e script would be seen (in their dead zone) by the
+// decorator metadata of the modules it requires, which look their constructor types up by name.
 (async () => {
+  const { join } = require('node:path');
+  const adapters = join(process.env.ROOT, 'dist/server/src/modules/image-tool/adapters');
+  const codec = require(join(adapters, 'sharp/sharp.image-codec.js'));
+  const composite = require(join(adapters, 'composite.image-converter.js'));
+  const onnx = require(join(adapters, 'onnx/onnx.image-converter.js'));
+  const styles = require(join(adapters, 'sharp/sharp-styles.js'));
+  const { CONVERSIONS } = require(join(process.env.ROOT, 'dist/server/src/modules/image-tool/domain/conversions.js'));
   const conversion = process.env.CONVERSION;
-  const { image } = await new SharpImageCodec().decode(require('node:fs').readFileSync(process.env.JPEG), CONVERSIONS[conversion].maxInputSide);
-  const converter = new CompositeImageConverter(OnnxImageConverter.inBuild(process.env.ROOT), new SharpStyles());
+  const { image } = await new codec.SharpImageCodec().decode(require('node:fs').readFileSync(process.env.JPEG), CONVERSIONS[conversion].maxInputSide);
+  const converter = new composite.CompositeImageConverter(onnx.OnnxImageConverter.inBuild(process.env.ROOT), new styles.SharpStyles());
   const times = [];
   for (let i = 0; i < 4; i++) {
     const start = performance.now();

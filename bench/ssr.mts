@@ -1,25 +1,30 @@
 /**
  * npm run bench:ssr — how fast the built app renders its home page (streamed React SSR, page cache
- * off, embedded database), against a baseline measured in the same run: a plain Fastify route
- * answering the same bytes from memory.
+ * off, embedded database; on PostgreSQL, a database of its own, when BENCH_DATABASE_URL is set),
+ * against a baseline measured in the same run: a plain Fastify route answering the same bytes from
+ * memory.
  * Server and load generator run on separate cores (taskset) on loopback; warm-up first, then
  * interleaved rounds; prints requests/s, p99 latency and the ratio to the baseline.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baselineServer, freePort, hasTaskset, load, median, pinLoadGenerator, ROOT, serve, waitFor, WEB_NODE_FLAGS } from './support.mts';
+import { once } from 'node:events';
+import { baselineServer, benchDatabase, freePort, hasTaskset, load, median, pinLoadGenerator, ROOT, serve, waitFor, WEB_NODE_FLAGS } from './support.mts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+// BENCH_WARM_UP_SECONDS=0 skips the warm-up (a check that the bench runs, not a measurement).
+const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 2);
 pinLoadGenerator();
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-ssr-'));
+  const database = process.env.BENCH_DATABASE_URL ? await benchDatabase() : undefined;
   const [appPort, basePort] = [await freePort(), await freePort()];
   const site = `http://127.0.0.1:${appPort}/`;
   const baselineUrl = `http://127.0.0.1:${basePort}/`;
-  const app = serve([...WEB_NODE_FLAGS, 'dist/server/src/main.js'], { PORT: String(appPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PAGE_CACHE: 'false' });
+  const app = serve([...WEB_NODE_FLAGS, 'dist/server/src/main.js'], { PORT: String(appPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PAGE_CACHE: 'false', ...(database ? { DATABASE_URL: database.url } : {}) });
   try {
     await waitFor(`${site}healthz`);
     const html = await (await fetch(site)).text();
@@ -27,8 +32,10 @@ async function main() {
     try {
       await waitFor(baselineUrl);
       console.log(`home page: ${html.length} bytes; ${ROUNDS} rounds of ${SECONDS}s, 20 connections${hasTaskset ? ', server on core 0' : ''}`);
-      await load(site, 2);
-      await load(baselineUrl, 2);
+      if (WARM_UP_SECONDS > 0) {
+        await load(site, WARM_UP_SECONDS);
+        await load(baselineUrl, WARM_UP_SECONDS);
+      }
       const ssr = [];
       const base = [];
       for (let round = 0; round < ROUNDS; round++) {
@@ -44,9 +51,13 @@ async function main() {
       baseline.kill('SIGTERM');
     }
   } finally {
-    app.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
+    if (app.exitCode === null) {
+      const exited = once(app, 'exit');
+      app.kill('SIGTERM');
+      await exited;
+    }
     rmSync(dataDir, { recursive: true, force: true });
+    await database?.drop();
   }
 }
 

@@ -80,7 +80,11 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
     return token;
   }
 
-  const balance = async (token: string) => ((await (await call('GET', '/api/v1/credits', { token })).json()) as CreditsView).balance;
+  const balance = async (token: string) => {
+    const response = await call('GET', '/api/v1/credits', { token });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as CreditsView).balance;
+  };
 
   const png = (width: number, height: number) =>
     sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 } } })
@@ -101,14 +105,18 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
     return (await response.json()) as ImageJobView;
   }
 
+  /** Polls the job as the page does (twice a second, within the route's rate limit; a 429 fails). */
   const finished = (token: string, id: string, timeoutMs = 60_000) =>
     until(
       `image job ${id} to finish`,
       async () => {
-        const job = (await (await call('GET', `/api/v1/images/${id}`, { token })).json()) as ImageJobView;
+        const response = await call('GET', `/api/v1/images/${id}`, { token });
+        expect(response.status).toBe(200);
+        const job = (await response.json()) as ImageJobView;
         return job.status === 'succeeded' || job.status === 'failed' ? job : undefined;
       },
       timeoutMs,
+      500,
     );
 
   it('upscales an uploaded image 2x with AI for exactly one credit, and serves the result to its owner only', async () => {
@@ -171,7 +179,7 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
     const job = await finished(token, queued.id);
     expect(job.status).toBe('failed');
     expect(job.error?.code).toBe('IMAGES.FETCH_FAILED');
-    await until('the credit to come back', async () => (await balance(token)) === 2);
+    await until('the credit to come back', async () => (await balance(token)) === 2, 20_000, 250);
     const { rows } = await db.query(`select state from credit_charges where idempotency_key = $1`, [`image-job:${queued.id}`]);
     expect(rows).toEqual([{ state: 'released' }]);
   });
@@ -235,7 +243,7 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
   it('charges once a job whose worker was killed in the middle of it: another worker finishes it', async () => {
     const token = await user(4);
     // Big enough to be running when the worker is killed, small enough to convert in a moment.
-    const queued = await submit(token, upload(await png(256, 256)));
+    const queued = await submit(token, upload(await png(128, 128)));
     await until('the job to be running', async () => {
       const { rows } = await db.query<{ status: string }>(`select status from image_jobs where id = $1`, [queued.id]);
       return rows[0]?.status === 'running';

@@ -3,9 +3,8 @@ import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { freePort, ROOT } from './support/app-process';
-import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
+import { createTestDatabase, POSTGRES_URL, REDIS_URL, testRedisPrefix, type TestDatabase } from './support/services';
 import { until } from './support/until';
 
 /**
@@ -185,9 +184,14 @@ describe('the npm scripts the README lists', () => {
       }
     },
     async worker() {
-      const worker = npm('worker', { DATABASE_URL: migrated.url, REDIS_URL, REDIS_KEY_PREFIX: `t${randomBytes(4).toString('hex')}:` });
-      await worker.until('the worker is ready', () => worker.output().includes('Worker ready'));
-      expect((await worker.stop()).code).toBe(0);
+      const redisKeys = testRedisPrefix();
+      const worker = npm('worker', { DATABASE_URL: migrated.url, REDIS_URL, REDIS_KEY_PREFIX: redisKeys.prefix });
+      try {
+        await worker.until('the worker is ready', () => worker.output().includes('Worker ready'));
+        expect((await worker.stop()).code).toBe(0);
+      } finally {
+        await redisKeys.drop();
+      }
     },
     async migrate() {
       const db = await database(true);
@@ -259,7 +263,7 @@ describe('the npm scripts the README lists', () => {
       expect(slowest).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 3, 2]);
     },
     async 'bench:levels'() {
-      const run = await npm('bench:levels', { BENCH_ROUNDS: '1', BENCH_SECONDS: '1' }).finish();
+      const run = await npm('bench:levels', { BENCH_ROUNDS: '1', BENCH_SECONDS: '1', BENCH_WARM_UP_SECONDS: '0' }).finish();
       // Every row: the site's req/s, the baseline's, the ratio and whether the goal is met.
       for (const row of ['level page, cached', 'home page, cached', 'level payload, cached', 'level page, uncached']) {
         for (const encoding of ['identity', 'br, gzip']) expect(run.output).toMatch(new RegExp(`${row}\\s+${encoding}\\s+\\d+\\s+[\\d.]+ms\\s+\\d+\\s+\\d+\\.\\d{3}x\\s+>= [\\d.]+x (met|NOT MET)`));
@@ -269,14 +273,15 @@ describe('the npm scripts the README lists', () => {
       expect(run.code).toBe(0);
     },
     async 'bench:memory'() {
-      const run = await npm('bench:memory', { BENCH_URLS: '50' }).finish();
+      const run = await npm('bench:memory', { BENCH_URLS: '50', BENCH_REST_SECONDS: '0', BENCH_IDLE_SECONDS: '0' }).finish();
       expect(run.output).toMatch(/50 distinct URLs in [\d.]+ s \(\d+ req\/s, 0 not 200\)/);
       expect(run.output).toMatch(/RSS at rest\s+\d+ MB/);
       expect(run.output).toMatch(/RSS after the load\s+\d+ MB\s+[\d.]+x\s+\(goal < 400 MB: (met|NOT MET)\)/);
       expect(run.code).toBe(0);
     },
     async 'bench:ssr'() {
-      const run = await npm('bench:ssr', { BENCH_ROUNDS: '1', BENCH_SECONDS: '1' }).finish();
+      // On PostgreSQL (its default, the embedded database, starts in tests of its own).
+      const run = await npm('bench:ssr', { BENCH_ROUNDS: '1', BENCH_SECONDS: '1', BENCH_WARM_UP_SECONDS: '0', BENCH_DATABASE_URL: POSTGRES_URL }).finish();
       expect(run.output).toMatch(/\d+\.\d{3}x/);
       expect(run.code).toBe(0);
     },

@@ -35,6 +35,14 @@ export interface RunningApp extends RunningProcess {
 
 export type RunningWorker = RunningProcess;
 
+/**
+ * Every process the tests started that is still running. A test file that ends without stopping
+ * one (a hook timed out, jest stopped the worker) must not leave it behind: the test worker kills
+ * them as it exits.
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+
 /** Runs a built script as a real process with only the given environment (plus PATH and HOME). */
 function spawnBuilt(script: string, args: string[], env: Record<string, string>): RunningProcess & { exited: Promise<number | null> } {
   const child = spawn(process.execPath, [script, ...args], {
@@ -49,7 +57,11 @@ function spawnBuilt(script: string, args: string[], env: Record<string, string>)
     stdout += chunk.toString();
   });
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  running.add(child);
+  const exited = once(child, 'exit').then(([code]) => {
+    running.delete(child);
+    return code as number | null;
+  });
   return {
     process: child,
     exited,

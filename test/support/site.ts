@@ -135,11 +135,15 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
  */
 export function useSite(options: SiteOptions = {}): Site {
   let site: Site | undefined;
+  let starting: Promise<Site> | undefined;
   beforeAll(async () => {
-    site = await startSite(options);
+    starting = startSite(options);
+    site = await starting;
   });
   afterAll(async () => {
-    await site?.close();
+    // Also a start still under way when beforeAll timed out: what it started is stopped, not left running.
+    const started = site ?? (await starting?.catch(() => undefined));
+    await started?.close();
   });
   return new Proxy({} as Site, {
     get(_, key) {
