@@ -19,7 +19,8 @@ const optionalText = (max = 200) =>
 
 const flag = (fallback: boolean) => z.stringbool().default(fallback);
 /** A switch whose default depends on other settings (resolved in resolveSwitches). */
-const optionalFlag = z.stringbool().optional().or(z.literal('').transform(() => undefined));
+const emptyIsUnset = (value: unknown) => (value === '' ? undefined : value);
+const optionalFlag = z.preprocess(emptyIsUnset, z.stringbool().optional());
 
 /** A variable holding JSON (default `{}`), parsed, then checked by `schema`. */
 const jsonVariable = <S extends z.ZodType>(schema: S, expected: string) =>
@@ -71,7 +72,7 @@ const trustProxy = z
 
 export const envSchema = z.object({
   // Unset means production for the runtime; whether it was set at all decides the local try-out (see localTryOut).
-  NODE_ENV: z.enum(['development', 'production', 'test']).optional().or(z.literal('').transform(() => undefined)),
+  NODE_ENV: z.preprocess(emptyIsUnset, z.enum(['development', 'production', 'test']).optional()),
   PORT: port.default(3000),
   HOST: z.string().min(1).max(255).default('localhost'),
   PUBLIC_URL: optionalUrl,
