@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import type { RunningApp } from './support/app-process';
 import { hydrated } from './support/browser';
-import { BROWSER_PASSWORD, signUpAndSignIn, startBrowserSite, type BrowserSite } from './support/browser-site';
+import { BROWSER_PASSWORD, payOnTestCheckout, signUpAndSignIn, startBrowserSite, type BrowserSite } from './support/browser-site';
 import { poll } from './support/poll';
 
 /**
@@ -34,15 +34,6 @@ describe('credits and payments in a real browser', () => {
     return problems;
   }
 
-  /** From the test checkout page: Pay, then the success page with the order paid. */
-  async function payOnTestCheckout(page: Page, amount: string): Promise<string> {
-    await page.waitForURL(/\/payment\/test-checkout\?order=/);
-    await page.getByText('Test checkout — no real money is taken').waitFor();
-    await page.getByRole('button', { name: `Pay ${amount}` }).click();
-    await page.waitForURL(/\/payment\/success\?order=/);
-    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
-    return new URL(page.url()).searchParams.get('order')!;
-  }
 
   it('a new user signs up, sees the 14-day trial on /usage, buys a pack through the test checkout, finds it in /billing, and donates $2 for 100 credits', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { hydrated } from './support/browser';
+import { payOnTestCheckout } from './support/browser-site';
 import { poll } from './support/poll';
 import { useSite } from './support/site';
 import { until } from './support/until';
@@ -123,14 +124,4 @@ describe('the newcomer path of a fresh npm start', () => {
       await context.close();
     }
   }, 300_000);
-
-  /** From the test checkout page (marked as a test): Pay, then the success page with the order paid. */
-  async function payOnTestCheckout(page: Page, amount: string): Promise<string> {
-    await page.waitForURL(/\/payment\/test-checkout\?order=/);
-    await page.getByText('Test checkout — no real money is taken').waitFor();
-    await page.getByRole('button', { name: `Pay ${amount}` }).click();
-    await page.waitForURL(/\/payment\/success\?order=/);
-    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
-    return new URL(page.url()).searchParams.get('order')!;
-  }
 });
