@@ -246,6 +246,12 @@ describe('credits with the local test checkout, end to end', () => {
     expect((await call('POST', '/api/v1/admin/credits', { token, body: grant })).status).toBe(403);
   });
 
+  it('lists /pricing, /tools/image and the refund policy in the sitemap while payments are on', async () => {
+    const xml = await (await fetch(`${app.url}/sitemap.xml`)).text();
+    const paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+    expect(paths).toEqual(expect.arrayContaining(['/pricing', '/tools/image', '/refund-policy']));
+  });
+
   it('resumes or cancels a pending order from /billing: back to its checkout, or closed for good', async () => {
     const { token } = await newUser();
     const checkout = await call('POST', '/api/v1/checkout', { token, body: { donation_usd: 2 } });
