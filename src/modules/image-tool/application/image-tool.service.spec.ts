@@ -83,7 +83,7 @@ class InMemoryImageJobRepository extends ImageJobRepository {
     const ahead = this.rows.filter((j) => j.id !== job.id && (j.status === 'running' || (j.status === 'queued' && j.createdAt <= job.createdAt)));
     return { mine: null, ahead: ahead.map((j) => ({ conversion: j.conversion, runningFor: j.status === 'running' ? 0 : null })) };
   }
-  recentDurations = jest.fn(async (_conversion: ConversionId): Promise<DurationSpread | null> => ({ low: 10, typical: 12, high: 15 }));
+  recentDurations = jest.fn(async (_conversion: ConversionId | null): Promise<DurationSpread | null> => ({ low: 10, typical: 12, high: 15 }));
   async queuedBefore() {
     return [];
   }
@@ -246,14 +246,22 @@ describe('ImageToolService', () => {
     expect(page.items.map((j) => j.id)).toEqual([mine.id]);
   });
 
-  it('computes the recent durations at most every 30 s per conversion, however often browsers poll', async () => {
+  it('computes the recent durations at most every 5 s per conversion, however often browsers poll', async () => {
     await credits('u1', 5);
     const job = await images.submit('u1', { conversion: 'ai-4x', upload: png });
     for (let i = 0; i < 5; i++) await images.job('u1', job.id);
     expect(jobs.recentDurations).toHaveBeenCalledTimes(1);
-    // An estimate that cannot be computed shows as none.
-    jobs.recentDurations.mockRejectedValueOnce(new Error('database busy'));
+    // A conversion without figures of its own counts as recent jobs of any conversion did.
+    jobs.recentDurations.mockResolvedValueOnce(null);
+    const fresh = await images.submit('u1', { conversion: 'cartoon', upload: png });
+    expect((await images.job('u1', fresh.id)).queue?.estimate_seconds).not.toBeNull();
+    expect(jobs.recentDurations).toHaveBeenLastCalledWith(null);
+  });
+
+  it('shows no estimate when it cannot be computed: no history at all, or the database busy', async () => {
+    await credits('u1', 5);
+    jobs.recentDurations.mockRejectedValue(new Error('database busy'));
     const other = await images.submit('u1', { conversion: 'enhance', upload: png });
-    expect((await images.job('u1', other.id)).queue?.estimate_seconds).toBeNull();
+    expect((await images.job('u1', other.id)).queue).toMatchObject({ position: 0, estimate_seconds: null, estimate_range: null });
   });
 });

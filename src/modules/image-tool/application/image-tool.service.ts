@@ -16,7 +16,7 @@ import { ImageJobNotFoundError, TooManySubmissionsError, TooManyUnfinishedJobsEr
 
 const PAGE_SIZE = 20;
 /** Recent durations are percentiles over the last jobs: recomputed at most this often, not on every poll. */
-const ESTIMATE_TTL_MS = 30_000;
+const ESTIMATE_TTL_MS = 5_000;
 const NO_HISTORY_TTL_MS = 2_000;
 
 export const CONVERSION_NAMES: Record<ConversionId, string> = {
@@ -38,7 +38,7 @@ export type ImageSubmission = { conversion: ConversionId } & ({ upload: Buffer }
 @Injectable()
 export class ImageToolService {
   private readonly logger = new Logger('Images');
-  private readonly durations = new Map<ConversionId, { spread: DurationSpread | null; until: number }>();
+  private readonly durations = new Map<ConversionId | null, { spread: DurationSpread | null; until: number }>();
 
   constructor(
     private readonly jobs: ImageJobRepository,
@@ -122,7 +122,9 @@ export class ImageToolService {
     const slots = this.config.redis.url ? (workers ?? 0) : 1;
     const conversions = [...new Set([job.conversion, ...ahead.map((a) => a.conversion)])];
     const spreads = new Map(await Promise.all(conversions.map(async (c) => [c, await this.recentDurations(c)] as const)));
-    const estimate = estimateWait({ mine: { conversion: job.conversion, runningFor: mine }, ahead, slots }, (c) => spreads.get(c) ?? null);
+    // A conversion nobody has run lately counts as the recent jobs of any conversion did.
+    const anyConversion = conversions.some((c) => !spreads.get(c)) ? await this.recentDurations(null) : null;
+    const estimate = estimateWait({ mine: { conversion: job.conversion, runningFor: mine }, ahead, slots }, (c) => spreads.get(c) ?? anyConversion);
     return {
       position: ahead.length,
       estimate_seconds: estimate?.typical ?? null,
@@ -131,7 +133,7 @@ export class ImageToolService {
   }
 
   /** Browsers poll a job every second while it waits: recent durations are cached briefly. */
-  private async recentDurations(conversion: ConversionId): Promise<DurationSpread | null> {
+  private async recentDurations(conversion: ConversionId | null): Promise<DurationSpread | null> {
     const cached = this.durations.get(conversion);
     if (cached && cached.until > Date.now()) return cached.spread;
     const spread = await this.jobs.recentDurations(conversion).catch(() => null);

@@ -30,8 +30,11 @@ export abstract class ImageJobRepository {
    * database clock) and those queued before it; and how long this one has run (null: queued).
    */
   abstract queueAhead(job: ImageJob): Promise<{ mine: number | null; ahead: { conversion: ConversionId; runningFor: number | null }[] }>;
-  /** How long the last successful jobs of this conversion took from start to finish (quartile, median, 90th percentile), or null. */
-  abstract recentDurations(conversion: ConversionId): Promise<DurationSpread | null>;
+  /**
+   * How long the last successful jobs of this conversion (null: of any conversion) took from start
+   * to finish (quartile, median, 90th percentile), or null without any.
+   */
+  abstract recentDurations(conversion: ConversionId | null): Promise<DurationSpread | null>;
   /** Queued jobs created before `before`: their queue message may be lost (Redis was down). */
   abstract queuedBefore(before: Date, limit: number): Promise<string[]>;
   /** Unfinished jobs created before `before`: they can no longer finish (lost, stalled for good). */

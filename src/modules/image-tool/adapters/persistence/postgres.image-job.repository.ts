@@ -144,15 +144,15 @@ export class PostgresImageJobRepository extends ImageJobRepository {
     };
   }
 
-  async recentDurations(conversion: ConversionId): Promise<DurationSpread | null> {
+  async recentDurations(conversion: ConversionId | null): Promise<DurationSpread | null> {
     const [row] = await this.db.query<{ low: number | null; typical: number | null; high: number | null }>(
       `select percentile_cont(0.25) within group (order by seconds) as low,
               percentile_cont(0.5) within group (order by seconds) as typical,
               percentile_cont(0.9) within group (order by seconds) as high
          from (select extract(epoch from finished_at - started_at) as seconds from image_jobs
-                where conversion = ? and status = 'succeeded' and started_at is not null
+                where (?::varchar is null or conversion = ?) and status = 'succeeded' and started_at is not null
                 order by finished_at desc limit 20) recent`,
-      [conversion],
+      [conversion, conversion],
     );
     if (row?.typical == null) return null;
     return { low: Number(row.low), typical: Number(row.typical), high: Number(row.high) };
