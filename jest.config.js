@@ -52,8 +52,9 @@ const BROWSER_AND_PROCESS = [
 /** @type {import('jest').Config} */
 module.exports = {
   reporters: ['default', '<rootDir>/test/support/timing-reporter.mjs'],
-  // A global option in jest (projects cannot set their own).
-  testTimeout: 60_000,
+  // A safety net, not a measure (tests wait for what they assert): wide enough for a test that
+  // starts processes on a machine whose other core is busy. A global option in jest.
+  testTimeout: 120_000,
   projects: [
     {
       ...shared,

@@ -72,7 +72,7 @@ describe('the embedded database belongs to one process', () => {
     } finally {
       await after.stop();
     }
-  });
+  }, 240_000); // four starts of the embedded database, one after another
 });
 
 describe('the embedded database server', () => {

@@ -99,7 +99,7 @@ describe('start-up with nothing configured', () => {
     } finally {
       expect(await second.stop()).toBe(0);
     }
-  }, 120_000);
+  }, 240_000);
 
   it('says what the local try-out runs and where, and names settings that do not fit together in one line', async () => {
     const data = await mkdtemp(join(tmpdir(), 'guides-tryout-'));
@@ -169,7 +169,7 @@ describe('start-up with nothing configured', () => {
       await site.close();
       await rm(contentDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 
   it('refuses to start with payments on and a broken pricing file, naming the field, without a stack trace', async () => {
     const contentDir = await mkdtemp(join(tmpdir(), 'guides-bad-pricing-'));
@@ -185,5 +185,5 @@ describe('start-up with nothing configured', () => {
       await rm(contentDir, { recursive: true, force: true });
       await database.drop();
     }
-  }, 60_000);
+  }, 120_000);
 });
