@@ -1,6 +1,6 @@
 /**
  * What the site adds to bull-board's page (src/modules/ops/adapters/http/bull-board.queue-dashboard.ts):
- * a bar with the way back to /admin (outside bull-board's React root, so it stays), styles that
+ * the way back to /admin (outside bull-board's React root, so it stays), styles that
  * give its text the contrast WCAG AA asks for in its light and dark themes, and a small script,
  * served from the site's origin under the site's CSP, that names its icon-only buttons and hides
  * its decorative icons from screen readers as bull-board renders them.
@@ -9,8 +9,9 @@
 /** Served at /admin/queues/<this>, behind the same admin gate as the dashboard. */
 export const A11Y_SCRIPT = 'site-a11y.js';
 
+// A pill in the bottom corner: bull-board's header is fixed at the top and its sidebar on the left.
 const BACK_BAR =
-  '<nav aria-label="Site" style="position:relative;z-index:1000;display:flex;align-items:center;gap:1rem;padding:0.5rem 1rem;background:#14532d;font:600 0.9rem system-ui,sans-serif">' +
+  '<nav aria-label="Site" style="position:fixed;right:1rem;bottom:1rem;z-index:1000;display:flex;align-items:center;gap:1rem;padding:0.6rem 1.1rem;border-radius:9999px;background:#14532d;box-shadow:0 4px 14px rgb(0 0 0 / 0.3);font:600 0.9rem system-ui,sans-serif">' +
   '<a href="/admin" style="color:#fff;text-decoration:underline">← Back to admin</a>' +
   '<a href="/" style="color:#fff;text-decoration:underline">Site home</a></nav>';
 
