@@ -382,6 +382,7 @@ async function main() {
       DATA_DIR: dataDir,
       HAS_LOGIN: 'true',
       HAS_PAYMENT: 'true',
+      TEST_PAYMENTS: 'true',
       TRIAL_CREDITS: '0',
       ADMIN_EMAILS: ADMIN_EMAIL,
       TRUST_PROXY: 'true',

@@ -8,6 +8,7 @@ import { Migration20261122050000MailOutbox } from './Migration20261122050000Mail
 import { Migration20261123000000CreditsAndBilling } from './Migration20261123000000CreditsAndBilling';
 import { Migration20261123010000ImageJobs } from './Migration20261123010000ImageJobs';
 import { Migration20261123191629GuideReports } from './Migration20261123191629GuideReports';
+import { Migration20261125000000AdminAudit } from './Migration20261125000000AdminAudit';
 
 /**
  * Every migration, in order. Append new ones (npm run migration:create writes the file); never edit
@@ -23,4 +24,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123000000CreditsAndBilling', class: Migration20261123000000CreditsAndBilling },
   { name: 'Migration20261123010000ImageJobs', class: Migration20261123010000ImageJobs },
   { name: 'Migration20261123191629GuideReports', class: Migration20261123191629GuideReports },
+  { name: 'Migration20261125000000AdminAudit', class: Migration20261125000000AdminAudit },
 ];

@@ -28,7 +28,9 @@ export function ensureBuild() {
   const changed = Math.max(...SOURCES.map((s) => newestMtime(join(root, s))));
   if (built > changed) return false;
   console.log(built ? 'Sources changed since the last build: rebuilding…' : 'No build yet: building…');
-  execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  // Never with the caller's NODE_ENV (jest sets `test`): Vite would then bundle React's development build.
+  const { NODE_ENV: _callers, ...env } = process.env;
+  execSync('npm run build', { cwd: root, stdio: 'inherit', env });
   return true;
 }
 

@@ -3,7 +3,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { RunningApp } from './support/app-process';
 import { hydrated, settled } from './support/browser';
 import { startBrowserSite, type BrowserSite } from './support/browser-site';
+import { startSite } from './support/site';
 import { poll } from './support/poll';
+import { AUTH_PAGES, PAGES } from 'web/route-table';
 
 const ADMIN = 'a11y-admin@example.com';
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -14,9 +16,32 @@ const MODES = [
   { colorScheme: 'dark', width: 390, height: 844 },
 ] as const;
 
-/** Every kind of page a visitor meets signed out, and the ones behind an account (an admin's). */
-const SIGNED_OUT = ['/', '/levels', '/levels?difficulty=easy', '/levels/27', '/blog', '/blog/2026/search-every-guide', '/faq', '/download', '/media', '/auth/login', '/auth/signup', '/no-such-page'];
-const SIGNED_IN = ['/', '/levels/27', '/usage', '/billing', '/pricing', '/tools/image', '/admin', '/admin/errors', '/admin/queues'];
+/**
+ * A real path for every route of the route table (web/route-table.tsx), so a new page is audited
+ * the day it is added: a route with parameters needs a sample here, or the first test fails.
+ */
+function routeSamples(orders: { paid: string; pending: string }): Record<string, string> {
+  const samples: Record<string, string> = {
+    level: '/levels/27',
+    'guide-report': '/levels/27/report',
+    post: '/blog/2026/search-every-guide',
+    category: '/category/tips',
+    month: '/month/2026-11',
+    detail: '/detail/hints-first',
+    'payment-test-checkout': `/payment/test-checkout?order=${orders.pending}`,
+    'payment-success': `/payment/success?order=${orders.paid}`,
+    billing: `/billing?order=${orders.paid}`,
+    'admin-order': `/admin/orders/${orders.paid}`,
+    page: '/terms-of-service',
+    'not-found': '/no-such-page',
+  };
+  return Object.fromEntries(PAGES.map((route) => [route.id, samples[route.id] ?? (/[:*]/.test(route.path) ? '' : route.path)]));
+}
+/** Who sees a route: the account pages signed out only (signed in, they send you home), the admin pages signed in only (anyone else gets the 404 page). */
+const signedOutOnly = (id: string) => AUTH_PAGES.includes(id);
+const signedInOnly = (id: string) => PAGES.find((route) => route.id === id)?.access === 'admin';
+/** The queue dashboard (bull-board, with Redis): its overview and a queue's page. */
+const QUEUE_DASHBOARD = ['/admin/queues', '/admin/queues/queue/mail'];
 
 interface AxeViolation {
   id: string;
@@ -39,9 +64,64 @@ export async function watchConsole(page: Page): Promise<string[]> {
   return problems;
 }
 
+/** The violations on the page as it is now, one line each (rule, element, why). */
+async function audit(page: Page, axeSource: string): Promise<string[]> {
+  // Evaluated over the DevTools protocol: the page's CSP does not apply to it.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(
+    (tags) => (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe
+      .run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
+      .then((result) => result.violations.map(({ id, help, nodes }) => ({ id, help, nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })) }))),
+    TAGS,
+  );
+  return violations.flatMap((v) => v.nodes.map((node) => `${v.id} (${v.help}) at ${node.target.join(' ')}: ${node.failureSummary ?? ''}`));
+}
+
+async function auditPages(
+  { browser, url, token, axeSource }: { browser: Browser; url: string; token: string; axeSource: string },
+  paths: string[],
+  signedIn: boolean,
+  ready: (page: Page) => Promise<void> = settled,
+) {
+  const found: string[] = [];
+  // The four modes side by side, each in a context of its own: the audits wait on the browser, not on each other.
+  await Promise.all(
+    MODES.map(async (mode, i) => {
+      // Each mode a visitor of its own (the site trusts one proxy hop here), so the per-client limits of the API count each apart.
+      const context: BrowserContext = await browser.newContext({
+        colorScheme: mode.colorScheme,
+        viewport: { width: mode.width, height: mode.height },
+        extraHTTPHeaders: { 'x-forwarded-for': `10.11.${signedIn ? 1 : 2}.${i + 1}` },
+      });
+      if (signedIn) await context.addCookies([{ name: 'token', value: token, url }]);
+      const page = await context.newPage();
+      const problems = await watchConsole(page);
+      try {
+        for (const path of paths) {
+          await page.goto(`${url}${path}`);
+          await ready(page);
+          for (const line of await audit(page, axeSource)) found.push(`${path} ${mode.colorScheme} ${mode.width}: ${line}`);
+          // A clean console too: no error, no CSP violation, on every load.
+          for (const problem of problems.splice(0)) found.push(`${path} ${mode.colorScheme} ${mode.width}: console: ${problem}`);
+        }
+        if (signedIn && ready === settled) {
+          // The account menu, open.
+          await page.getByRole('button', { name: 'Account' }).click();
+          await page.getByTestId('account-email').waitFor();
+          for (const line of await audit(page, axeSource)) found.push(`account menu ${mode.colorScheme} ${mode.width}: ${line}`);
+        }
+      } finally {
+        await context.close();
+      }
+    }),
+  );
+  return found.sort();
+}
+
 /**
- * WCAG 2.2 AA as axe-core checks it, in Chromium, on every page kind at 1280x800 and 390x844, light
- * and dark (the OS scheme; the site follows it). Accounts, payments and the ops screens are on.
+ * WCAG 2.2 AA as axe-core checks it, in Chromium, on every route of the route table and the queue
+ * dashboard, at 1280x800 and 390x844, light and dark (the OS scheme; the site follows it).
+ * Accounts, payments, Redis (so bull-board) and the ops screens are on.
  */
 describe('accessibility (axe-core) in a real browser', () => {
   let site: BrowserSite;
@@ -49,68 +129,53 @@ describe('accessibility (axe-core) in a real browser', () => {
   let browser: Browser;
   let token: string;
   let axeSource: string;
+  let samples: Record<string, string>;
 
   beforeAll(async () => {
     axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-    site = await startBrowserSite({ MIGRATE_ON_START: 'true', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', ADMIN_EMAILS: ADMIN });
+    site = (await startSite({ browser: true, mail: true, redis: true, env: { MIGRATE_ON_START: 'true', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', ADMIN_EMAILS: ADMIN, TRUST_PROXY: '1' } })) as BrowserSite;
     ({ app, browser } = site);
     token = await site.signedInUser(ADMIN);
+    // An order paid through the test checkout and one still pending, for the pages that show one.
+    const api = async (path: string, body: unknown) => {
+      const response = await fetch(`${app.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(response.ok).toBe(true);
+      return (await response.json()) as { order_id: string };
+    };
+    const paid = (await api('/api/v1/checkout', { pack_id: 'starter' })).order_id;
+    await api(`/api/v1/orders/${paid}/test_payment`, { result: 'paid' });
+    const pending = (await api('/api/v1/checkout', { donation_usd: 2 })).order_id;
+    samples = routeSamples({ paid, pending });
+  });
+  const on = () => ({ browser, url: app.url, token, axeSource });
+
+  it('has a sample path for every route of the route table', () => {
+    expect(Object.entries(samples).filter(([, path]) => !path)).toEqual([]);
   });
 
   afterAll(async () => {
     await site?.close();
   });
 
-  /** The violations on the page as it is now, one line each (rule, element, why). */
-  async function audit(page: Page): Promise<string[]> {
-    // Evaluated over the DevTools protocol: the page's CSP does not apply to it.
-    await page.evaluate(axeSource);
-    const violations = await page.evaluate(
-      (tags) => (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe
-        .run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
-        .then((result) => result.violations.map(({ id, help, nodes }) => ({ id, help, nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })) }))),
-      TAGS,
-    );
-    return violations.flatMap((v) => v.nodes.map((node) => `${v.id} (${v.help}) at ${node.target.join(' ')}: ${node.failureSummary ?? ''}`));
-  }
+  it('finds no WCAG 2.2 AA violation on any route, signed out', async () => {
+    const paths = Object.entries(samples).filter(([id]) => !signedInOnly(id)).map(([, path]) => path);
+    expect(await auditPages(on(), [...paths, '/levels?difficulty=easy'], false)).toEqual([]);
+  }, 600_000);
 
-  async function auditPages(paths: string[], signedIn: boolean) {
-    const found: string[] = [];
-    // The four modes side by side, each in a context of its own: the audits wait on the browser, not on each other.
-    await Promise.all(
-      MODES.map(async (mode) => {
-        const context: BrowserContext = await browser.newContext({ colorScheme: mode.colorScheme, viewport: { width: mode.width, height: mode.height } });
-        if (signedIn) await context.addCookies([{ name: 'token', value: token, url: app.url }]);
-        const page = await context.newPage();
-        const problems = await watchConsole(page);
-        try {
-          for (const path of paths) {
-            await page.goto(`${app.url}${path}`);
-            await settled(page);
-            for (const line of await audit(page)) found.push(`${path} ${mode.colorScheme} ${mode.width}: ${line}`);
-            // A clean console too: no error, no CSP violation, on every load.
-            for (const problem of problems.splice(0)) found.push(`${path} ${mode.colorScheme} ${mode.width}: console: ${problem}`);
-          }
-          if (signedIn) {
-            // The account menu, open.
-            await page.getByRole('button', { name: 'Account' }).click();
-            await page.getByTestId('account-email').waitFor();
-            for (const line of await audit(page)) found.push(`account menu ${mode.colorScheme} ${mode.width}: ${line}`);
-          }
-        } finally {
-          await context.close();
-        }
-      }),
-    );
-    return found.sort();
-  }
+  it('finds no WCAG 2.2 AA violation on any route, signed in as an admin', async () => {
+    // With Redis, /admin/queues is bull-board's (audited below); its page without Redis is audited after.
+    const paths = Object.entries(samples).filter(([id]) => !signedOutOnly(id) && id !== 'admin-queues').map(([, path]) => path);
+    expect(await auditPages(on(), paths, true)).toEqual([]);
+  }, 600_000);
 
-  it('finds no WCAG 2.2 AA violation on the public pages, signed out', async () => {
-    expect(await auditPages(SIGNED_OUT, false)).toEqual([]);
-  }, 300_000);
-
-  it('finds no WCAG 2.2 AA violation on the account, billing, image-tool and admin pages, signed in', async () => {
-    expect(await auditPages(SIGNED_IN, true)).toEqual([]);
+  it('finds no WCAG 2.2 AA violation on the queue dashboard (bull-board), which links back to /admin', async () => {
+    const dashboard = async (page: Page) => {
+      await page.getByRole('link', { name: 'Back to admin' }).waitFor();
+      // bull-board's own app has rendered its queues.
+      await page.getByText('mail', { exact: true }).first().waitFor();
+      await page.waitForLoadState('networkidle');
+    };
+    expect(await auditPages(on(), QUEUE_DASHBOARD, true, dashboard)).toEqual([]);
   }, 300_000);
 
   it('closes the account menu on Escape (focus back on its button) and on a click outside; on the phone it leaves the header search free', async () => {
@@ -209,6 +274,21 @@ describe('accessibility (axe-core) in a real browser', () => {
   });
 });
 
+/** Without Redis the jobs run in the web process, and /admin/queues is the site's own page of its queues. */
+describe('accessibility of the in-process queues page (no Redis)', () => {
+  let site: BrowserSite;
+  beforeAll(async () => {
+    site = await startBrowserSite({ HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN });
+  });
+  afterAll(() => site?.close());
+
+  it('finds no WCAG 2.2 AA violation on /admin/queues in four modes', async () => {
+    const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+    const token = await site.signedInUser(ADMIN);
+    expect(await auditPages({ browser: site.browser, url: site.app.url, token, axeSource }, ['/admin/queues'], true)).toEqual([]);
+  }, 120_000);
+});
+
 /** With accounts off (HAS_LOGIN unset) and every optional menu entry on. */
 describe('a clean console with accounts off, and a long menu', () => {
   let site: BrowserSite;
@@ -240,7 +320,7 @@ describe('a clean console with accounts off, and a long menu', () => {
     const problems = await watchConsole(page);
     const found: string[] = [];
     try {
-      for (const path of SIGNED_OUT) {
+      for (const path of PAGES.filter((route) => !/[:*]/.test(route.path)).map((route) => route.path)) {
         await page.goto(`${site.app.url}${path}`);
         await settled(page);
         for (const problem of problems.splice(0)) found.push(`${path}: ${problem}`);

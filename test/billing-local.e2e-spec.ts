@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import type { CheckoutView, CreditsView, LedgerEventView, OrderView, Paged } from 'src/contracts/billing';
+import type { AdminOrderDetail, AdminOrderView, CheckoutView, CreditsView, LedgerEventView, OrderView, Paged } from 'src/contracts/billing';
 import { creditsViewSchema, ledgerPageSchema, orderPageSchema, orderViewSchema } from 'src/contracts/billing.schema';
 import { insertSignedInUser } from './support/accounts';
 import type { RunningApp } from './support/app-process';
@@ -28,7 +28,7 @@ describe('credits with the local test checkout, end to end', () => {
   beforeAll(async () => {
     site = await startSite({
       mail: true,
-      env: { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', ADMIN_EMAILS: ADMIN, NODE_ENV: 'production', MIGRATE_ON_START: 'true', TRUST_PROXY: 'true' },
+      env: { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', ADMIN_EMAILS: ADMIN, NODE_ENV: 'production', MIGRATE_ON_START: 'true', TRUST_PROXY: 'true' },
       // Seeded before the process that runs the housekeeping starts: an expired lot and a stale
       // pending order are waiting for it.
       seed: (url) => seed(url),
@@ -114,7 +114,8 @@ describe('credits with the local test checkout, end to end', () => {
     const { token } = await newUser();
     const credits = await read<CreditsView>('/api/v1/credits', token);
     expect(credits.balance).toBe(10);
-    expect(credits.had_credits).toBe(true);
+    // The trial is not a payment: this account gets the donation offer when it runs out.
+    expect(credits.has_paid).toBe(false);
     expect(credits.lots).toHaveLength(1);
     expect(credits.lots[0]).toMatchObject({ source: 'trial', granted: 10, remaining: 10, expiring_soon: false });
     const days = (Date.parse(credits.lots[0]!.expires_at) - Date.now()) / DAY;
@@ -176,16 +177,58 @@ describe('credits with the local test checkout, end to end', () => {
     const admin = await site.signedInUser(ADMIN);
     const order = await pay(token, { pack_id: 'starter' });
 
-    const refund = await call('POST', `/api/v1/admin/orders/${order.id}/refund`, { token: admin, body: { amount_cents: 150 } });
+    const path = `/api/v1/admin/orders/${order.id}/refund`;
+    const key = () => ({ 'idempotency-key': `refund-${randomBytes(6).toString('hex')}` });
+    // Without a key a retry could refund twice: refused.
+    const keyless = await call('POST', path, { token: admin, body: { amount_cents: 150 } });
+    expect(keyless.status).toBe(400);
+    expect(await keyless.json()).toMatchObject({ code: 'REQUEST.INVALID', errors: [expect.stringContaining('Idempotency-Key')] });
+
+    const first = key();
+    const refund = await call('POST', path, { token: admin, body: { amount_cents: 150 }, headers: first });
     expect(refund.status).toBe(200);
-    expect(await refund.json()).toMatchObject({ status: 'partially_refunded', refunded_cents: 150 });
+    const answer = await refund.json();
+    expect(answer).toMatchObject({ status: 'partially_refunded', refunded_cents: 150 });
     // 150 of 299 cents: ceil(100 * 150 / 299) = 51 credits back.
     expect((await read<CreditsView>('/api/v1/credits', token)).balance).toBe(10 + 100 - 51);
-    expect((await call('POST', `/api/v1/admin/orders/${order.id}/refund`, { token, body: {} })).status).toBe(403);
-    expect((await call('POST', `/api/v1/admin/orders/${order.id}/refund`, { token: admin, body: { amount_cents: 500 } })).status).toBe(409);
-    const rest = await call('POST', `/api/v1/admin/orders/${order.id}/refund`, { token: admin, body: {} });
-    expect(await rest.json()).toMatchObject({ status: 'refunded', refunded_cents: 299 });
+    // The same request again (a network retry): the first result, nothing refunded twice.
+    const again = await call('POST', path, { token: admin, body: { amount_cents: 150 }, headers: first });
+    expect([again.status, await again.json()]).toEqual([200, answer]);
+    expect((await read<CreditsView>('/api/v1/credits', token)).balance).toBe(10 + 100 - 51);
+    // The key belongs to that refund: another amount under it is a conflict.
+    expect((await call('POST', path, { token: admin, body: { amount_cents: 20 }, headers: first })).status).toBe(409);
+
+    expect((await call('POST', path, { token, body: {}, headers: key() })).status).toBe(403);
+    expect((await call('POST', path, { token: admin, body: { amount_cents: 500 }, headers: key() })).status).toBe(409);
+    // All that is left, sent ten times at once with one key, with no body at all (as the README says): refunded once.
+    const rest = key();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => call('POST', path, { token: admin, headers: rest })));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    for (const a of answers) expect(await a.json()).toMatchObject({ status: 'refunded', refunded_cents: 299 });
     expect((await read<CreditsView>('/api/v1/credits', token)).balance).toBe(10);
+    const refunds = await db.query(`select amount_cents, admin_id from order_refunds where order_id = $1 order by created_at`, [order.id]);
+    const { rows: admins } = await db.query<{ id: string }>(`select id from users where email = $1`, [ADMIN]);
+    expect(refunds.rows).toEqual([
+      { amount_cents: 150, admin_id: admins[0]!.id },
+      { amount_cents: 149, admin_id: admins[0]!.id },
+    ]);
+
+    // The admin's view of it: the buyer's address, the credits granted and taken back (by whom), the refunds and the events.
+    const found = await read<Paged<AdminOrderView>>(`/api/v1/admin/orders?email=${encodeURIComponent(email.slice(0, 12).toUpperCase())}`, admin);
+    expect(found.items.map((o) => [o.id, o.email])).toEqual([[order.id, email]]);
+    expect((await read<Paged<AdminOrderView>>(`/api/v1/admin/orders?number=${order.number.slice(4)}`, admin)).items.map((o) => o.id)).toEqual([order.id]);
+    const detail = await read<AdminOrderDetail>(`/api/v1/admin/orders/${order.id}`, admin);
+    expect(detail).toMatchObject({ order: { email, status: 'refunded' }, refundable_cents: 0, credits_revoked: 100, lot: { granted: 100, remaining: 0 } });
+    expect(detail.credit_events.map((e) => [e.kind, e.credits, e.admin])).toEqual([
+      ['grant', 100, null],
+      ['revoke', -51, ADMIN],
+      ['revoke', -49, ADMIN],
+    ]);
+    expect(detail.refunds.map((r) => [r.amount_cents, r.refunded_cents, r.admin])).toEqual([
+      [150, 150, ADMIN],
+      [149, 299, ADMIN],
+    ]);
+    expect(detail.payment_events.map((e) => e.type)).toEqual(['paid', 'refunded', 'refunded']);
 
     const grant = { email: email.toUpperCase(), credits: 25, validity_days: 30, reason: 'Sorry for the outage on Monday' };
     const headers = { 'idempotency-key': `support-ticket-${randomBytes(4).toString('hex')}` };
@@ -201,6 +244,30 @@ describe('credits with the local test checkout, end to end', () => {
     const unknown = await call('POST', '/api/v1/admin/credits', { token: admin, body: { ...grant, email: 'nobody@example.com' } });
     expect(unknown.status).toBe(404);
     expect((await call('POST', '/api/v1/admin/credits', { token, body: grant })).status).toBe(403);
+  });
+
+  it('lists /pricing, /tools/image and the refund policy in the sitemap while payments are on', async () => {
+    const xml = await (await fetch(`${app.url}/sitemap.xml`)).text();
+    const paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+    expect(paths).toEqual(expect.arrayContaining(['/pricing', '/tools/image', '/refund-policy']));
+  });
+
+  it('resumes or cancels a pending order from /billing: back to its checkout, or closed for good', async () => {
+    const { token } = await newUser();
+    const checkout = await call('POST', '/api/v1/checkout', { token, body: { donation_usd: 2 } });
+    const { order_id } = (await checkout.json()) as CheckoutView;
+    const resumed = await call('POST', `/api/v1/orders/${order_id}/resume`, { token });
+    expect([resumed.status, await resumed.json()]).toEqual([200, { order_id, url: `/payment/test-checkout?order=${order_id}` }]);
+    for (let i = 0; i < 2; i++) {
+      const canceled = await call('POST', `/api/v1/orders/${order_id}/cancel`, { token });
+      expect([canceled.status, ((await canceled.json()) as OrderView).status]).toEqual([200, 'canceled']);
+    }
+    expect((await call('POST', `/api/v1/orders/${order_id}/resume`, { token })).status).toBe(409);
+    expect((await call('POST', `/api/v1/orders/${order_id}/test_payment`, { token, body: { result: 'paid' } })).status).toBe(409);
+    const paid = await pay(token, { pack_id: 'starter' });
+    expect((await call('POST', `/api/v1/orders/${paid.id}/cancel`, { token })).status).toBe(409);
+    const other = await newUser();
+    expect((await call('POST', `/api/v1/orders/${order_id}/resume`, { token: other.token })).status).toBe(404);
   });
 
   it('runs the housekeeping in the web process without Redis: expiries reach the history, stale pending orders expire', async () => {

@@ -57,11 +57,11 @@ describe('credits and Stripe payments, end to end', () => {
   });
 
   /** The API as a client sends it: the bearer token in Authorization (no cookie, so no Origin check). */
-  const call = (method: string, path: string, { token, body, base = app.url }: { token?: string; body?: unknown; base?: string } = {}) =>
+  const call = (method: string, path: string, { token, body, base = app.url, headers = {} }: { token?: string; body?: unknown; base?: string; headers?: Record<string, string> } = {}) =>
     fetch(`${base}${path}`, {
       method,
       redirect: 'manual',
-      headers: { 'x-forwarded-for': ip, ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { 'x-forwarded-for': ip, ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   const read = async <T>(path: string, token: string): Promise<T> => {
@@ -289,11 +289,16 @@ describe('credits and Stripe payments, end to end', () => {
     expect((await call('POST', path, { body: { amount_cents: 300 } })).status).toBe(401);
     expect(await listed(token, orderId)).toMatchObject({ status: 'paid', refunded_cents: 0 });
 
-    const refunded = await call('POST', path, { token: adminToken, body: { amount_cents: 300 } });
+    const headers = { 'idempotency-key': `ticket-${orderId}` };
+    const refunded = await call('POST', path, { token: adminToken, body: { amount_cents: 300 }, headers });
     expect(refunded.status).toBe(200);
     expect(await refunded.json()).toMatchObject({ id: orderId, status: 'partially_refunded', refunded_cents: 300 });
     const sent = standIn.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds');
     expect(sent.at(-1)!.params).toEqual({ payment_intent: paymentIntent, amount: '300' });
+    // The admin request's key reaches Stripe, and a retry of the request sends nothing more.
+    expect(sent.at(-1)!.idempotencyKey).toBe(`refund-${orderId}-ticket-${orderId}`);
+    expect((await call('POST', path, { token: adminToken, body: { amount_cents: 300 }, headers })).status).toBe(200);
+    expect(standIn.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds')).toHaveLength(sent.length);
     expect(standIn.charge(charge)).toMatchObject({ amount_refunded: 300 });
     expect(await listed(token, orderId)).toMatchObject({ status: 'partially_refunded', refunded_cents: 300 });
     // 300 of 999 cents is 150.15 of 500 credits: 151 taken back.
@@ -303,13 +308,13 @@ describe('credits and Stripe payments, end to end', () => {
     await expectOutcome(await deliver('charge.refunded', standIn.charge(charge)!), 'ignored');
     expect(await balance(token)).toBe(349);
 
-    const tooMuch = await call('POST', path, { token: adminToken, body: { amount_cents: 700 } });
+    const tooMuch = await call('POST', path, { token: adminToken, body: { amount_cents: 700 }, headers: { 'idempotency-key': `too-much-${orderId}` } });
     expect(tooMuch.status).toBe(409);
     expect(await tooMuch.json()).toMatchObject({ code: 'BILLING.REFUND_NOT_POSSIBLE' });
     expect(sent).toHaveLength(standIn.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds').length);
     expect(await listed(token, orderId)).toMatchObject({ status: 'partially_refunded', refunded_cents: 300 });
 
-    const admin = await read<Paged<OrderView & { user_id: string }>>('/api/v1/admin/orders?status=partially_refunded', adminToken);
+    const admin = await read<Paged<OrderView & { user_id: string; email: string | null }>>('/api/v1/admin/orders?status=partially_refunded', adminToken);
     expect(admin.items.map((o) => o.id)).toContain(orderId);
   });
 

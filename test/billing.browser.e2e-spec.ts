@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import type { RunningApp } from './support/app-process';
 import { hydrated } from './support/browser';
-import { BROWSER_PASSWORD, signUpAndSignIn, startBrowserSite, type BrowserSite } from './support/browser-site';
+import { BROWSER_PASSWORD, payOnTestCheckout, signUpAndSignIn, startBrowserSite, type BrowserSite } from './support/browser-site';
 import { poll } from './support/poll';
 
 /**
@@ -9,13 +10,15 @@ import { poll } from './support/poll';
  * and nothing else (the embedded database, the local test checkout; a real SMTP server only to
  * catch the confirmation mail).
  */
+const ADMIN = 'billing-admin@example.com';
+
 describe('credits and payments in a real browser', () => {
   let site: BrowserSite;
   let app: RunningApp;
   let browser: Browser;
 
   beforeAll(async () => {
-    site = await startBrowserSite({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true' });
+    site = await startBrowserSite({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', ADMIN_EMAILS: ADMIN });
     ({ app, browser } = site);
   });
 
@@ -31,15 +34,6 @@ describe('credits and payments in a real browser', () => {
     return problems;
   }
 
-  /** From the test checkout page: Pay, then the success page with the order paid. */
-  async function payOnTestCheckout(page: Page, amount: string): Promise<string> {
-    await page.waitForURL(/\/payment\/test-checkout\?order=/);
-    await page.getByText('Test checkout — no real money is taken').waitFor();
-    await page.getByRole('button', { name: `Pay ${amount}` }).click();
-    await page.waitForURL(/\/payment\/success\?order=/);
-    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
-    return new URL(page.url()).searchParams.get('order')!;
-  }
 
   it('a new user signs up, sees the 14-day trial on /usage, buys a pack through the test checkout, finds it in /billing, and donates $2 for 100 credits', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -127,35 +121,48 @@ describe('credits and payments in a real browser', () => {
     }
   });
 
-  it('opens the low-credit modals on a 402: Charge for an account that has had credits, Donate for one that never had any', async () => {
-    // No endpoint spends credits until the image tool; the browser's side of the 402 is what is
-    // tested here, with the answer the credit ledger gives (see credits.errors.spec.ts).
+  it('offers the donation to an account that never paid and the pack to one that has, from a real 402 of the image tool; focus goes back to Convert (WCAG 2.4.3)', async () => {
+    const email = `low-${Date.now().toString(36)}@example.com`;
+    // Confirmed, signed in, no trial yet: 0 credits and no payment.
+    const token = await site.signedInUser(email);
+    const admin = await site.signedInUser(ADMIN);
     const context = await browser.newContext();
+    await context.addCookies([{ name: 'token', value: token, url: app.url }]);
     const page = await context.newPage();
+    const photo = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 10, g: 200, b: 90 } } }).png().toBuffer();
+    const convert = async () => {
+      await page.goto(`${app.url}/tools/image`);
+      await hydrated(page);
+      await page.getByTestId('image-file').setInputFiles({ name: 'a.png', mimeType: 'image/png', buffer: photo });
+      await page.getByRole('radio', { name: 'Pencil sketch', exact: true }).check();
+      await page.getByTestId('image-submit').focus();
+      await page.keyboard.press('Enter');
+      return page.getByTestId('low-credit-modal');
+    };
+    const closeAndCheckFocus = async (dialog: ReturnType<Page['getByTestId']>) => {
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      await poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('image-submit');
+    };
     try {
-      await signUpAndSignIn(site, page, `low-${Date.now().toString(36)}@example.com`);
+      const never = await convert();
+      await never.getByText("You don't have enough credits", { exact: true }).waitFor();
+      await never.getByText('50 extra credits for every $1 donated').waitFor();
+      await poll(() => never.getByRole('link', { name: 'Donate' }).getAttribute('href')).toBe('/pricing#donate');
+      await closeAndCheckFocus(never);
+
+      // Pays for a pack, which is then refunded in full: 0 credits again, but a paying customer now.
       await page.goto(`${app.url}/pricing`);
       await hydrated(page);
-      for (const [hadCredits, title, button, target] of [
-        [true, "You don't have enough credit!", 'Charge', '/pricing'],
-        [false, "You don't have enough credits", 'Donate', '/pricing#donate'],
-      ] as const) {
-        await page.route('**/api/v1/checkout', (route) =>
-          route.fulfill({
-            status: 402,
-            contentType: 'application/json',
-            body: JSON.stringify({ errors: [title], code: 'CREDITS.INSUFFICIENT', balance: 0, had_credits: hadCredits }),
-          }),
-        );
-        await page.getByRole('button', { name: 'Buy Starter: 100 credits for $2.99' }).click();
-        const dialog = page.getByTestId('low-credit-modal');
-        await dialog.getByText(title, { exact: true }).waitFor();
-        if (!hadCredits) await dialog.getByText('50 extra credits for every $1 donated').waitFor();
-        await poll(() => dialog.getByRole('link', { name: button }).getAttribute('href')).toBe(target);
-        await page.keyboard.press('Escape');
-        await dialog.waitFor({ state: 'hidden' });
-        await page.unroute('**/api/v1/checkout');
-      }
+      await page.getByRole('button', { name: 'Buy Starter: 100 credits for $2.99' }).click();
+      const order = await payOnTestCheckout(page, '$2.99');
+      const refund = await fetch(`${app.url}/api/v1/admin/orders/${order}/refund`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'idempotency-key': `refund-${order}` } });
+      expect(refund.status).toBe(200);
+
+      const paid = await convert();
+      await paid.getByText("You don't has enough credit!", { exact: true }).waitFor();
+      await poll(() => paid.getByRole('link', { name: 'Charge' }).getAttribute('href')).toBe('/pricing');
+      await closeAndCheckFocus(paid);
     } finally {
       await context.close();
     }

@@ -167,6 +167,18 @@ describe('blog and content pages', () => {
     expect(await html('/')).not.toContain('href="/refund-policy"');
   });
 
+  it('lists every public page in the sitemap: the info pages, categories and months, but no refund policy or pricing with payments off', async () => {
+    const xml = await html('/sitemap.xml');
+    const paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+    expect(paths).toEqual(expect.arrayContaining(['/', '/levels', '/blog', '/faq', '/download', '/media', '/explore', '/terms-of-service', '/privacy-policy']));
+    expect(paths).toEqual(expect.arrayContaining(['/category/tips', '/category/guides', '/category/site-news', '/category/search']));
+    expect(paths).toEqual(expect.arrayContaining(['/month/2026-09', '/month/2026-10', '/month/2026-11']));
+    expect(paths).toEqual(expect.arrayContaining(['/blog/2026/search-every-guide', '/levels/27']));
+    for (const path of ['/refund-policy', '/pricing', '/tools/image']) expect(paths).not.toContain(path);
+    // Each listed page answers 200 (an address in the sitemap is a page, not a redirect or a 404).
+    for (const path of paths.filter((p) => !p.startsWith('/levels/'))) expect([path, (await get(path)).status]).toEqual([path, 200]);
+  });
+
   it('publishes Atom feeds of posts and of guides, linked from the pages', async () => {
     const blogFeed = await get('/blog/feed.xml');
     expect(blogFeed.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8');

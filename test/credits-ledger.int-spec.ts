@@ -36,7 +36,7 @@ describe.each(['postgres', 'embedded'] as const)('the credit ledger on %s', (kin
       dataDir = await mkdtemp(join(tmpdir(), 'ledger-'));
       env = { DATA_DIR: dataDir };
     }
-    const config = loadConfig({}, { ...env, HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TRIAL_CREDITS: '10' });
+    const config = loadConfig({}, { ...env, HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', TRIAL_CREDITS: '10' });
     app = await Test.createTestingModule({
       imports: [PlatformModule.forRoot(config, { structuredLogs: false }), MikroOrmModule.forFeature(CREDITS_ENTITIES)],
       providers: [{ provide: CreditLedger, useClass: PostgresCreditLedger }, CreditsService],
@@ -121,15 +121,19 @@ describe.each(['postgres', 'embedded'] as const)('the credit ledger on %s', (kin
     await expect(hold(await newUser(), key, 2)).rejects.toMatchObject({ code: 'CREDITS.KEY_CONFLICT' });
   });
 
-  it('refuses a short balance with 402 details and takes nothing', async () => {
+  it('refuses a short balance with 402 details and takes nothing; the offer follows payments, not credits', async () => {
     const userId = await newUser();
+    // Trial or admin credits are not a payment: this account still gets the donation offer.
     await lot(userId, 2, '1 day');
     const error = await hold(userId, undefined, 3).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsufficientCreditsError);
-    expect((error as InsufficientCreditsError).extra).toEqual({ balance: 2, had_credits: true });
+    expect((error as InsufficientCreditsError).extra).toEqual({ balance: 2, has_paid: false });
+    expect((error as InsufficientCreditsError).message).toBe("You don't have enough credits");
     expect(await ledger.balance(userId)).toBe(2);
-    const stranger = await hold(await newUser()).catch((e: unknown) => e);
-    expect((stranger as InsufficientCreditsError).extra).toEqual({ balance: 0, had_credits: false });
+    await ledger.grant({ userId, source: 'pack', sourceRef: `order:${randomUUID()}`, credits: 1, validityDays: 1, description: 'Pack' });
+    const paid = await hold(userId, undefined, 5).catch((e: unknown) => e);
+    expect((paid as InsufficientCreditsError).extra).toEqual({ balance: 3, has_paid: true });
+    expect((paid as InsufficientCreditsError).message).toBe("You don't has enough credit!");
   });
 
   it('gives released credits back to the very lots they came from, once, however many releases race', async () => {
@@ -206,13 +210,14 @@ describe.each(['postgres', 'embedded'] as const)('the credit ledger on %s', (kin
     await ledger.release(key, 'failed');
     expect(await remainingOf(ref)).toBe(0);
     const history = await ledger.history(userId, 1, 20);
+    // The spend and its give-back are one line, net 0.
     expect(history.items.map((e) => [e.kind, e.credits])).toEqual([
       ['expire', -1],
-      ['refund', 1],
+      ['refund', 0],
       ['expire', -3],
-      ['spend', -1],
       ['grant', 4],
     ]);
+    expect(history.items[1]!.description).toBe('Image conversion: failed');
     expect(await ledger.expireDue(1000)).toBe(0);
     await expectHistoryMatchesLots(userId);
   });
@@ -228,6 +233,24 @@ describe.each(['postgres', 'embedded'] as const)('the credit ledger on %s', (kin
     ).rejects.toThrow('the job row could not be stored');
     expect(await ledger.balance(userId)).toBe(3);
     expect((await ledger.history(userId, 1, 20)).items.map((e) => e.kind)).toEqual(['grant']);
+  });
+
+  it('shows a failed job as one line of the history that says the credit came back, and keeps the audit columns', async () => {
+    const userId = await newUser();
+    const admin = await newUser();
+    await ledger.grant({ userId, source: 'admin', sourceRef: `test:${randomUUID()}`, credits: 2, validityDays: 1, description: 'Goodwill', actorId: admin });
+    const key = randomUUID();
+    await hold(userId, key);
+    await ledger.release(key, 'credit returned');
+    const history = await ledger.history(userId, 1, 20);
+    expect(history.total).toBe(2);
+    expect(history.items.map((e) => [e.kind, e.credits, e.description])).toEqual([
+      ['refund', 0, 'Image conversion: credit returned'],
+      ['grant', 2, 'Goodwill'],
+    ]);
+    const [grant] = await sql<{ actor_id: string | null }>(`select actor_id from credit_events where user_id = ? and kind = 'grant'`, [userId]);
+    expect(grant!.actor_id).toBe(admin);
+    await expectHistoryMatchesLots(userId);
   });
 
   it('counts captured credits per day for the usage chart, and pages the history', async () => {

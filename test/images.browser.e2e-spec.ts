@@ -20,7 +20,7 @@ describe('the image tool in a real browser', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    site = await startBrowserSite({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true' });
+    site = await startBrowserSite({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true' });
     ({ app, browser, dataDir } = site);
   });
 

@@ -29,6 +29,7 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
       env: {
         HAS_LOGIN: 'true',
         HAS_PAYMENT: 'true',
+        TEST_PAYMENTS: 'true',
         TRIAL_CREDITS: '0',
         ADMIN_EMAILS: ADMIN,
         NODE_ENV: 'production',
@@ -192,7 +193,54 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
     expect(statuses.every((s) => s === 202 || s === 402 || s === 429)).toBe(true);
     expect(await balance(token)).toBe(0);
     const refusal = answers.find((a) => a.status === 402);
-    if (refusal) expect(await refusal.json()).toMatchObject({ code: 'CREDITS.INSUFFICIENT', balance: 0, had_credits: true });
+    // Credits from an admin are not a payment: the donation offer.
+    if (refusal) expect(await refusal.json()).toMatchObject({ code: 'CREDITS.INSUFFICIENT', balance: 0, has_paid: false });
+  });
+
+  /**
+   * The estimate a job is shown when it joins a queue of N jobs, against when it was done. The
+   * range comes from recent durations (quartile to 90th percentile) with the work ahead shared by
+   * the live workers (one here, from its heartbeat). Tolerance: what happened lies within the range
+   * widened by half on each side (CPU time on a shared machine varies by that much from job to job).
+   */
+  it('estimates a queue of N jobs honestly: every job ahead counted, running ones included, and the result lands in the range', async () => {
+    const TOLERANCE = 0.5;
+    const N = 5;
+    const WARM_UP = 5;
+    const token = await user(WARM_UP + N);
+    const image = await png(192, 192);
+    // The queue this test measures is its own: the jobs other tests left running finish first.
+    await until('the queue to be empty', async () => (await db.query(`select 1 from image_jobs where status in ('queued', 'running')`)).rows.length === 0, 120_000);
+    // History first: jobs of the conversion, one at a time (with N more, within the 10-a-minute limit).
+    for (let i = 0; i < WARM_UP; i++) expect((await finished(token, (await submit(token, upload(image, 'ai-2x-fast'))).id)).status).toBe('succeeded');
+    const queued: ImageJobView[] = [];
+    for (let i = 0; i < N; i++) queued.push(await submit(token, upload(image, 'ai-2x-fast')));
+    const last = queued.at(-1)!;
+    // Asked right after it joined: the N - 1 before it are ahead, whether running or waiting.
+    const shown = ((await (await call('GET', `/api/v1/images/${last.id}`, { token })).json()) as ImageJobView).queue!;
+    const askedAt = Date.now();
+    expect(shown.position).toBeGreaterThanOrEqual(N - 2);
+    expect(shown.position).toBeLessThanOrEqual(N - 1);
+    expect(shown.estimate_range).not.toBeNull();
+    const done = await finished(token, last.id, 120_000);
+    expect(done.status).toBe('succeeded');
+    // What happened, by the server's clock from the job's creation; the estimate was made a moment after it.
+    const took = (Date.parse(done.finished_at!) - Date.parse(done.created_at)) / 1000;
+    const lag = (askedAt - Date.parse(done.created_at)) / 1000;
+    const { low, high } = shown.estimate_range!;
+    console.log(`queue of ${N}: estimate ${low}-${high} s (typical ${shown.estimate_seconds} s) at ${lag.toFixed(1)} s, done after ${took.toFixed(1)} s`);
+    expect(took).toBeGreaterThanOrEqual(low * (1 - TOLERANCE));
+    expect(took).toBeLessThanOrEqual(lag + high * (1 + TOLERANCE));
+  }, 240_000);
+
+  it('tells a user who spent the last credit how to get more (402) before any per-minute limit (429)', async () => {
+    const token = await user(10);
+    const image = await png(16, 16);
+    for (let i = 0; i < 10; i++) expect((await call('POST', '/api/v1/images', { token, form: upload(image, 'sketch') })).status).toBe(202);
+    // The eleventh within the minute: out of credits, and the answer says so, not "too many at once".
+    const next = await call('POST', '/api/v1/images', { token, form: upload(image, 'sketch') });
+    expect(next.status).toBe(402);
+    expect(await next.json()).toMatchObject({ code: 'CREDITS.INSUFFICIENT', balance: 0, errors: ["You don't have enough credits"] });
   });
 
   it('charges once a job whose worker was killed in the middle of it: another worker finishes it', async () => {

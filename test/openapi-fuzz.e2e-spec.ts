@@ -149,7 +149,7 @@ function probesFor(op: Operation, rng: ReturnType<typeof generator>, document: {
 describe('every documented route under hostile input', () => {
   const site = useSite({
     redis: true,
-    env: { MIGRATE_ON_START: 'true', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', NODE_ENV: 'production', ADMIN_EMAILS: 'fuzz-admin@example.com' },
+    env: { MIGRATE_ON_START: 'true', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', NODE_ENV: 'production', ADMIN_EMAILS: 'fuzz-admin@example.com' },
   });
   let token: string;
   let adminToken: string;

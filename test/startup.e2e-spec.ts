@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ROOT, runUntilExit, startApp } from './support/app-process';
 import { createTestDatabase } from './support/services';
 import { startSite } from './support/site';
+import { until } from './support/until';
 
 const ADMIN = 'ops@example.com';
 const PASSWORD = 'a long enough password';
@@ -14,7 +15,8 @@ async function confirmationTokenFromMailDir(dir: string): Promise<string> {
   for (;;) {
     const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.eml'));
     for (const file of files) {
-      const text = (await readFile(join(dir, file), 'utf8')).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      // Read as it is: the text part is not encoded, so the link in the file works as copied.
+      const text = await readFile(join(dir, file), 'utf8');
       const token = /\/auth\/confirm#token=([A-Za-z0-9_-]{43})/.exec(text)?.[1];
       if (token) return token;
     }
@@ -81,9 +83,9 @@ describe('start-up with nothing configured', () => {
       });
       expect(signUp.status).toBe(202);
       const token = await confirmationTokenFromMailDir(join(dataDir, 'mail'));
-      // Outside development the log names the mail's file, never its link (a live credential).
+      // The local try-out (nothing configured) prints the working link in the terminal too.
+      await until('the link in the log', () => second.stdout().includes(`/auth/confirm#token=${token}`));
       expect(second.stdout()).toMatch(/"Confirm your email[^"]*" written to /);
-      expect(second.stdout()).not.toContain('/auth/confirm#token=');
       expect((await fetch(`${second.url}/auth/confirm`, { method: 'POST', headers: json, body: JSON.stringify({ token }) })).status).toBe(200);
       const signIn = await fetch(`${second.url}/auth/sign_in`, { method: 'POST', headers: json, body: JSON.stringify({ email: ADMIN, password: PASSWORD }) });
       expect(signIn.status).toBe(200);
@@ -98,6 +100,56 @@ describe('start-up with nothing configured', () => {
       expect(await second.stop()).toBe(0);
     }
   }, 240_000);
+
+  it('says what the local try-out runs and where, and names settings that do not fit together in one line', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'guides-tryout-'));
+    try {
+      const app = await startApp({ DATA_DIR: data, HAS_LOGIN: 'false', HAS_PAYMENT: 'true', ADMIN_EMAILS: 'ops@example.com' });
+      try {
+        await until('the start-up summary', () => app.stdout().includes('Local try-out'));
+        const warnings = app.stdout().split('\n').filter((line) => line.includes('Settings that do not fit together'));
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toContain('HAS_PAYMENT=true without HAS_LOGIN=true: credits belong to accounts, so payments stay off');
+        expect(warnings[0]).toContain('ADMIN_EMAILS without HAS_LOGIN=true');
+        expect(app.stdout()).toContain('Local try-out (nothing configured): Accounts off; credits and payments off');
+        expect((await fetch(`${app.url}/pricing`)).status).toBe(404);
+      } finally {
+        expect(await app.stop()).toBe(0);
+      }
+      const whole = await startApp({ DATA_DIR: data });
+      try {
+        await until('the start-up summary', () => whole.stdout().includes('Local try-out'));
+        expect(whole.stdout()).not.toContain('Settings that do not fit together');
+        expect(whole.stdout()).toContain('Accounts on; credits and payments TEST MODE (the local test checkout: no money is taken)');
+        expect(whole.stdout()).toContain(`Sign up at ${whole.url.replace('127.0.0.1', 'localhost')}/auth/signup`);
+        for (const path of ['/pricing', '/tools/image', '/auth/signup']) expect([path, (await fetch(`${whole.url}${path}`)).status]).toEqual([path, 200]);
+      } finally {
+        expect(await whole.stop()).toBe(0);
+      }
+    } finally {
+      await rm(data, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('refuses a production start that would hand out credits without a payment provider, naming the settings', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'guides-no-stripe-'));
+    try {
+      const { code, output } = await runUntilExit({ DATA_DIR: data, NODE_ENV: 'production', HAS_LOGIN: 'true', HAS_PAYMENT: 'true' });
+      expect(code).toBe(1);
+      expect(output).toContain('Invalid configuration:\n  - HAS_PAYMENT: is on with NODE_ENV=production but STRIPE_SECRET_KEY is not set');
+      expect(output).toContain('TEST_PAYMENTS=true');
+      expect(output).not.toMatch(/\n\s+at /);
+      // Switched on explicitly, the test checkout runs in production too, and says so.
+      const app = await startApp({ DATA_DIR: data, NODE_ENV: 'production', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true' });
+      try {
+        await until('the start-up summary', () => app.stdout().includes('credits and payments TEST MODE'));
+      } finally {
+        expect(await app.stop()).toBe(0);
+      }
+    } finally {
+      await rm(data, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('logs a malformed content file at start, names it, and keeps serving', async () => {
     const contentDir = await mkdtemp(join(tmpdir(), 'guides-bad-content-'));
@@ -125,7 +177,7 @@ describe('start-up with nothing configured', () => {
     await cp(join(ROOT, 'content'), contentDir, { recursive: true });
     await writeFile(join(contentDir, 'pricing.yaml'), 'packs:\n  - id: starter\n    name: Starter\n    credits: 100\n    validity_days: 30\n    price_cents: 2.99\n');
     try {
-      const { code, output } = await runUntilExit({ DATABASE_URL: database.url, CONTENT_DIR: contentDir, HAS_LOGIN: 'true', HAS_PAYMENT: 'true' });
+      const { code, output } = await runUntilExit({ DATABASE_URL: database.url, CONTENT_DIR: contentDir, HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true' });
       expect(code).toBe(1);
       expect(output).toContain(`Invalid configuration:\n  - ${join(contentDir, 'pricing.yaml')}: packs.0.price_cents: Invalid input: expected int`);
       expect(output).not.toMatch(/\n\s+at /);

@@ -171,8 +171,8 @@ describe('StripePaymentGateway: the real Stripe SDK against a local stand-in of 
 
     it('maps charge.refunded to the cumulative refunded amount of the payment', async () => {
       const { order, charge } = await paidCheckout();
-      await gateway.refund(order, 200);
-      await gateway.refund({ ...order, refundedCents: 200 }, 300);
+      await gateway.refund(order, 200, 'key-a');
+      await gateway.refund({ ...order, refundedCents: 200 }, 300, 'key-b');
 
       const event = await deliver('charge.refunded', standIn.charge(charge)!);
 
@@ -297,35 +297,35 @@ describe('StripePaymentGateway: the real Stripe SDK against a local stand-in of 
   });
 
   describe('refund', () => {
-    it('refunds in parts and reports the cumulative amount, each keyed by its cumulative target', async () => {
+    it("refunds in parts and reports the cumulative amount, each passing the admin request's idempotency key to Stripe", async () => {
       const { order, paymentIntent, charge } = await paidCheckout(undefined, { amountCents: 2500 });
       const before = standIn.requests.length;
 
-      await expect(gateway.refund(order, 1000)).resolves.toEqual({ refundedCents: 1000 });
-      await expect(gateway.refund({ ...order, refundedCents: 1000 }, 500)).resolves.toEqual({ refundedCents: 1500 });
+      await expect(gateway.refund(order, 1000, 'first-refund')).resolves.toEqual({ refundedCents: 1000 });
+      await expect(gateway.refund({ ...order, refundedCents: 1000 }, 500, 'second-refund')).resolves.toEqual({ refundedCents: 1500 });
 
       const refunds = standIn.requests.slice(before).filter((r) => r.path === '/v1/refunds');
       expect(refunds.map((r) => [r.params, r.idempotencyKey])).toEqual([
-        [{ payment_intent: paymentIntent, amount: '1000' }, `refund-${order.id}-1000`],
-        [{ payment_intent: paymentIntent, amount: '500' }, `refund-${order.id}-1500`],
+        [{ payment_intent: paymentIntent, amount: '1000' }, `refund-${order.id}-first-refund`],
+        [{ payment_intent: paymentIntent, amount: '500' }, `refund-${order.id}-second-refund`],
       ]);
       expect(standIn.charge(charge)).toMatchObject({ amount_refunded: 1500, refunded: false });
     });
 
-    it('refunds once when the same refund is sent again', async () => {
+    it('refunds once when the same refund is sent again with its key', async () => {
       const { order, charge } = await paidCheckout();
-      await gateway.refund(order, 400);
-      await expect(gateway.refund(order, 400)).resolves.toEqual({ refundedCents: 400 });
+      await gateway.refund(order, 400, 'retried');
+      await expect(gateway.refund(order, 400, 'retried')).resolves.toEqual({ refundedCents: 400 });
       expect(standIn.charge(charge)).toMatchObject({ amount_refunded: 400 });
     });
 
     it('says RefundNotPossibleError when Stripe refuses (more than is left, nothing left) or there is no payment', async () => {
       const { order } = await paidCheckout();
-      await gateway.refund(order, 600);
-      await expect(gateway.refund({ ...order, refundedCents: 600 }, 400)).rejects.toBeInstanceOf(RefundNotPossibleError);
-      await gateway.refund({ ...order, refundedCents: 600 }, 300);
-      await expect(gateway.refund({ ...order, refundedCents: 900 }, 100)).rejects.toBeInstanceOf(RefundNotPossibleError);
-      await expect(gateway.refund(makeOrder(), 100)).rejects.toBeInstanceOf(RefundNotPossibleError);
+      await gateway.refund(order, 600, 'r1');
+      await expect(gateway.refund({ ...order, refundedCents: 600 }, 400, 'r2')).rejects.toBeInstanceOf(RefundNotPossibleError);
+      await gateway.refund({ ...order, refundedCents: 600 }, 300, 'r3');
+      await expect(gateway.refund({ ...order, refundedCents: 900 }, 100, 'r4')).rejects.toBeInstanceOf(RefundNotPossibleError);
+      await expect(gateway.refund(makeOrder(), 100, 'r5')).rejects.toBeInstanceOf(RefundNotPossibleError);
     });
   });
 
@@ -346,7 +346,7 @@ describe('StripePaymentGateway: the real Stripe SDK against a local stand-in of 
       const { order } = await paidCheckout();
       standIn.state.failing = true;
       await expect(gateway.lookup(order.gatewaySessionId)).rejects.toBeInstanceOf(PaymentGatewayError);
-      await expect(gateway.refund(order, 100)).rejects.toBeInstanceOf(PaymentGatewayError);
+      await expect(gateway.refund(order, 100, 'r6')).rejects.toBeInstanceOf(PaymentGatewayError);
     });
 
     it('says PaymentGatewayError with a wrong key, and logs the failure without the key', async () => {

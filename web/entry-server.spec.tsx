@@ -147,13 +147,14 @@ describe('the payment pages', () => {
     packs: [
       { id: 'starter', name: 'Starter', credits: 100, validity_days: 30, price_cents: 299, currency: 'usd', most_popular: false, features: ['100 image conversions'] },
       { id: 'popular', name: 'Popular', credits: 500, validity_days: 90, price_cents: 999, currency: 'usd', most_popular: true, features: ['500 image conversions'] },
+      { id: 'pro', name: 'Pro', credits: 2000, validity_days: 365, price_cents: 2999, currency: 'usd', most_popular: false, features: ['2,000 image conversions'] },
     ],
     test_mode: true,
     trial: { credits: 10, days: 14 },
     donation: { credits_per_dollar: 50, min_usd: 1, max_usd: 500, validity_days: 365 },
   };
-  const on = fakePageData({ config: paymentsOn, billing: { pricing: async () => pricing } });
-  const withStripe = fakePageData({ config: paymentsOn, billing: { pricing: async () => ({ ...pricing, test_mode: false }) } });
+  const on = fakePageData({ config: paymentsOn, billing: { ...fakePageData().billing, pricing: async () => pricing } });
+  const withStripe = fakePageData({ config: { ...paymentsOn, testPayments: false }, billing: { ...fakePageData().billing, pricing: async () => ({ ...pricing, test_mode: false }) } });
 
   it('are 404 while payments are off', async () => {
     for (const path of ['/pricing', '/billing', '/usage', '/payment/success', '/payment/test-checkout']) {
@@ -170,6 +171,11 @@ describe('the payment pages', () => {
     expect(html).toContain('500 credits');
     expect(html).toContain('$9.99');
     expect(html).toContain('Valid for 90 days');
+    expect(html).toContain('Valid for a whole year');
+    expect(html).not.toContain('Valid for 365 days');
+    // One way of writing a number: the card's credits and the pack's features alike.
+    expect(html).toContain('2,000 credits');
+    expect(html.replace(/<script\b[\s\S]*?<\/script>/g, '')).not.toMatch(/\b2000\b/);
     expect(html).toContain('14-day free trial, no credit card');
     expect(html).toContain('$1 donation = 50 credits');
     expect(html).toContain('Donated credits are valid for 365 days.');
@@ -186,7 +192,7 @@ describe('the payment pages', () => {
     const on = await signUp(paymentsOn);
     expect(on).toContain('<strong>14-day free trial, no credit card.</strong>');
     expect(on).toContain('Confirm your email and get 10 credits');
-    expect(await signUp(loadConfig({ HAS_LOGIN: 'true' }).public)).not.toContain('free trial');
+    expect(await signUp(loadConfig({ NODE_ENV: 'test', HAS_LOGIN: 'true' }).public)).not.toContain('free trial');
   });
 
   it('have no test checkout (404) and no test-mode note once Stripe takes the payments', async () => {
@@ -194,6 +200,17 @@ describe('the payment pages', () => {
     const output = await serverEntry.render(input('/pricing', withStripe));
     if (output.kind !== 'html') throw new Error('expected html');
     expect(await text(output.stream)).not.toContain('Test mode');
+  });
+
+  it('say "test mode" on every page that involves money while payments are test payments, and nowhere once Stripe takes them', async () => {
+    for (const path of ['/pricing', '/billing', '/usage', '/payment/success?order=x', '/payment/test-checkout?order=x', '/tools/image']) {
+      for (const [data, shown] of [[on, true], [withStripe, false]] as const) {
+        const output = await serverEntry.render(input(path, data));
+        if (output.kind !== 'html') throw new Error('expected html');
+        const html = await text(output.stream);
+        expect([path, shown, /Test mode|Test checkout/.test(html)]).toEqual([path, shown, shown]);
+      }
+    }
   });
 
   it('render the account pages the same for everyone, with no user data and not indexed', async () => {

@@ -35,7 +35,7 @@ const pricing: PricingData = {
   donation: { credits_per_dollar: 50, min_usd: 1, max_usd: 500, validity_days: 365 },
 };
 // Payments on, so the account pages render rather than 404.
-const data = fakePageData({ config: loadConfig({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true' }).public, billing: { pricing: async () => pricing } });
+const data = fakePageData({ config: loadConfig({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true' }).public, billing: { ...fakePageData().billing, pricing: async () => pricing } });
 const assets = { scripts: ['/assets/entry-client.js'], styles: [], preloads: [] };
 
 async function drain(stream: Readable): Promise<void> {

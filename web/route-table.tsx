@@ -47,12 +47,17 @@ export const PAYMENT_ACCOUNT_PAGES = billingRoutes()
 
 const ADMIN_MODULE = 'web/routes/admin.pages.tsx';
 const admin = (name: 'AdminPage' | 'AdminErrorsPage' | 'AdminQueuesPage') => () => import('web/routes/admin.pages').then((m) => m[name]);
+const ADMIN_ORDERS_MODULE = 'web/routes/admin-orders.pages.tsx';
+const adminOrders = (name: 'AdminOrdersPage' | 'AdminOrderPage') => () => import('web/routes/admin-orders.pages').then((m) => m[name]);
 
 /** The ops screens: admins only (anyone else gets the 404 of an unknown path), never cached. */
 function adminRoutes(): PageRoute[] {
   return [
     { id: 'admin', path: '/admin', module: ADMIN_MODULE, load: admin('AdminPage'), access: 'admin' },
     { id: 'admin-errors', path: '/admin/errors', module: ADMIN_MODULE, load: admin('AdminErrorsPage'), access: 'admin' },
+    // Orders, refunds and grants (404 while payments are off, like the rest of payments).
+    { id: 'admin-orders', path: '/admin/orders', module: ADMIN_ORDERS_MODULE, load: adminOrders('AdminOrdersPage'), access: 'admin', query: ['email', 'number', 'status', 'page'] },
+    { id: 'admin-order', path: '/admin/orders/:id', module: ADMIN_ORDERS_MODULE, load: adminOrders('AdminOrderPage'), access: 'admin' },
     // The web process's own queues without Redis; with Redis the bull-board dashboard answers this path first.
     { id: 'admin-queues', path: '/admin/queues', module: ADMIN_MODULE, load: admin('AdminQueuesPage'), access: 'admin' },
   ];

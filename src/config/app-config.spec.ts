@@ -1,19 +1,78 @@
 import { ConfigError, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
-  it('runs with nothing configured: embedded database, port 3000, login and payment off', () => {
+  it('runs the whole product with nothing configured (the local try-out): embedded database, port 3000, accounts and test payments on', () => {
     const config = loadConfig({});
+    expect(config.local).toBe(true);
+    expect(config.env).toBe('production');
     expect(config.http).toMatchObject({ port: 3000, host: 'localhost', publicUrl: 'http://localhost:3000' });
     expect(config.database).toMatchObject({ kind: 'embedded', migrateOnStart: true });
     expect(config.database.kind === 'embedded' && config.database.dataDir).toMatch(/var[/\\]pglite$/);
     expect(config.redis.url).toBeUndefined();
     expect(config.public.settings).toEqual({
-      has_login: false,
+      has_login: true,
       email_login: true,
       google_oauth_login: false,
-      has_payment: false,
+      has_payment: true,
     });
+    expect(config.public).toMatchObject({ trialCredits: 10, testPayments: true });
+    expect(config.auth.firstAccountIsAdmin).toBe(true);
+    expect(config.warnings).toEqual([]);
     expect(config.public.levels).toEqual({ searchMax: 635, searchableMax: 231, claimed: 1000 });
+    // Explicit settings still win.
+    expect(loadConfig({ HAS_PAYMENT: 'false' }).public.settings).toMatchObject({ has_login: true, has_payment: false });
+  });
+
+  it.each([
+    ['NODE_ENV', 'production'],
+    ['NODE_ENV', 'development'],
+    ['DATABASE_URL', 'postgres://app@db:5432/site'],
+    ['PUBLIC_URL', 'https://guides.example'],
+    ['HOST', '0.0.0.0'],
+  ])('leaves the local try-out when %s is set: accounts and payments off by default, no admin by order', (name, value) => {
+    const config = loadConfig({ [name]: value });
+    expect(config.local).toBe(false);
+    expect(config.public.settings).toMatchObject({ has_login: false, has_payment: false });
+    expect(config.auth.firstAccountIsAdmin).toBe(false);
+  });
+
+  it('refuses payments without Stripe in production unless test payments are switched on explicitly', () => {
+    const production = { NODE_ENV: 'production', HAS_LOGIN: 'true', HAS_PAYMENT: 'true' };
+    expect(() => loadConfig(production)).toThrow(/HAS_PAYMENT: is on with NODE_ENV=production but STRIPE_SECRET_KEY is not set.*TEST_PAYMENTS=true/);
+    // DATABASE_URL without NODE_ENV is production too (its default).
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://app@db/site', HAS_LOGIN: 'true', HAS_PAYMENT: 'true' })).toThrow(/STRIPE_SECRET_KEY/);
+    expect(loadConfig({ ...production, TEST_PAYMENTS: 'true' }).public.testPayments).toBe(true);
+    const stripe = loadConfig({ ...production, STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' });
+    expect(stripe.public).toMatchObject({ testPayments: false, settings: { has_payment: true } });
+    // Development and the test suite take test payments unless told otherwise.
+    expect(loadConfig({ ...production, NODE_ENV: 'test' }).public.testPayments).toBe(true);
+    expect(() => loadConfig({ ...production, NODE_ENV: 'test', TEST_PAYMENTS: 'false' })).not.toThrow();
+  });
+
+  it('names the settings that do not fit together, each once, and leaves what they switch off', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      HAS_PAYMENT: 'true',
+      GOOGLE_OAUTH_LOGIN: 'true',
+      ADMIN_EMAILS: 'ops@example.com',
+      STRIPE_SECRET_KEY: 'sk_test_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      S3_BUCKET: 'images',
+    });
+    expect(config.public.settings).toMatchObject({ has_login: false, has_payment: false, google_oauth_login: false });
+    expect(config.warnings).toEqual([
+      'HAS_PAYMENT=true without HAS_LOGIN=true: credits belong to accounts, so payments stay off',
+      'GOOGLE_OAUTH_LOGIN=true without HAS_LOGIN=true: Google sign-in stays off',
+      'ADMIN_EMAILS without HAS_LOGIN=true: admins cannot sign in, the admin screens stay hidden',
+      'STRIPE_SECRET_KEY is set but payments are off (HAS_PAYMENT and HAS_LOGIN): it is not used',
+      'S3_BUCKET or S3_ENDPOINT without IMAGE_STORE=s3: images are kept in files under DATA_DIR',
+    ]);
+    const google = loadConfig({ NODE_ENV: 'test', HAS_LOGIN: 'true', GOOGLE_OAUTH_LOGIN: 'true', EMAIL_LOGIN: 'false' });
+    expect(google.warnings).toEqual([
+      'GOOGLE_OAUTH_LOGIN=true without GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: Google sign-in stays off',
+      'HAS_LOGIN=true with EMAIL_LOGIN=false and no Google sign-in: nobody can sign in',
+    ]);
+    expect(google.auth.google).toBeUndefined();
   });
 
   it('uses PostgreSQL when DATABASE_URL is set, migrating at start in every NODE_ENV unless MIGRATE_ON_START=false', () => {
@@ -39,6 +98,7 @@ describe('loadConfig', () => {
     const config = loadConfig({
       HAS_LOGIN: 'true',
       HAS_PAYMENT: '1',
+      TEST_PAYMENTS: 'true',
       TRIAL_CREDITS: '25',
       SITE_NAME: 'Door Help',
       PUBLIC_URL: 'https://example.test/',
@@ -64,7 +124,6 @@ describe('loadConfig', () => {
     ['SMTP_URL', 'http://mail'],
     ['METRICS_TOKEN', 'too-short'],
     ['WORKER_METRICS_PORT', '70000'],
-    ['GOOGLE_OAUTH_LOGIN', 'true'],
     ['LEVEL_SEARCH_MAX', '-3'],
     ['NODE_ENV', 'staging'],
     ['MENU_ENTRIES', 'blog,casino'],

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { PublicConfig } from 'src/contracts/public-config';
-import { envSchema, type Env } from './config.schema';
+import { envSchema, resolveSwitches, settingWarnings, type Env } from './config.schema';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -28,8 +28,16 @@ export interface HttpLimits {
  * DI token); nothing else in the code base reads process.env.
  */
 export class AppConfig {
-  readonly env: Env['NODE_ENV'];
+  readonly env: 'development' | 'production' | 'test';
   readonly isProduction: boolean;
+  /**
+   * The local try-out: `npm start` with nothing configured (no NODE_ENV, DATABASE_URL or PUBLIC_URL,
+   * listening on loopback). Accounts and payments default on (the test checkout), the mail's links
+   * are logged, and the first confirmed account is an admin. See localTryOut.
+   */
+  readonly local: boolean;
+  /** Settings that do not fit together, in words (logged in one line at start; what they switch stays off). */
+  readonly warnings: readonly string[];
   readonly http: { port: number; host: string; trustProxy: Env['TRUST_PROXY']; publicUrl: string; limits: HttpLimits };
   /** `format` unset: chosen at start by chooseLogFormat (pretty on a development terminal). */
   readonly log: { level: Env['LOG_LEVEL']; format?: Env['LOG_FORMAT'] };
@@ -53,6 +61,8 @@ export class AppConfig {
     sessionIdleMs: number;
     sessionMaxMs: number;
     adminEmails: ReadonlySet<string>;
+    /** The local try-out's admin: the first account confirmed on this database (no ADMIN_EMAILS to set). */
+    firstAccountIsAdmin: boolean;
     /** From AUTH_SECRET; random per process when unset (fine for one process, required in production with Google). */
     secret: string;
     /** Concurrent argon2 hashes per process, and how many may wait before AUTH.BUSY. */
@@ -79,8 +89,11 @@ export class AppConfig {
   readonly public: PublicConfig;
 
   constructor(e: Env) {
-    this.env = e.NODE_ENV;
-    this.isProduction = e.NODE_ENV === 'production';
+    const switches = resolveSwitches(e);
+    this.env = switches.env;
+    this.isProduction = switches.env === 'production';
+    this.local = switches.local;
+    this.warnings = settingWarnings(e);
     const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
     this.http = {
       port: e.PORT,
@@ -126,10 +139,11 @@ export class AppConfig {
       sessionIdleMs: e.SESSION_IDLE_DAYS * day,
       sessionMaxMs: Math.max(e.SESSION_MAX_DAYS, e.SESSION_IDLE_DAYS) * day,
       adminEmails: new Set(e.ADMIN_EMAILS),
+      firstAccountIsAdmin: switches.local && switches.login,
       secret: e.AUTH_SECRET ?? randomBytes(32).toString('base64url'),
       hashing: { concurrency: e.AUTH_HASH_CONCURRENCY, queue: e.AUTH_HASH_QUEUE },
       google:
-        e.GOOGLE_OAUTH_LOGIN && e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        switches.google && e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
           ? {
               clientId: e.GOOGLE_CLIENT_ID,
               clientSecret: e.GOOGLE_CLIENT_SECRET,
@@ -157,7 +171,7 @@ export class AppConfig {
             }
           : { kind: 'file', dir: resolve(this.dataDir, 'images') },
     };
-    const paymentsOn = e.HAS_PAYMENT && e.HAS_LOGIN;
+    const paymentsOn = switches.payments;
     this.payments = {
       enabled: paymentsOn,
       trialCredits: e.TRIAL_CREDITS,
@@ -171,13 +185,14 @@ export class AppConfig {
       gameName: e.GAME_NAME,
       siteUrl: publicUrl,
       settings: {
-        has_login: e.HAS_LOGIN,
+        has_login: switches.login,
         email_login: e.EMAIL_LOGIN,
-        google_oauth_login: e.GOOGLE_OAUTH_LOGIN,
+        google_oauth_login: switches.google,
         // Payments need accounts: without HAS_LOGIN nothing of them shows.
         has_payment: paymentsOn,
       },
       trialCredits: paymentsOn ? e.TRIAL_CREDITS : 0,
+      testPayments: paymentsOn && !e.STRIPE_SECRET_KEY,
       footerGroups: Object.fromEntries(
         Object.entries(e.FOOTER_LINK_GROUPS).filter((entry): entry is [string, [string, string][]] => Boolean(entry[1])),
       ),

@@ -18,6 +18,9 @@ const optionalText = (max = 200) =>
     .transform((v) => (v ? v : undefined));
 
 const flag = (fallback: boolean) => z.stringbool().default(fallback);
+/** A switch whose default depends on other settings (resolved in resolveSwitches). */
+const emptyIsUnset = (value: unknown) => (value === '' ? undefined : value);
+const optionalFlag = z.preprocess(emptyIsUnset, z.stringbool().optional());
 
 /** A variable holding JSON (default `{}`), parsed, then checked by `schema`. */
 const jsonVariable = <S extends z.ZodType>(schema: S, expected: string) =>
@@ -68,7 +71,8 @@ const trustProxy = z
   });
 
 export const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  // Unset means production for the runtime; whether it was set at all decides the local try-out (see localTryOut).
+  NODE_ENV: z.preprocess(emptyIsUnset, z.enum(['development', 'production', 'test']).optional()),
   PORT: port.default(3000),
   HOST: z.string().min(1).max(255).default('localhost'),
   PUBLIC_URL: optionalUrl,
@@ -129,10 +133,14 @@ export const envSchema = z.object({
     'a JSON object of group name to [label, url] pairs',
   ),
 
-  HAS_LOGIN: flag(false),
+  // Unset: on in the local try-out (the whole product), off anywhere else.
+  HAS_LOGIN: optionalFlag,
   EMAIL_LOGIN: flag(true),
   GOOGLE_OAUTH_LOGIN: flag(false),
-  HAS_PAYMENT: flag(false),
+  HAS_PAYMENT: optionalFlag,
+  // The local test checkout (no money, credits for free) when no Stripe key is set. Unset: allowed
+  // in the local try-out, development and tests; production must switch it on explicitly.
+  TEST_PAYMENTS: optionalFlag,
 
   SITE_NAME: z.string().trim().min(1).max(60).default('Mystery Doors Guide'),
   GAME_NAME: z.string().trim().min(1).max(60).default('Mystery Doors'),
@@ -227,12 +235,67 @@ export const envSchema = z.object({
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'is required with STRIPE_SECRET_KEY (payments are confirmed by the webhook)' });
   }
-  if (e.GOOGLE_OAUTH_LOGIN && (!e.GOOGLE_CLIENT_ID || !e.GOOGLE_CLIENT_SECRET)) {
-    ctx.addIssue({ code: 'custom', path: ['GOOGLE_OAUTH_LOGIN'], message: 'needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET' });
-  }
-  if (e.GOOGLE_OAUTH_LOGIN && e.NODE_ENV === 'production' && !e.AUTH_SECRET) {
+  const switches = resolveSwitches(e);
+  if (switches.google && switches.env === 'production' && !e.AUTH_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'is required in production when GOOGLE_OAUTH_LOGIN is on' });
+  }
+  // A production start never hands out credits without a real payment provider.
+  if (switches.payments && !e.STRIPE_SECRET_KEY && switches.env === 'production' && !switches.testPayments) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['HAS_PAYMENT'],
+      message:
+        'is on with NODE_ENV=production but STRIPE_SECRET_KEY is not set, so payments would go to the local test checkout, which grants credits without taking money. ' +
+        'Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or HAS_PAYMENT=false, or TEST_PAYMENTS=true to run test payments on purpose',
+    });
   }
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+/**
+ * `npm start` on a fresh clone with nothing configured: NODE_ENV, DATABASE_URL and PUBLIC_URL
+ * unset and the site listening on this machine only (HOST loopback, the default). Then the whole
+ * product runs locally in test mode: accounts, credits with the test checkout, the image tool,
+ * and the first confirmed account as admin. Setting any of those four ends it.
+ */
+export const localTryOut = (e: Pick<Env, 'NODE_ENV' | 'DATABASE_URL' | 'PUBLIC_URL' | 'HOST'>) =>
+  e.NODE_ENV === undefined && !e.DATABASE_URL && !e.PUBLIC_URL && LOOPBACK_HOSTS.test(e.HOST);
+
+/** The switches as they apply: the feature defaults of the local try-out, and what depends on what. */
+export function resolveSwitches(e: Env) {
+  const local = localTryOut(e);
+  const env = e.NODE_ENV ?? 'production';
+  const login = e.HAS_LOGIN ?? local;
+  const wantsPayments = e.HAS_PAYMENT ?? local;
+  return {
+    local,
+    env,
+    login,
+    // Payments need accounts; Google needs its client.
+    payments: wantsPayments && login,
+    google: e.GOOGLE_OAUTH_LOGIN && login && Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET),
+    testPayments: e.TEST_PAYMENTS ?? (local || env !== 'production'),
+  };
+}
+
+/**
+ * Settings that do not fit together but need not stop the start (what they switch stays off): one
+ * line at start names them all. Settings that would be unsafe stop the start instead (envSchema).
+ */
+export function settingWarnings(e: Env): string[] {
+  const s = resolveSwitches(e);
+  const warnings: string[] = [];
+  if (e.HAS_PAYMENT && !s.login) warnings.push('HAS_PAYMENT=true without HAS_LOGIN=true: credits belong to accounts, so payments stay off');
+  if (e.GOOGLE_OAUTH_LOGIN && !s.login) warnings.push('GOOGLE_OAUTH_LOGIN=true without HAS_LOGIN=true: Google sign-in stays off');
+  else if (e.GOOGLE_OAUTH_LOGIN && !s.google) warnings.push('GOOGLE_OAUTH_LOGIN=true without GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: Google sign-in stays off');
+  if (s.login && !e.EMAIL_LOGIN && !s.google) warnings.push('HAS_LOGIN=true with EMAIL_LOGIN=false and no Google sign-in: nobody can sign in');
+  if (e.ADMIN_EMAILS.length && !s.login) warnings.push('ADMIN_EMAILS without HAS_LOGIN=true: admins cannot sign in, the admin screens stay hidden');
+  if (e.STRIPE_SECRET_KEY && !s.payments) warnings.push('STRIPE_SECRET_KEY is set but payments are off (HAS_PAYMENT and HAS_LOGIN): it is not used');
+  if (e.TEST_PAYMENTS && e.STRIPE_SECRET_KEY) warnings.push('TEST_PAYMENTS=true with STRIPE_SECRET_KEY: Stripe takes the payments, TEST_PAYMENTS is ignored');
+  if (e.IMAGE_STORE !== 's3' && (e.S3_BUCKET || e.S3_ENDPOINT)) warnings.push('S3_BUCKET or S3_ENDPOINT without IMAGE_STORE=s3: images are kept in files under DATA_DIR');
+  if (e.WORKER_METRICS_PORT && !e.REDIS_URL) warnings.push('WORKER_METRICS_PORT without REDIS_URL: there is no worker process to listen');
+  return warnings;
+}

@@ -5,6 +5,8 @@ import {
   LEDGER_EVENT_KINDS,
   LOT_SOURCES,
   ORDER_STATUSES,
+  type AdminOrderDetail,
+  type AdminOrderView,
   type CheckoutInput,
   type CheckoutView,
   type CreditPack,
@@ -35,7 +37,12 @@ export const pageQuerySchema = z.strictObject({
   page: z.coerce.number().int().min(1).max(10_000).default(1),
 });
 
-/** POST /api/v1/admin/orders/:id/refund: the whole remaining amount when amount_cents is left out. */
+/** The Idempotency-Key header of money operations: a retried request with the same key changes nothing more. */
+export const idempotencyKeySchema = z
+  .string({ error: 'Send an Idempotency-Key header (8-100 letters, digits, "_", ".", ":" or "-"), one per operation' })
+  .regex(/^[A-Za-z0-9_.:-]{8,100}$/, 'Idempotency-Key: 8-100 letters, digits, "_", ".", ":" or "-"');
+
+/** POST /api/v1/admin/orders/:id/refund: the whole remaining amount when amount_cents is left out (or no body at all). */
 export const adminRefundSchema = z.strictObject({
   amount_cents: z.number().int().min(1).max(1_000_000).optional(),
 });
@@ -95,6 +102,21 @@ export const orderViewSchema = z.object({
 
 export const orderPageSchema = paged(orderViewSchema) satisfies z.ZodType<Paged<OrderView>>;
 
+const adminOrderViewSchema = orderViewSchema.extend({ user_id: z.uuid(), email: z.string().nullable() }) satisfies z.ZodType<AdminOrderView>;
+export const adminOrderPageSchema = paged(adminOrderViewSchema) satisfies z.ZodType<Paged<AdminOrderView>>;
+
+export const adminOrderDetailSchema = z.object({
+  order: adminOrderViewSchema,
+  credits_revoked: z.number().int(),
+  refundable_cents: z.number().int(),
+  lot: z.object({ granted: z.number().int(), remaining: z.number().int(), expires_at: isoDate }).nullable(),
+  credit_events: z.array(
+    z.object({ kind: z.enum(LEDGER_EVENT_KINDS), credits: z.number().int(), description: z.string(), created_at: isoDate, admin: z.string().nullable().describe('The admin who made the change') }),
+  ),
+  refunds: z.array(z.object({ amount_cents: z.number().int(), refunded_cents: z.number().int().describe('Cumulative, after it'), admin: z.string().nullable(), created_at: isoDate })),
+  payment_events: z.array(z.object({ id: z.string(), type: z.string(), received_at: isoDate })),
+}) satisfies z.ZodType<AdminOrderDetail>;
+
 export const creditsViewSchema = z.object({
   balance: z.number().int(),
   lots: z.array(
@@ -108,7 +130,7 @@ export const creditsViewSchema = z.object({
       expiring_soon: z.boolean(),
     }),
   ),
-  had_credits: z.boolean(),
+  has_paid: z.boolean(),
   daily_usage: z.array(z.object({ date: z.string().describe('YYYY-MM-DD (UTC)'), credits: z.number().int() })),
 }) satisfies z.ZodType<CreditsView>;
 

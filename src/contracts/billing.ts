@@ -99,8 +99,8 @@ export interface CreditsView {
   balance: number;
   /** Spendable lots, soonest to expire first. */
   lots: CreditLotView[];
-  /** Whether the account was ever granted credits (chooses between the two low-credit modals). */
-  had_credits: boolean;
+  /** Whether the account ever paid for credits (a pack or a donation): chooses between the two low-credit modals. */
+  has_paid: boolean;
   /** Credits spent per UTC day over the last 30 days, oldest first (captured charges). */
   daily_usage: { date: string; credits: number }[];
 }
@@ -118,16 +118,52 @@ export interface LedgerEventView {
   created_at: string;
 }
 
-/** The 402 body: { errors, code: INSUFFICIENT_CREDITS, balance, had_credits }. */
+/** The 402 body: { errors, code: INSUFFICIENT_CREDITS, balance, has_paid }. */
 export interface InsufficientCreditsBody {
   errors: string[];
   code: typeof INSUFFICIENT_CREDITS;
   balance: number;
-  had_credits: boolean;
+  has_paid: boolean;
 }
 
-/** Which low-credit modal to open: 'charge' for an account that has had credits, else 'donate'. */
-export const lowCreditModal = (body: Pick<InsufficientCreditsBody, 'had_credits'>): 'charge' | 'donate' => (body.had_credits ? 'charge' : 'donate');
+/**
+ * Which low-credit modal to open, by payment history (every confirmed account gets trial credits,
+ * so credits say nothing): 'charge' for an account that has paid before, else 'donate'.
+ */
+export const lowCreditModal = (body: Pick<InsufficientCreditsBody, 'has_paid'>): 'charge' | 'donate' => (body.has_paid ? 'charge' : 'donate');
+
+/**
+ * How many of an order's credits a cumulative refund of `refundedCents` takes back in all: the
+ * refunded share of the credits, rounded up so a full refund takes every credit. (The ledger takes
+ * back only what is still unspent.) Shared with the admin's refund confirmation.
+ */
+export function creditsForRefundedCents(order: { credits: number; amountCents: number }, refundedCents: number): number {
+  const share = Math.min(Math.max(refundedCents, 0), order.amountCents) / order.amountCents;
+  return Math.min(order.credits, Math.max(0, Math.ceil(order.credits * share - 1e-9)));
+}
+
+/** An order as the admin screens see it: with the buyer's address. */
+export interface AdminOrderView extends OrderView {
+  user_id: string;
+  /** Null when the account is gone. */
+  email: string | null;
+}
+
+/** /admin/orders/{id}: the order, its credits, its refunds and the gateway's events. */
+export interface AdminOrderDetail {
+  order: AdminOrderView;
+  /** Credits of the order taken back so far (refund shares, a dispute). */
+  credits_revoked: number;
+  /** What is left to refund, in cents. */
+  refundable_cents: number;
+  /** The order's credit lot, once paid: what it granted and what is still unspent. */
+  lot: { granted: number; remaining: number; expires_at: string } | null;
+  /** The lot's history: granted, spent, taken back, expired; `admin` is who did it, when an admin did. */
+  credit_events: { kind: LedgerEventKind; credits: number; description: string; created_at: string; admin: string | null }[];
+  refunds: { amount_cents: number; refunded_cents: number; admin: string | null; created_at: string }[];
+  /** Gateway events applied to it (Stripe's, or the test checkout's), oldest first. */
+  payment_events: { id: string; type: string; received_at: string }[];
+}
 
 /** Formats cents as US dollars: 499 → "$4.99", 500 → "$5". */
 export function formatUsd(cents: number): string {

@@ -41,6 +41,10 @@ export interface ImageJobView {
   finished_at: string | null;
   /** The preview, result and thumbnail can still be downloaded (they are deleted after a while). */
   files: boolean;
-  /** While queued or running: jobs ahead of it, and an estimate from recent jobs (null: no data yet). */
-  queue: { position: number; estimate_seconds: number | null } | null;
+  /**
+   * While queued or running: the jobs ahead of it (the running ones included), and when it will
+   * probably be done, in seconds from now: typical, and a range from quick to slow recent jobs,
+   * with the work ahead shared by the live workers (null: no history yet, or no worker alive).
+   */
+  queue: { position: number; estimate_seconds: number | null; estimate_range: { low: number; high: number } | null } | null;
 }

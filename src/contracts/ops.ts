@@ -51,4 +51,6 @@ export interface AdminQueuesData {
 
 export interface AdminOverviewData {
   queueMode: QueueMode;
+  /** Payments are on: the orders screen exists. */
+  payments: boolean;
 }

@@ -1,4 +1,4 @@
-import type { PricingData } from './billing';
+import type { AdminOrderDetail, AdminOrderView, OrderStatus, Paged, PricingData } from './billing';
 import type { ContentPageView, ExploreData, MediaEntry, PostListData, PostListQuery, PostView } from './content';
 import type { GuideReportPageData } from './guide-reports';
 import type { LevelListData, LevelListQuery, LevelPageData, LevelSummary } from './levels';
@@ -28,6 +28,10 @@ export interface PageData {
   readonly billing: {
     /** The credit packs, trial and donation terms; null while payments are off (has_payment). */
     pricing(): Promise<PricingData | null>;
+    /** Admin pages only (route access 'admin'); null while payments are off. */
+    adminOrders(filter: { email?: string; number?: string; status?: OrderStatus }, page: number): Promise<Paged<AdminOrderView> | null>;
+    /** Null for no such order, or payments off. */
+    adminOrder(id: string): Promise<AdminOrderDetail | null>;
   };
   readonly guideReports: {
     /** Which guide the report page is about; null when the level has no published guide. */

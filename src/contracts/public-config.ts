@@ -12,6 +12,8 @@ export interface PublicConfig {
   };
   /** Credits of the free trial a confirmed account gets (0: none, or payments off). */
   trialCredits: number;
+  /** Payments are on and go to the local test checkout (no Stripe key): every money page says "test mode". */
+  testPayments: boolean;
   /** Footer link groups from config: group name to [label, href] pairs. */
   footerGroups: Record<string, [string, string][]>;
   /** Menu entries that are hidden unless configured. */

@@ -6,6 +6,9 @@ import { LevelsService } from 'src/modules/levels/application/levels.service';
 import { escapeMarkup } from 'src/platform/markup/escape-markup';
 
 
+/** The content page the footer links only while payments are on (spec). */
+const REFUND_POLICY_SLUG = 'refund-policy';
+
 /** robots.txt and sitemap.xml, served as files rather than pages. */
 @ApiExcludeController()
 @Controller()
@@ -71,7 +74,11 @@ export class SeoController {
     return `User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${this.config.http.publicUrl}/sitemap.xml\n`;
   }
 
-  /** Home, lists, posts, the main content pages, and every level with a guide (with its video when real). */
+  /**
+   * Every page a visitor can reach without an account: home, the lists and info pages, posts,
+   * categories and months, the content pages (the refund policy only with payments on), pricing and
+   * the image tool with payments on, and every level with a guide (with its video when real).
+   */
   @Get('sitemap.xml')
   @Header('content-type', 'application/xml; charset=utf-8')
   @Header('cache-control', 'public, max-age=3600')
@@ -79,12 +86,14 @@ export class SeoController {
     const base = this.config.http.publicUrl;
     const { gameName } = this.config.public;
     const guides = await this.levels.sitemapEntries();
-    const [posts, pages] = await Promise.all([this.content.latestPosts(1000), this.content.publishedPages()]);
+    const [posts, allPages, explore] = await Promise.all([this.content.latestPosts(1000), this.content.publishedPages(), this.content.explore()]);
+    const payments = this.config.public.settings.has_payment;
+    const pages = allPages.filter((page) => payments || page.slug !== REFUND_POLICY_SLUG);
+    const lists = ['/', '/levels', '/blog', '/faq', '/download', '/media', '/explore', ...(payments ? ['/pricing', '/tools/image'] : [])];
     const urls = [
-      `<url><loc>${base}/</loc></url>`,
-      `<url><loc>${base}/levels</loc></url>`,
-      `<url><loc>${base}/blog</loc></url>`,
-      `<url><loc>${base}/faq</loc></url>`,
+      ...lists.map((path) => `<url><loc>${base}${path}</loc></url>`),
+      ...explore.tags.map((entry) => `<url><loc>${base}/category/${encodeURIComponent(entry.tag)}</loc></url>`),
+      ...explore.months.map((entry) => `<url><loc>${base}/month/${escapeMarkup(entry.month)}</loc></url>`),
       ...posts.map((post) => `<url><loc>${base}/blog/${escapeMarkup(post.slug)}</loc><lastmod>${post.publishedAt}</lastmod></url>`),
       ...pages.map((page) => `<url><loc>${base}/${escapeMarkup(page.slug)}</loc><lastmod>${page.updatedOn}</lastmod></url>`),
       ...guides.map((level) => {

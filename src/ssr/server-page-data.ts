@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import type { PageData } from 'src/contracts/page-data';
-import { BillingService } from 'src/modules/billing/billing.module';
+import { BillingService, OrderNotFoundError } from 'src/modules/billing/billing.module';
 import { SiteContentService } from 'src/modules/content/application/site-content.service';
 import { GuideReportsService } from 'src/modules/guide-reports/application/guide-reports.service';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
@@ -25,7 +25,12 @@ export class ServerPageData implements PageData {
     guideReports: GuideReportsService,
   ) {
     this.guideReports = { page: (number) => guideReports.pageData(number) };
-    this.billing = { pricing: () => Promise.resolve(billing.pricing()) };
+    const payments = appConfig.public.settings.has_payment;
+    this.billing = {
+      pricing: () => Promise.resolve(billing.pricing()),
+      adminOrders: (filter, page) => (payments ? billing.listAllOrders(filter, page) : Promise.resolve(null)),
+      adminOrder: (id) => (payments ? billing.adminOrder(id).catch((error: unknown) => (error instanceof OrderNotFoundError ? null : Promise.reject(error))) : Promise.resolve(null)),
+    };
     this.ops = { errors: (scope) => ops.errorGroups(scope), queues: () => Promise.resolve(ops.queues()) };
     this.content = {
       page: (slug) => content.page(slug),

@@ -20,6 +20,18 @@ export class InMemoryCreditLedger extends CreditLedger {
   /** Accounts confirmed (the trial backfill looks for them). */
   readonly confirmedUsers = new Set<string>();
 
+  /** The state now, and how to go back to it (a database transaction that rolls back). */
+  snapshot(): () => void {
+    const lots = structuredClone(this.lotRows);
+    const charges = structuredClone(this.charges);
+    const events = structuredClone(this.events);
+    return () => {
+      this.lotRows.splice(0, this.lotRows.length, ...lots);
+      this.charges.splice(0, this.charges.length, ...charges);
+      this.events.splice(0, this.events.length, ...events);
+    };
+  }
+
   async grant(request: GrantRequest): Promise<{ granted: boolean }> {
     if (this.lotRows.some((lot) => lot.sourceRef === request.sourceRef)) return { granted: false };
     const lot = {
@@ -35,7 +47,7 @@ export class InMemoryCreditLedger extends CreditLedger {
       expired: false,
     };
     this.lotRows.push(lot);
-    this.record(request.userId, 'grant', request.credits, request.description, lot.id);
+    this.record(request.userId, 'grant', request.credits, request.description, lot.id, request.actorId);
     return { granted: true };
   }
 
@@ -47,7 +59,7 @@ export class InMemoryCreditLedger extends CreditLedger {
     }
     const lots = this.spendable(request.userId);
     const parts = allocate(lots, request.amount);
-    if (!parts) throw new InsufficientCreditsError(lots.reduce((sum, lot) => sum + lot.remaining, 0), await this.hadCredits(request.userId));
+    if (!parts) throw new InsufficientCreditsError(lots.reduce((sum, lot) => sum + lot.remaining, 0), await this.hasPaid(request.userId));
     for (const part of parts) this.lotRows.find((lot) => lot.id === part.lotId)!.remaining -= part.amount;
     const charge = {
       id: randomUUID(),
@@ -80,13 +92,20 @@ export class InMemoryCreditLedger extends CreditLedger {
     return this.copy(charge);
   }
 
-  async revoke(sourceRef: string, credits: number, description: string): Promise<number | null> {
+  async revoke(sourceRef: string, credits: number, description: string, actorId?: string): Promise<number | null> {
     const lot = this.lotRows.find((l) => l.sourceRef === sourceRef);
     if (!lot) return null;
     const taken = Math.min(credits, lot.remaining);
     lot.remaining -= taken;
-    if (taken > 0) this.record(lot.userId, 'revoke', -taken, description, lot.id);
+    if (taken > 0) this.record(lot.userId, 'revoke', -taken, description, lot.id, actorId);
     return taken;
+  }
+
+  async lotActivity(sourceRef: string): Promise<{ lot: CreditLot; events: LedgerEvent[] } | null> {
+    const row = this.lotRows.find((l) => l.sourceRef === sourceRef);
+    if (!row) return null;
+    const { expired: _, ...lot } = row;
+    return { lot: { ...lot, expiringSoon: false }, events: this.events.filter((e) => e.lotId === lot.id).map(({ userId: _u, lotId: _l, ...event }) => event) };
   }
 
   async balance(userId: string): Promise<number> {
@@ -98,8 +117,8 @@ export class InMemoryCreditLedger extends CreditLedger {
     return this.spendable(userId).map(({ expired: _, ...lot }) => ({ ...lot, expiringSoon: lot.expiresAt.getTime() <= soon }));
   }
 
-  async hadCredits(userId: string): Promise<boolean> {
-    return this.lotRows.some((lot) => lot.userId === userId);
+  async hasPaid(userId: string): Promise<boolean> {
+    return this.lotRows.some((lot) => lot.userId === userId && (lot.source === 'pack' || lot.source === 'donation'));
   }
 
   async history(userId: string, page: number, pageSize: number): Promise<{ items: LedgerEvent[]; total: number }> {
@@ -146,7 +165,7 @@ export class InMemoryCreditLedger extends CreditLedger {
     return { ...charge };
   }
 
-  private record(userId: string, kind: LedgerEvent['kind'], credits: number, description: string, lotId: string | null): void {
-    this.events.push({ id: randomUUID(), userId, kind, credits, description, createdAt: this.now, lotId });
+  private record(userId: string, kind: LedgerEvent['kind'], credits: number, description: string, lotId: string | null, actorId?: string): void {
+    this.events.push({ id: randomUUID(), userId, kind, credits, description, createdAt: this.now, lotId, actorId: actorId ?? null });
   }
 }

@@ -36,3 +36,13 @@ export async function signUpAndSignIn(site: BrowserSite, page: Page, email: stri
   await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${app.url}/`);
 }
+
+/** From the test checkout page (marked as a test): Pay, then the success page with the order paid; its id. */
+export async function payOnTestCheckout(page: Page, amount: string): Promise<string> {
+  await page.waitForURL(/\/payment\/test-checkout\?order=/);
+  await page.getByText('Test checkout — no real money is taken').waitFor();
+  await page.getByRole('button', { name: `Pay ${amount}` }).click();
+  await page.waitForURL(/\/payment\/success\?order=/);
+  await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+  return new URL(page.url()).searchParams.get('order')!;
+}

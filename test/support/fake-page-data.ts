@@ -17,7 +17,7 @@ export function fakePageData(overrides: Partial<PageData> = {}): PageData {
     counts: { easy: 0, medium: 1, hard: 0, all: 1 },
   };
   return {
-    config: loadConfig({}).public,
+    config: loadConfig({ NODE_ENV: 'test' }).public,
     redirects: new Map(),
     levels: {
       page: async (number): Promise<LevelPageData> => ({ kind: 'not-covered', number, next: level27 }),
@@ -31,7 +31,7 @@ export function fakePageData(overrides: Partial<PageData> = {}): PageData {
       media: async () => [],
       explore: async () => ({ tags: [], months: [] }),
     },
-    billing: { pricing: async () => null },
+    billing: { pricing: async () => null, adminOrders: async () => null, adminOrder: async () => null },
     ops: { errors: async () => [], queues: async () => ({ mode: 'inline', queues: [] }) },
     guideReports: { page: async (number) => (number === 27 ? { number, title: level27.title } : null) },
     ...overrides,

@@ -1,4 +1,5 @@
 import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { TestModeNote } from 'web/components/test-mode-note';
 import { Icon } from 'web/components/icons';
 import { Seo } from 'web/components/seo';
 import { usePageI18n } from 'web/i18n/page-messages';
@@ -73,11 +74,13 @@ export function useAccountData<T>(path: string | null, version: unknown = 0): [R
 }
 
 /** Title and page frame of the account pages (never indexed). */
-export function AccountPage({ title, wide, children }: { title: string; wide?: boolean; children: ReactNode }) {
+/** A page of the signed-in user's credits and payments; it says "test mode" while payments are test payments (unless it has a banner of its own). */
+export function AccountPage({ title, wide, testNote = true, children }: { title: string; wide?: boolean; testNote?: boolean; children: ReactNode }) {
   return (
     <main className={`mx-auto px-4 py-8 sm:px-6 sm:py-12 ${wide ? 'max-w-5xl' : 'max-w-3xl'}`}>
       <Seo title={title} noindex />
       <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{title}</h1>
+      {testNote && <TestModeNote className="mt-4" />}
       <div className="mt-6">{children}</div>
     </main>
   );
@@ -191,6 +194,8 @@ const TONES = {
   amber: 'bg-amber-50 text-amber-800 ring-amber-600/20 dark:bg-amber-950 dark:text-amber-300 dark:ring-amber-400/30',
   red: 'bg-red-50 text-red-800 ring-red-600/20 dark:bg-red-950 dark:text-red-300 dark:ring-red-400/30',
   gray: 'bg-gray-50 text-gray-700 ring-gray-500/20 dark:bg-gray-800 dark:text-gray-300 dark:ring-gray-400/30',
+  blue: 'bg-sky-50 text-sky-800 ring-sky-600/20 dark:bg-sky-950 dark:text-sky-300 dark:ring-sky-400/30',
+  violet: 'bg-violet-50 text-violet-800 ring-violet-600/20 dark:bg-violet-950 dark:text-violet-300 dark:ring-violet-400/30',
 };
 export type Tone = keyof typeof TONES;
 

@@ -1,19 +1,19 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { CREDITS_PER_DONATED_DOLLAR, lowCreditModal, type InsufficientCreditsBody } from 'src/contracts/billing';
 import { useI18n, type MessageKey } from 'web/i18n/i18n';
 import { creditsLabel } from 'web/lib/credits';
 import { Link } from 'web/lib/router/router';
 
 /** What each low-credit modal says and where its button goes (spec: Charge to pricing, Donate to the donation form). */
-export function lowCreditContent(body: Pick<InsufficientCreditsBody, 'had_credits'>): { title: MessageKey; text: MessageKey; action: MessageKey; to: string } {
+export function lowCreditContent(body: Pick<InsufficientCreditsBody, 'has_paid'>): { title: MessageKey; text: MessageKey; action: MessageKey; to: string } {
   return lowCreditModal(body) === 'charge'
     ? { title: 'lowCredit.chargeTitle', text: 'lowCredit.chargeText', action: 'lowCredit.charge', to: '/pricing' }
     : { title: 'lowCredit.donateTitle', text: 'lowCredit.donateText', action: 'lowCredit.donate', to: '/pricing#donate' };
 }
 
 /**
- * The low-credit modals, opened by an API answer 402 with the insufficient-credits code: "You
- * don't have enough credit!" with Charge for an account that has had credits, else "You don't
+ * The low-credit modals, opened by an API answer 402 with the insufficient-credits code: the spec's
+ * "You don't has enough credit!" with Charge for an account that has paid before, else "You don't
  * have enough credits" with the donation offer. Its own chunk, loaded the first time it opens.
  */
 export function LowCreditModal({ body, onClose }: { body: InsufficientCreditsBody; onClose: () => void }) {
@@ -22,16 +22,22 @@ export function LowCreditModal({ body, onClose }: { body: InsufficientCreditsBod
   const titleId = useId();
   const content = lowCreditContent(body);
 
+  // Where the user was (the button that was pressed): focus goes back there when the modal closes (WCAG 2.4.3).
+  const [opener] = useState(() => (typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null)));
   useEffect(() => {
     if (dialog.current && !dialog.current.open) dialog.current.showModal();
   }, []);
 
   const close = () => dialog.current?.close();
+  const closed = () => {
+    onClose();
+    if (opener && opener !== document.body && opener.isConnected) opener.focus();
+  };
   return (
     <dialog
       ref={dialog}
       aria-labelledby={titleId}
-      onClose={onClose}
+      onClose={closed}
       data-testid="low-credit-modal"
       className="m-auto w-[min(26rem,calc(100%-2rem))] rounded-3xl bg-white p-6 text-gray-900 shadow-xl backdrop:bg-gray-950/50 dark:bg-gray-900 dark:text-gray-100"
     >

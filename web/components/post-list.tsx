@@ -1,3 +1,4 @@
+import { PageLinks } from 'web/components/page-links';
 import { formatDate } from 'src/contracts/dates';
 import type { PostListData } from 'src/contracts/content';
 import { usePageI18n } from 'web/i18n/page-messages';
@@ -50,20 +51,7 @@ export function PostList({ list, hrefFor }: { list: PostListData; hrefFor: (page
           </li>
         ))}
       </ul>
-      {list.pageCount > 1 && (
-        <nav aria-label={t('pagination.label')} className="mt-6 flex justify-center gap-1">
-          {Array.from({ length: list.pageCount }, (_, i) => i + 1).map((page) => (
-            <Link
-              key={page}
-              to={hrefFor(page)}
-              aria-current={page === list.page ? 'page' : undefined}
-              className="flex size-10 items-center justify-center rounded-full text-sm font-semibold hover:bg-gray-100 aria-[current=page]:bg-primary-700 aria-[current=page]:text-white dark:hover:bg-gray-800"
-            >
-              {page}
-            </Link>
-          ))}
-        </nav>
-      )}
+      <PageLinks page={list.page} pageCount={list.pageCount} hrefFor={hrefFor} className="mt-6" />
     </>
   );
 }

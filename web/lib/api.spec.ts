@@ -21,7 +21,7 @@ describe('apiRequest', () => {
   });
 
   it('opens the low-credit modal on a 402 for missing credits, and still raises', async () => {
-    const body = { errors: ['Not enough credits'], code: 'CREDITS.INSUFFICIENT', balance: 0, had_credits: true };
+    const body = { errors: ['Not enough credits'], code: 'CREDITS.INSUFFICIENT', balance: 0, has_paid: true };
     answer(402, body);
     await expect(apiRequest(t, 'POST', '/api/v1/images', {})).rejects.toMatchObject({ status: 402, code: 'CREDITS.INSUFFICIENT', body });
     expect(lowCreditStore.get()).toEqual(body);
@@ -59,7 +59,7 @@ describe('apiUpload', () => {
   });
 
   it('opens the low-credit modal on a 402 like apiRequest, and raises the server code of other refusals', async () => {
-    const body = { errors: ['Not enough credits'], code: 'CREDITS.INSUFFICIENT', balance: 0, had_credits: false };
+    const body = { errors: ['Not enough credits'], code: 'CREDITS.INSUFFICIENT', balance: 0, has_paid: false };
     answer(402, body);
     await expect(apiUpload(t, '/api/v1/images', new FormData(), { retry: false })).rejects.toMatchObject({ status: 402, code: 'CREDITS.INSUFFICIENT' });
     expect(lowCreditStore.get()).toEqual(body);

@@ -45,7 +45,7 @@ const IDEMPOTENT = new Set<Method>(['GET', 'PUT', 'DELETE']);
 export function apiRequest<T>(t: Translate, method: Method, path: string, body?: unknown, options?: SendOptions): Promise<ApiResponse<T>> {
   // A JSON content-type with no body is refused by the server (Fastify): only send it with one.
   const json = body !== undefined;
-  return send<T>(t, method, path, json ? JSON.stringify(body) : undefined, json ? { 'content-type': 'application/json' } : {}, options);
+  return send<T>(t, method, path, json ? JSON.stringify(body) : undefined, { ...(json ? { 'content-type': 'application/json' } : {}), ...options?.headers }, options);
 }
 
 /** POSTs form data (multipart, with files; the browser sets its content-type) and reads a JSON answer, as apiRequest does. */
@@ -53,6 +53,8 @@ export const apiUpload = <T>(t: Translate, path: string, form: FormData, options
 
 interface SendOptions {
   retry?: boolean;
+  /** More request headers (an Idempotency-Key, which makes a money operation safe to retry). */
+  headers?: Record<string, string>;
 }
 
 async function send<T>(t: Translate, method: Method, path: string, body: BodyInit | undefined, headers: Record<string, string>, options?: SendOptions): Promise<ApiResponse<T>> {

@@ -1,10 +1,15 @@
 import { ORDER_STATUSES } from 'src/contracts/billing';
 import pages from 'web/i18n/messages/pages/en';
-import { checkDonation, keepPolling, ORDER_STATUS_KEYS, pageHref, pageParam, POLL_LIMIT_MS, signedNumber, usageChart, wasPaid } from './billing-format';
+import { checkDonation, keepPolling, ORDER_STATUS_KEYS, orderStatusTone, pageHref, pageParam, POLL_LIMIT_MS, signedNumber, usageChart, wasPaid } from './billing-format';
 
 const limits = { min_usd: 1, max_usd: 500 };
 
 describe('billing formatting', () => {
+  it('gives pending, paid, partly and fully refunded orders badges of their own colours', () => {
+    const tones = (['pending', 'paid', 'partially_refunded', 'refunded', 'disputed'] as const).map(orderStatusTone);
+    expect(new Set(tones).size).toBe(tones.length);
+  });
+
   it('names every order status in words', () => {
     expect(ORDER_STATUSES.map((status) => pages[ORDER_STATUS_KEYS[status]])).toEqual([
       'Pending',

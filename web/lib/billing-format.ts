@@ -18,15 +18,20 @@ export const ORDER_STATUS_KEYS: Record<OrderStatus, PageMessageKey> = {
   failed: 'status.failed',
 };
 
-/** How the status badge looks: money in, money (partly) back, nothing happened, something wrong. */
-export function orderStatusTone(status: OrderStatus): 'green' | 'amber' | 'gray' | 'red' {
+/**
+ * How the status badge looks, one colour per meaning: money in (green), waiting for the payment
+ * (blue), money back in part (amber) or in full (violet), something wrong (red), nothing happened (grey).
+ */
+export function orderStatusTone(status: OrderStatus): 'green' | 'amber' | 'gray' | 'red' | 'blue' | 'violet' {
   switch (status) {
     case 'paid':
       return 'green';
     case 'pending':
+      return 'blue';
     case 'partially_refunded':
-    case 'refunded':
       return 'amber';
+    case 'refunded':
+      return 'violet';
     case 'disputed':
     case 'failed':
       return 'red';

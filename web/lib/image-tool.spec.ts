@@ -64,21 +64,23 @@ describe('the image tool', () => {
   });
 
   it('tells where the job stands in the queue', () => {
-    expect(say(queueWords({ status: 'queued', queue: { position: 2, estimate_seconds: 12 } }))).toBe('2 jobs ahead of yours');
-    expect(say(queueWords({ status: 'queued', queue: { position: 1, estimate_seconds: null } }))).toBe('1 job ahead of yours');
-    expect(say(queueWords({ status: 'queued', queue: { position: 0, estimate_seconds: null } }))).toBe('Yours is next');
+    const queue = (position: number, estimate_seconds: number | null) => ({ position, estimate_seconds, estimate_range: null });
+    expect(say(queueWords({ status: 'queued', queue: queue(2, 12) }))).toBe('2 jobs ahead of yours');
+    expect(say(queueWords({ status: 'queued', queue: queue(1, null) }))).toBe('1 job ahead of yours');
+    expect(say(queueWords({ status: 'queued', queue: queue(0, null) }))).toBe('Yours is next');
     expect(say(queueWords({ status: 'queued', queue: null }))).toBe('Yours is next');
-    expect(say(queueWords({ status: 'running', queue: { position: 0, estimate_seconds: 4 } }))).toBe('Converting your image now');
+    expect(say(queueWords({ status: 'running', queue: queue(0, 4) }))).toBe('Converting your image now');
   });
 
   it('puts the estimate in words, and nothing without one', () => {
     expect(say(estimateWords(null))).toBeNull();
     expect(say(estimateWords(undefined))).toBeNull();
-    expect(say(estimateWords(Number.NaN))).toBeNull();
-    expect(say(estimateWords(0.4))).toBe('almost ready');
-    expect(say(estimateWords(7.2))).toBe('ready in about 8 s');
-    expect(say(estimateWords(89))).toBe('ready in about 89 s');
-    expect(say(estimateWords(150))).toBe('ready in about 3 min');
+    expect(say(estimateWords({ low: Number.NaN, high: 3 }))).toBeNull();
+    expect(say(estimateWords({ low: 0.2, high: 0.4 }))).toBe('almost ready');
+    expect(say(estimateWords({ low: 7.2, high: 7.9 }))).toBe('ready in about 8 s');
+    expect(say(estimateWords({ low: 16.5, high: 21.9 }))).toBe('ready in 17–22 s');
+    expect(say(estimateWords({ low: 40, high: 89 }))).toBe('ready in 40–89 s');
+    expect(say(estimateWords({ low: 100, high: 150 }))).toBe('ready in 2–3 min');
   });
 
   it('shows progress only while running with an estimate, and never reaches the end by itself', () => {

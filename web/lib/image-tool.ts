@@ -70,12 +70,20 @@ export function queueWords(job: Pick<ImageJobView, 'status' | 'queue'>): Words {
   return { key: ahead === 1 ? 'image.queueAheadOne' : 'image.queueAhead', values: { count: ahead } };
 }
 
-/** The estimate in words: "ready in about 8 s", "ready in about 2 min"; null when the server has no figure yet. */
-export function estimateWords(seconds: number | null | undefined): Words | null {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return null;
-  if (seconds < 1) return { key: 'image.estimateSoon' };
-  if (seconds < 90) return { key: 'image.estimateSeconds', values: { count: Math.ceil(seconds) } };
-  return { key: 'image.estimateMinutes', values: { count: Math.ceil(seconds / 60) } };
+/**
+ * The estimate in words, as the range it is: "ready in 8–14 s", "ready in 2–3 min", "ready in
+ * about 5 s" when both ends round alike; null when the server has no figure (no history yet, no worker).
+ */
+export function estimateWords(range: { low: number; high: number } | null | undefined): Words | null {
+  if (!range || !Number.isFinite(range.low) || !Number.isFinite(range.high) || range.high < 0) return null;
+  const low = Math.max(0, Math.min(range.low, range.high));
+  const high = Math.max(range.low, range.high);
+  if (high < 1) return { key: 'image.estimateSoon' };
+  const minutes = high >= 90;
+  const round = (seconds: number) => Math.max(1, minutes ? Math.ceil(seconds / 60) : Math.ceil(seconds));
+  const [from, to] = [round(low), round(high)];
+  if (from === to) return { key: minutes ? 'image.estimateMinutes' : 'image.estimateSeconds', values: { count: to } };
+  return { key: minutes ? 'image.estimateMinutesRange' : 'image.estimateSecondsRange', values: { from, to } };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { isInsufficientCredits, lowCreditStore, showLowCredit } from './low-credit';
 
 describe('low-credit trigger', () => {
-  const body = { errors: ['Not enough credits'], code: 'CREDITS.INSUFFICIENT' as const, balance: 0, had_credits: false };
+  const body = { errors: ['Not enough credits'], code: 'CREDITS.INSUFFICIENT' as const, balance: 0, has_paid: false };
 
   it('recognises only a 402 with the insufficient-credits code', () => {
     expect(isInsufficientCredits(402, body)).toBe(true);

@@ -5,11 +5,14 @@ import { footerLevelLinks, legalLinks, menuItems } from './menu';
 
 const t = (key: keyof typeof en, values?: Record<string, string | number>) => interpolate(en[key], values);
 
+/** Outside the local try-out (which turns accounts and payments on when nothing is configured). */
+const OFF = { NODE_ENV: 'test' };
+
 describe('menus', () => {
   it('hides download, FAQ, media and blog from the header unless configured', () => {
-    expect(menuItems(loadConfig({}).public, t).map((i) => i.to)).toEqual(['/', '/levels']);
-    expect(menuItems(loadConfig({ MENU_ENTRIES: 'blog,faq' }).public, t).map((i) => i.to)).toEqual(['/', '/levels', '/faq', '/blog']);
-    expect(menuItems(loadConfig({ MENU_ENTRIES: 'media,download,faq,blog' }).public, t).map((i) => i.label)).toEqual([
+    expect(menuItems(loadConfig(OFF).public, t).map((i) => i.to)).toEqual(['/', '/levels']);
+    expect(menuItems(loadConfig({ ...OFF, MENU_ENTRIES: 'blog,faq' }).public, t).map((i) => i.to)).toEqual(['/', '/levels', '/faq', '/blog']);
+    expect(menuItems(loadConfig({ ...OFF, MENU_ENTRIES: 'media,download,faq,blog' }).public, t).map((i) => i.label)).toEqual([
       'Home',
       'Levels',
       'Download',
@@ -20,7 +23,7 @@ describe('menus', () => {
   });
 
   it('adds the image tool and Pricing to the header only when payments are on', () => {
-    const paths = (env: Record<string, string>) => menuItems(loadConfig(env).public, t).map((i) => i.to);
+    const paths = (env: Record<string, string>) => menuItems(loadConfig({ ...OFF, ...env }).public, t).map((i) => i.to);
     expect(paths({ HAS_LOGIN: 'true' })).not.toContain('/pricing');
     expect(paths({ HAS_LOGIN: 'true' })).not.toContain('/tools/image');
     // has_payment needs accounts too: HAS_PAYMENT alone leaves it off.
@@ -36,7 +39,7 @@ describe('menus', () => {
   });
 
   it('links the refund policy only when payments are on', () => {
-    expect(legalLinks(loadConfig({}).public, t).map((l) => l.to)).not.toContain('/refund-policy');
+    expect(legalLinks(loadConfig(OFF).public, t).map((l) => l.to)).not.toContain('/refund-policy');
     expect(legalLinks(loadConfig({ HAS_PAYMENT: 'true', HAS_LOGIN: 'true' }).public, t).map((l) => l.to)).toContain('/refund-policy');
   });
 

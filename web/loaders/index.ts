@@ -5,6 +5,8 @@ import { parseLevelId, type LevelPageData } from 'src/contracts/levels';
 import { levelListQuerySchema } from 'src/contracts/levels.schema';
 import { searchText } from 'src/contracts/search-text';
 import { isErrorScope, type AdminErrorsData, type AdminOverviewData } from 'src/contracts/ops';
+import { ORDER_STATUSES, type AdminOrderDetail, type OrderStatus } from 'src/contracts/billing';
+import type { AdminOrdersData } from 'web/routes/admin-orders.pages';
 import { invalidPage, notFound, unknownRoute } from 'web/lib/not-found';
 import { PageRedirect, type Loader, type LoaderArgs } from 'web/lib/router/page';
 import { AUTH_PAGES, PAYMENT_ACCOUNT_PAGES } from 'web/route-table';
@@ -71,7 +73,8 @@ export const LOADERS: Record<string, Loader> = {
     return { ...index, featured };
   },
   'not-found': ({ url }) => unknownRoute(url.pathname),
-  ...Object.fromEntries(AUTH_PAGES.map((id) => [id, authPage])),
+  // With accounts off the resolver sends every path containing /auth home before any loader runs.
+  ...Object.fromEntries(AUTH_PAGES.map((id) => [id, () => null])),
   // The packs, trial and donation terms; null (so 404) while payments are off.
   pricing: async ({ url, data }) => (await data.billing.pricing()) ?? unknownRoute(url.pathname),
   ...Object.fromEntries(PAYMENT_ACCOUNT_PAGES.map((id) => [id, paymentAccountPage])),
@@ -79,20 +82,26 @@ export const LOADERS: Record<string, Loader> = {
   // The local test checkout exists only while no Stripe key is set (test mode).
   'payment-test-checkout': async ({ url, data }) => ((await data.billing.pricing())?.test_mode ? null : unknownRoute(url.pathname)),
   // The ops screens; they resolve only for admins (route access 'admin').
-  admin: async ({ data }): Promise<AdminOverviewData> => ({ queueMode: (await data.ops.queues()).mode }),
+  admin: async ({ data }): Promise<AdminOverviewData> => ({ queueMode: (await data.ops.queues()).mode, payments: data.config.settings.has_payment }),
   'admin-errors': async ({ url, data }): Promise<AdminErrorsData> => {
     const asked = url.searchParams.get('scope') ?? 'all';
     const scope = isErrorScope(asked) ? asked : 'all';
     return { scope, groups: await data.ops.errors(scope) };
   },
   'admin-queues': ({ data }) => data.ops.queues(),
+  'admin-orders': async ({ url, data }): Promise<AdminOrdersData> => {
+    const search = url.searchParams;
+    const status = search.get('status') ?? '';
+    const filter = {
+      email: search.get('email')?.trim().slice(0, 256) || undefined,
+      number: search.get('number')?.trim().slice(0, 20) || undefined,
+      status: (ORDER_STATUSES as readonly string[]).includes(status) ? (status as OrderStatus) : undefined,
+    };
+    const orders = await data.billing.adminOrders(filter, pageNumber(url));
+    return orders ? { filter, orders } : unknownRoute(url.pathname);
+  },
+  'admin-order': async ({ params, url, data }): Promise<AdminOrderDetail> => (await data.billing.adminOrder(params.id ?? '')) ?? unknownRoute(url.pathname),
 };
-
-/** With accounts off, every /auth page sends the visitor home (spec), on the server and in the browser. */
-function authPage({ data }: LoaderArgs): null {
-  if (!data.config.settings.has_login) throw new PageRedirect('/');
-  return null;
-}
 
 /** Billing, usage, the payment pages and the image tool: 404 while payments are off; their data loads in the browser. */
 function paymentAccountPage({ url, data }: LoaderArgs): null {

@@ -31,8 +31,18 @@ function AdminFrame({ title, crumb, children }: { title: string; crumb?: string;
 
 /** /admin: where the ops screens are. */
 export function AdminPage() {
-  const { queueMode } = usePageData<AdminOverviewData>();
+  const { queueMode, payments } = usePageData<AdminOverviewData>();
   const entries: { title: string; href: string; internal?: boolean; text: ReactNode }[] = [
+    ...(payments
+      ? [
+          {
+            title: 'Orders',
+            href: '/admin/orders',
+            internal: true,
+            text: "Find an order by the buyer's email, its number or its status; see its credits, refunds and payment events; refund it or grant credits.",
+          },
+        ]
+      : []),
     {
       title: 'Queue dashboard',
       // A full page load: with Redis the path belongs to bull-board, not to this router.
@@ -74,7 +84,7 @@ export function AdminPage() {
   ];
   return (
     <AdminFrame title={ADMIN}>
-      <p className={`mt-3 text-lg ${mutedClass}`}>The site&apos;s ops screens. Only accounts in ADMIN_EMAILS see them.</p>
+      <p className={`mt-3 text-lg ${mutedClass}`}>The site&apos;s ops screens. Only admins see them: the accounts in ADMIN_EMAILS (and, in the local try-out, the first account confirmed).</p>
       <ul className="mt-8 grid gap-4 sm:grid-cols-2">
         {entries.map((entry) => (
           <li key={entry.href} className={cardClass}>

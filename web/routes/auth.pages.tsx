@@ -293,7 +293,10 @@ export function ConfirmPage() {
   const [result, setResult] = useState<'pending' | 'done' | 'failed'>('pending');
   useEffect(() => {
     let live = true;
-    apiRequest(t, 'POST', '/auth/confirm', { token: tokenFromHash() }).then(
+    const token = tokenFromHash();
+    // A link without its token (cut off when copied) cannot confirm anything: say so without asking the server.
+    const confirmed = token ? apiRequest(t, 'POST', '/auth/confirm', { token }) : Promise.reject(new Error('no token'));
+    confirmed.then(
       () => live && setResult('done'),
       () => live && setResult('failed'),
     );

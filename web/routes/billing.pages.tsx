@@ -31,6 +31,7 @@ import {
 } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
 import { Seo } from 'web/components/seo';
+import { TestModeNote } from 'web/components/test-mode-note';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import {
@@ -141,11 +142,7 @@ export function PricingPage() {
       <div className="max-w-2xl">
         <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{t('pricing.title')}</h1>
         <p className={`mt-3 text-lg ${mutedClass}`}>{t('pricing.intro')}</p>
-        {pricing.test_mode && (
-          <p className="mt-4 rounded-2xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-950 dark:border-amber-700 dark:bg-amber-950/50 dark:text-amber-100" data-testid="test-mode">
-            {t('pricing.testMode')}
-          </p>
-        )}
+        <TestModeNote className="mt-4" />
       </div>
 
       <section
@@ -194,7 +191,13 @@ export function PricingPage() {
                   <span className="text-2xl font-bold text-primary-700 dark:text-primary-400">{price}</span>
                   <span className={`text-sm ${mutedClass}`}>USD</span>
                 </p>
-                <p className={`mt-1 text-sm ${mutedClass}`}>{t('pricing.validity', { days: pack.validity_days })}</p>
+                <p className={`mt-1 text-sm ${mutedClass}`}>
+                  {pack.validity_days === 365
+                    ? t('pricing.validityYear')
+                    : pack.validity_days % 365 === 0
+                      ? t('pricing.validityYears', { years: pack.validity_days / 365 })
+                      : t('pricing.validity', { days: pack.validity_days })}
+                </p>
                 <ul className="mt-5 flex-1 space-y-2 text-sm">
                   {pack.features.map((feature) => (
                     <li key={feature} className="flex gap-2">
@@ -339,7 +342,7 @@ export function TestCheckoutPage() {
   };
 
   return (
-    <AccountPage title={t('checkout.title')}>
+    <AccountPage title={t('checkout.title')} testNote={false}>
       <div role="note" className="mb-6 rounded-2xl border-2 border-dashed border-amber-400 bg-amber-50 p-4 text-amber-950 dark:border-amber-500 dark:bg-amber-950/40 dark:text-amber-100">
         <p className="flex items-center gap-2 font-bold">
           <Icon name="shield" className="size-5 shrink-0" />
@@ -578,7 +581,7 @@ export function BillingPage() {
             </div>
           ) : (
             <>
-              <OrdersTable orders={orders.items} highlight={highlight} />
+              <OrdersTable orders={orders.items} highlight={highlight} onChanged={retry} />
               <Pager path="/billing" page={orders.page} pages={orders.pages} />
             </>
           )
@@ -591,7 +594,41 @@ export function BillingPage() {
 /** Table cells that become "label: value" lines of a card on phones. */
 const cell = 'px-4 py-3 max-sm:flex max-sm:justify-between max-sm:gap-4 max-sm:px-0 max-sm:py-1 max-sm:text-right max-sm:before:text-left max-sm:before:font-normal max-sm:before:text-gray-500 max-sm:before:content-[attr(data-label)] dark:max-sm:before:text-gray-400';
 
-function OrdersTable({ orders, highlight }: { orders: OrderView[]; highlight: string | null }) {
+/** A pending order's way on: back to its checkout, or cancel it. */
+function PendingActions({ order, onChanged }: { order: OrderView; onChanged: () => void }) {
+  const { t } = usePageI18n();
+  const [busy, setBusy] = useState(false);
+  const act = async (action: 'resume' | 'cancel') => {
+    setBusy(true);
+    try {
+      if (action === 'resume') {
+        const { data } = await apiRequest<CheckoutView>(t, 'POST', `${orderPath(order.id)}/resume`);
+        window.location.assign(data.url);
+        return;
+      }
+      await apiRequest<OrderView>(t, 'POST', `${orderPath(order.id)}/cancel`);
+      notify(t('billing.canceled', { number: order.number }), 'success');
+      onChanged();
+    } catch (error) {
+      if (error instanceof ApiError) notify(error.message, 'error');
+      onChanged();
+    }
+    setBusy(false);
+  };
+  const small = 'rounded-full px-3 py-1 text-xs font-semibold disabled:opacity-60';
+  return (
+    <span className="mt-1 flex gap-2">
+      <button type="button" disabled={busy} onClick={() => void act('resume')} aria-label={t('billing.resumeLabel', { number: order.number })} className={`${small} bg-primary-700 text-white hover:bg-primary-800 dark:bg-primary-500 dark:text-gray-950`}>
+        {t('billing.resume')}
+      </button>
+      <button type="button" disabled={busy} onClick={() => void act('cancel')} aria-label={t('billing.cancelLabel', { number: order.number })} className={`${small} border border-gray-300 hover:bg-gray-50 dark:border-gray-700 dark:hover:bg-gray-800`}>
+        {t('billing.cancel')}
+      </button>
+    </span>
+  );
+}
+
+function OrdersTable({ orders, highlight, onChanged }: { orders: OrderView[]; highlight: string | null; onChanged: () => void }) {
   const { t, tag } = usePageI18n();
   const highlighted = useRef<HTMLTableRowElement>(null);
   useEffect(() => {
@@ -638,7 +675,10 @@ function OrdersTable({ orders, highlight }: { orders: OrderView[]; highlight: st
                   {formatUsd(order.refunded_cents)}
                 </td>
                 <td data-label={headers[3]} className={cell}>
-                  <StatusBadge status={order.status} />
+                  <span className="flex flex-col items-end gap-1 sm:items-start">
+                    <StatusBadge status={order.status} />
+                    {order.status === 'pending' && <PendingActions order={order} onChanged={onChanged} />}
+                  </span>
                 </td>
                 <td data-label={headers[4]} className={`${cell} text-right tabular-nums`}>
                   {order.credits.toLocaleString(tag)}

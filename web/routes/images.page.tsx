@@ -28,6 +28,7 @@ import {
 } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
 import { Seo } from 'web/components/seo';
+import { TestModeNote } from 'web/components/test-mode-note';
 import { usePageI18n, type PageTranslate } from 'web/i18n/page-messages';
 import { ApiError, apiRequest, apiUpload } from 'web/lib/api';
 import { formatDateTime } from 'web/lib/billing-format';
@@ -182,8 +183,12 @@ export function ImageToolPage() {
     }
   };
 
+  // The form says what runs: while a job of this page is queued or running, or one is being sent, it does not send another.
+  const working = busy ? 'sending' : job && isUnfinished(job) ? 'converting' : null;
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (working) return;
     let request: Parameters<typeof send>[0];
     if (source === 'upload') {
       if (!chosen) return setMissing(true);
@@ -205,6 +210,8 @@ export function ImageToolPage() {
       <div className="max-w-3xl">
         <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{t('image.title')}</h1>
         <p className={`mt-3 text-lg ${mutedClass}`}>{t('image.intro')}</p>
+        {/* On phones the note sits here: the action card at the bottom of the screen stays small. */}
+        <TestModeNote className="mt-4 lg:hidden" />
       </div>
 
       {job && (
@@ -250,7 +257,7 @@ export function ImageToolPage() {
           />
           <ConversionChoice value={conversion} onChange={setConversion} />
         </div>
-        <Checkout busy={busy} problem={problem} />
+        <Checkout working={working} problem={problem} />
       </form>
 
       <section aria-labelledby="image-history" className="mt-12">
@@ -590,8 +597,13 @@ function ConversionChoice({ value, onChange }: { value: ImageConversion; onChang
   );
 }
 
-/** The cost, the balance (or the sign-in offer), the submit button and why a submission was refused. */
-function Checkout({ busy, problem }: { busy: boolean; problem: string | null }) {
+/**
+ * The cost, the balance (or the sign-in offer), the submit button and why a submission was refused.
+ * On phones it stays at the bottom of the screen, so Convert is in reach below the six conversion
+ * cards. The button is never `disabled` while working (that would drop keyboard focus to the page,
+ * and the low-credit modal could not give it back, WCAG 2.4.3): it says what runs and does nothing.
+ */
+function Checkout({ working, problem }: { working: 'sending' | 'converting' | null; problem: string | null }) {
   const { t, tag } = usePageI18n();
   const { trialCredits } = useSiteConfig();
   const session = useSession();
@@ -599,8 +611,11 @@ function Checkout({ busy, problem }: { busy: boolean; problem: string | null }) 
   const cost = creditsLabel(t, IMAGE_CREDITS, tag);
   const balance = credits.view?.balance;
   return (
-    <div className={`${cardClass} lg:sticky lg:top-24`}>
-      <dl className="space-y-3">
+    <div
+      className={`${cardClass} max-lg:sticky max-lg:bottom-2 max-lg:z-20 max-lg:!bg-white max-lg:!p-4 max-lg:shadow-xl max-lg:ring-1 max-lg:ring-gray-900/5 lg:sticky lg:top-24 dark:max-lg:!bg-gray-900`}
+      data-testid="image-checkout"
+    >
+      <dl className="space-y-3 max-lg:flex max-lg:flex-wrap max-lg:gap-x-6 max-lg:gap-y-1 max-lg:space-y-0 max-lg:text-sm">
         <div className="flex items-baseline justify-between gap-4">
           <dt className={mutedClass}>{t('image.cost')}</dt>
           <dd className="text-right">
@@ -626,23 +641,29 @@ function Checkout({ busy, problem }: { busy: boolean; problem: string | null }) 
         </p>
       )}
       {balance !== undefined && balance < IMAGE_CREDITS && (
-        <p className="mt-4 rounded-2xl bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:bg-amber-950/50 dark:text-amber-100">
+        <p className="mt-4 rounded-2xl bg-amber-50 px-4 py-3 text-sm text-amber-900 max-lg:mt-2 max-lg:py-2 dark:bg-amber-950/50 dark:text-amber-100">
           {t('image.notEnough', { credits: cost })}{' '}
           <Link to="/pricing" className={linkClass}>
             {t('image.getCredits')}
           </Link>
         </p>
       )}
-      <button type="submit" disabled={busy} className={`${buttonClass} mt-5 w-full`} data-testid="image-submit">
-        {busy && <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" />}
-        {t(busy ? 'image.sending' : 'image.submit')}
+      <button
+        type="submit"
+        aria-disabled={working ? true : undefined}
+        className={`${buttonClass} mt-5 w-full aria-disabled:cursor-progress aria-disabled:opacity-60 max-lg:mt-3`}
+        data-testid="image-submit"
+      >
+        {working && <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" />}
+        {t(working === 'sending' ? 'image.sending' : working === 'converting' ? 'image.converting' : 'image.submit')}
       </button>
       {problem && (
         <p role="alert" className="mt-3 rounded-xl bg-red-50 p-3 text-sm text-red-700 dark:bg-red-950/40 dark:text-red-300" data-testid="image-problem">
           {problem}
         </p>
       )}
-      <p className={`mt-4 text-xs ${mutedClass}`}>{t('image.kept')}</p>
+      <p className={`mt-4 text-xs max-lg:hidden ${mutedClass}`}>{t('image.kept')}</p>
+      <TestModeNote className="mt-4 max-lg:hidden" />
     </div>
   );
 }
@@ -656,7 +677,7 @@ function JobPanel({ job, onAnother }: { job: ImageJobView; onAnother: () => void
   const conversion = t(CONVERSION_KEYS[job.conversion].name);
 
   if (isUnfinished(job)) {
-    const estimate = estimateWords(job.queue?.estimate_seconds);
+    const estimate = estimateWords(job.queue?.estimate_range);
     return (
       <div className={cardClass}>
         <h2 id="image-job-title" className={`text-sm font-semibold tracking-wide uppercase ${mutedClass}`}>

@@ -144,7 +144,7 @@ export function ExplorePage() {
             {tags.map((entry) => (
               <span key={entry.tag} className="inline-flex items-center gap-1">
                 <TagLink tag={entry.tag} />
-                <span className="text-xs text-gray-500">({entry.posts})</span>
+                <span className="text-xs text-gray-600 dark:text-gray-400">({entry.posts})</span>
               </span>
             ))}
           </p>
@@ -159,7 +159,7 @@ export function ExplorePage() {
                 <Link to={`/month/${m.month}`} className="hover:text-primary-700 dark:hover:text-primary-400">
                   {formatMonth(m.month, tag)}
                 </Link>{' '}
-                <span className="text-sm text-gray-500">({m.posts})</span>
+                <span className="text-sm text-gray-600 dark:text-gray-400">({m.posts})</span>
               </li>
             ))}
           </ul>

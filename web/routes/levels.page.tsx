@@ -1,3 +1,4 @@
+import { PageLinks } from 'web/components/page-links';
 import type { FormEvent } from 'react';
 import { DIFFICULTIES, type Difficulty, type LevelListData, type LevelListQuery } from 'src/contracts/levels';
 import { Icon } from 'web/components/icons';
@@ -134,20 +135,7 @@ export function LevelsPage() {
         </div>
       )}
 
-      {list.pageCount > 1 && (
-        <nav aria-label={t('pagination.label')} className="mt-8 flex items-center justify-center gap-1">
-          {Array.from({ length: list.pageCount }, (_, i) => i + 1).map((page) => (
-            <Link
-              key={page}
-              to={listHref({ ...query, page })}
-              aria-current={page === list.page ? 'page' : undefined}
-              className="flex size-10 items-center justify-center rounded-full text-sm font-semibold text-gray-700 hover:bg-gray-100 aria-[current=page]:bg-primary-700 aria-[current=page]:text-white dark:text-gray-300 dark:hover:bg-gray-800 dark:aria-[current=page]:bg-primary-500 dark:aria-[current=page]:text-gray-950"
-            >
-              {page}
-            </Link>
-          ))}
-        </nav>
-      )}
+      <PageLinks page={list.page} pageCount={list.pageCount} hrefFor={(page) => listHref({ ...query, page })} />
       <p className="mt-4 text-center text-sm text-gray-500 dark:text-gray-400">
         {t(list.total === 1 ? 'levels.countOne' : 'levels.count', { count: list.total })}
       </p>

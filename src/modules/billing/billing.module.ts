@@ -8,7 +8,7 @@ import { BillingAdminController } from './adapters/http/billing-admin.controller
 import { BillingController } from './adapters/http/billing.controller';
 import { StripeWebhookController } from './adapters/http/stripe-webhook.controller';
 import { LocalPaymentGateway } from './adapters/local/local.payment-gateway';
-import { OrderSchema, PaymentEventSchema } from './adapters/persistence/billing.entities';
+import { OrderRefundSchema, OrderSchema, PaymentEventSchema } from './adapters/persistence/billing.entities';
 import { PostgresOrderRepository } from './adapters/persistence/postgres.order.repository';
 import { BillingHousekeeping } from './adapters/schedule/billing-housekeeping';
 import { StripePaymentGateway } from './adapters/stripe/stripe.payment-gateway';
@@ -23,7 +23,7 @@ import { PricingCatalog } from './domain/pricing-catalog.port';
  * granted and taken back only through the credits module's CreditLedger.
  */
 @Module({
-  imports: [AuthGuardsModule, CreditsModule, MikroOrmModule.forFeature([OrderSchema, PaymentEventSchema])],
+  imports: [AuthGuardsModule, CreditsModule, MikroOrmModule.forFeature([OrderSchema, PaymentEventSchema, OrderRefundSchema])],
   controllers: [BillingController, StripeWebhookController, BillingAdminController],
   providers: [
     BillingService,
@@ -41,3 +41,4 @@ import { PricingCatalog } from './domain/pricing-catalog.port';
 export class BillingModule {}
 
 export { BillingService } from './application/billing.service';
+export { OrderNotFoundError } from './domain/billing.errors';

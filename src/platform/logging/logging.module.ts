@@ -23,8 +23,8 @@ export function requestLogLevel(req: LoggedRequest, res: ServerResponse, error?:
 }
 
 /** LOG_FORMAT when set; otherwise pretty for a person at a development terminal, JSON for machines. */
-export function chooseLogFormat(configured: 'json' | 'pretty' | undefined, env: AppConfig['env'], stdoutIsTty: boolean): 'json' | 'pretty' {
-  return configured ?? (stdoutIsTty && env === 'development' ? 'pretty' : 'json');
+export function chooseLogFormat(configured: 'json' | 'pretty' | undefined, env: AppConfig['env'], stdoutIsTty: boolean, local = false): 'json' | 'pretty' {
+  return configured ?? (stdoutIsTty && (env === 'development' || local) ? 'pretty' : 'json');
 }
 
 /** The same lines as the JSON, formatted for a terminal; in-process (sync), so nothing is lost at exit. */
@@ -72,5 +72,5 @@ type PinoHttpOptions = Exclude<NonNullable<Params['pinoHttp']>, unknown[] | { wr
 
 /** JSON to stdout (pino's own fast destination), or the pretty stream. */
 function withFormat(config: AppConfig, options: PinoHttpOptions): Params['pinoHttp'] {
-  return chooseLogFormat(config.log.format, config.env, process.stdout.isTTY === true) === 'pretty' ? [options, prettyStream()] : options;
+  return chooseLogFormat(config.log.format, config.env, process.stdout.isTTY === true, config.local) === 'pretty' ? [options, prettyStream()] : options;
 }

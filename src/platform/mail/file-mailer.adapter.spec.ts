@@ -57,7 +57,9 @@ describe('FileMailer', () => {
     expect(eml).toContain('Subject: Confirm your email');
     expect(eml).toContain('Content-Type: text/plain');
     expect(eml).toContain('Content-Type: text/html');
-    expect(eml.replace(/=\r?\n/g, '').replace(/=3D/g, '=')).toContain(link);
+    // The text part as written, so the link copied from the file is whole (no quoted-printable "=3D" or "=" line breaks).
+    expect(eml).toContain('Content-Transfer-Encoding: 8bit');
+    expect(eml).toContain(`Confirm my email: ${link}.`);
 
     expect(lines).toEqual([`Mail to player@example.com "Confirm your email" written to ${file}; link: ${link}`]);
   });
@@ -74,6 +76,17 @@ describe('FileMailer', () => {
     expect(lines).toEqual([`Mail to p***@example.com "Reset your password" written to ${join(dataDir, 'mail', file!)}`]);
     expect(lines.join('\n')).not.toContain('Secret_Reset_Token_123');
     expect(lines.join('\n')).not.toContain('player@example.com');
+  });
+
+  it('logs the recipient and the link in the local try-out (nothing configured), where the newcomer reads the terminal', async () => {
+    const lines: string[] = [];
+    jest.spyOn(Logger.prototype, 'log').mockImplementation((message: unknown) => void lines.push(String(message)));
+    const mailer = new FileMailer(loadConfig({ DATA_DIR: dataDir }));
+    const link = `http://localhost:3000/auth/confirm#token=${'T'.repeat(43)}`;
+    await mailer.send({ to: 'new@example.com', subject: 'Confirm your email', text: `Confirm: ${link}`, html: `<a href="${link}">Confirm</a>` });
+    expect(lines.join('\n')).toContain(`link: ${link}`);
+    const [file] = await readdir(join(dataDir, 'mail'));
+    expect(await readFile(join(dataDir, 'mail', file!), 'utf8')).toContain(link);
   });
 
   it('never leaves a partial .eml when a write is cut off', async () => {

@@ -20,9 +20,10 @@ export function maskAddress(address: string): string {
 
 /**
  * The embedded stand-in when SMTP_URL is not set: each message becomes an .eml file under
- * DATA_DIR/mail (open it in any mail client), and one log line names it. With NODE_ENV=development
- * the line also carries the recipient and the message's first link, so a developer can click a
- * confirmation link; anywhere else links are live credentials, so the line names the file only.
+ * DATA_DIR/mail (open it in any mail client or editor: its text part is not encoded), and one log
+ * line names it. With NODE_ENV=development and in the local try-out the line also carries the
+ * recipient and the message's first link, so a newcomer can click a confirmation link; anywhere
+ * else links are live credentials, so the line names the file only.
  */
 @Injectable()
 export class FileMailer extends Mailer {
@@ -37,11 +38,15 @@ export class FileMailer extends Mailer {
     super();
     this.dir = config.mail.dir;
     this.from = config.mail.from;
-    this.development = config.env === 'development';
+    // The local try-out too: a newcomer confirms the first account from the terminal.
+    this.development = config.env === 'development' || config.local;
   }
 
   async send(message: MailMessage): Promise<void> {
-    const composed = await this.composer.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+    // The text part as it is (8bit, no quoted-printable): a link copied from the file works. Lines
+    // stay far below SMTP's 998-character limit; this file is for people, SMTP keeps the default.
+    const text = { raw: `Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n${message.text.replace(/\r?\n/g, '\r\n')}` };
+    const composed = await this.composer.sendMail({ from: this.from, to: message.to, subject: message.subject, text, html: message.html });
     const eml = composed.message as Buffer;
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');

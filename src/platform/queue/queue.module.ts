@@ -5,6 +5,8 @@ import { InlineJobQueue } from './inline-job-queue.adapter';
 import { JobProcessors } from './job-processors';
 import { JobQueue } from './job-queue';
 import { JobRetryPolicy } from './job-retry-policy';
+import { RedisModule } from 'src/platform/redis/redis.module';
+import { LiveWorkers } from './worker-heartbeat.service';
 
 /**
  * Background jobs: JobQueue to enqueue, JobProcessors to register who runs each job. With
@@ -12,7 +14,9 @@ import { JobRetryPolicy } from './job-retry-policy';
  * this process runs them (InlineJobQueue), so `npm start` stays one command.
  */
 @Module({
+  imports: [RedisModule],
   providers: [
+    LiveWorkers,
     JobProcessors,
     { provide: JobRetryPolicy, useValue: new JobRetryPolicy() },
     {
@@ -22,6 +26,6 @@ import { JobRetryPolicy } from './job-retry-policy';
         config.redis.url ? new BullmqJobQueue(config, policy) : new InlineJobQueue(processors, policy),
     },
   ],
-  exports: [JobQueue, JobProcessors, JobRetryPolicy],
+  exports: [JobQueue, JobProcessors, JobRetryPolicy, LiveWorkers],
 })
 export class QueueModule {}

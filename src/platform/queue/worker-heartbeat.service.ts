@@ -78,6 +78,39 @@ export class WorkerHeartbeat implements OnApplicationBootstrap, OnModuleDestroy 
   }
 }
 
+/** Workers whose heartbeat is alive; forgets the names of those killed without a clean stop (their key has expired). */
+async function aliveWorkers(client: Redis, config: AppConfig): Promise<number> {
+  const ids = await client.smembers(workersKey(config));
+  const beats = ids.length ? await client.mget(ids.map((id) => workerKey(config, id))) : [];
+  const gone = ids.filter((_, i) => beats[i] === null);
+  if (gone.length) await client.srem(workersKey(config), ...gone);
+  return ids.length - gone.length;
+}
+
+/**
+ * How many worker processes are alive now (by their heartbeats), for estimates; asked at most
+ * every few seconds. Undefined without REDIS_URL (the web process runs the jobs) or while Redis
+ * cannot be reached.
+ */
+@Injectable()
+export class LiveWorkers {
+  private last?: { count: number | undefined; at: number };
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly redis: RedisConnection,
+  ) {}
+
+  async count(): Promise<number | undefined> {
+    const client = this.redis.client;
+    if (!client) return undefined;
+    if (this.last && Date.now() - this.last.at < 5_000) return this.last.count;
+    const count = await aliveWorkers(client, this.config).catch(() => undefined);
+    this.last = { count, at: Date.now() };
+    return count;
+  }
+}
+
 export interface WorkersState {
   /** For /readyz: 'up (2 running)', 'none seen for 60 s', 'none seen for 60 s, 3 jobs waiting'. */
   summary: string;
@@ -147,12 +180,7 @@ export class WorkerWatch implements OnApplicationBootstrap, OnApplicationShutdow
   private async look(): Promise<WorkersState> {
     const client = this.redis.client!;
     try {
-      const ids = await client.smembers(workersKey(this.config));
-      const beats = ids.length ? await client.mget(ids.map((id) => workerKey(this.config, id))) : [];
-      const gone = ids.filter((_, i) => beats[i] === null);
-      // Workers killed without a clean stop leave their name in the set; their key has expired.
-      if (gone.length) await client.srem(workersKey(this.config), ...gone);
-      const alive = ids.length - gone.length;
+      const alive = await aliveWorkers(client, this.config);
       if (alive) return { summary: `up (${alive} running)`, warning: false };
       const none = `none seen for ${Math.round(this.timing.goneAfterMs / 1000)} s`;
       const waiting = await this.waitingJobs();

@@ -144,7 +144,7 @@ const en = {
   'credits.one': '{count} credit',
   'credits.other': '{count} credits',
 
-  'lowCredit.chargeTitle': "You don't have enough credit!",
+  'lowCredit.chargeTitle': "You don't has enough credit!",
   'lowCredit.chargeText': 'You have {credits} left. Buy a credit pack to keep going.',
   'lowCredit.charge': 'Charge',
   'lowCredit.donateTitle': "You don't have enough credits",

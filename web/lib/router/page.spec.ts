@@ -44,6 +44,14 @@ describe('resolvePage', () => {
     expect((await resolve(new URL('http://x/old'), rules)).state).toMatchObject({ status: 301, redirect: 'https://example.com/new' });
   });
 
+  it('sends any path containing /auth home while accounts are off (spec), known page or not', async () => {
+    for (const path of ['/auth', '/auth/login', '/auth/anything', '/auth/a/b?x=1', '/x/auth']) {
+      expect((await resolve(new URL(`http://x${path}`), data)).state).toMatchObject({ status: 302, redirect: '/' });
+    }
+    const on = fakePageData({ config: { ...data.config, settings: { ...data.config.settings, has_login: true } } });
+    expect((await resolve(new URL('http://x/auth/anything'), on)).state).toMatchObject({ routeId: 'not-found', status: 404 });
+  });
+
   it('answers 404 when no route matches', async () => {
     const { state } = await resolve(new URL('http://x/nowhere'), data);
     expect(state).toMatchObject({ routeId: 'not-found', status: 404 });

@@ -101,6 +101,10 @@ export function createResolver(
     if (prefixed && locale === DEFAULT_LOCALE) {
       return { state: { ...base, routeId: 'redirect', params: {}, status: 301, redirect: path + url.search } };
     }
+    // Spec: any path containing /auth goes to the (localised) home page while accounts are off.
+    if (!data.config.settings.has_login && path.includes('/auth')) {
+      return { state: { ...base, routeId: 'redirect', params: {}, status: 302, redirect: localizePath('/', locale) } };
+    }
     for (const { route, pattern } of compiled) {
       const params = pattern.match(path);
       if (!params) continue;

@@ -60,6 +60,15 @@ class InMemoryUserRepository extends UserRepository {
     if (user) Object.assign(user, changes);
   }
 
+  async firstConfirmedId(): Promise<string | null> {
+    const confirmed = [...this.rows.values()].filter((u) => u.confirmedAt).sort((a, b) => a.confirmedAt!.getTime() - b.confirmedAt!.getTime());
+    return confirmed[0]?.id ?? null;
+  }
+
+  async emailsOf(ids: string[]): Promise<Map<string, string>> {
+    return new Map(ids.flatMap((id) => (this.rows.has(id) ? [[id, this.rows.get(id)!.email] as const] : [])));
+  }
+
   /** The stored row (not a copy), for assertions and for arranging a test. */
   row(email: string): User {
     const user = [...this.rows.values()].find((u) => u.email === email);
@@ -676,9 +685,21 @@ describe('AuthService', () => {
   });
 
   it('knows the administrators from ADMIN_EMAILS', async () => {
-    const admin = await confirmedUser('ops@example.com');
     const player = await confirmedUser('player@example.com');
-    expect(sessionsAuth.isAdmin(admin)).toBe(true);
-    expect(sessionsAuth.isAdmin(player)).toBe(false);
+    const admin = await confirmedUser('ops@example.com');
+    const deployed = new SessionAuthenticator(users, sessions, loadConfig({ HAS_LOGIN: 'true', ADMIN_EMAILS: 'ops@example.com', NODE_ENV: 'production' }));
+    await expect(deployed.isAdmin(admin)).resolves.toBe(true);
+    // Outside the local try-out, being first means nothing.
+    await expect(deployed.isAdmin(player)).resolves.toBe(false);
+  });
+
+  it('makes the first confirmed account the admin in the local try-out (nothing configured), and no other', async () => {
+    const local = new SessionAuthenticator(users, sessions, loadConfig({}));
+    const unconfirmed = (await users.create({ email: 'typo@example.com', passwordHash: 'x', confirmedAt: null, googleSubject: null }))!;
+    const first = await confirmedUser('first@example.com');
+    const second = await confirmedUser('second@example.com');
+    await expect(local.isAdmin(unconfirmed)).resolves.toBe(false);
+    await expect(local.isAdmin(first)).resolves.toBe(true);
+    await expect(local.isAdmin(second)).resolves.toBe(false);
   });
 });

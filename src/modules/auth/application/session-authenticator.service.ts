@@ -11,6 +11,9 @@ import { normalizeEmail, type User } from '../domain/user';
  */
 @Injectable()
 export class SessionAuthenticator {
+  /** The local try-out's admin, once found (the first confirmed account stays the first). */
+  private firstAccountId?: string;
+
   constructor(
     private readonly users: UserRepository,
     private readonly sessions: SessionRepository,
@@ -28,9 +31,17 @@ export class SessionAuthenticator {
     return { user, session };
   }
 
-  /** Accounts listed in ADMIN_EMAILS. */
-  isAdmin(user: User): boolean {
-    return this.config.auth.adminEmails.has(user.email);
+  /** Accounts listed in ADMIN_EMAILS; in the local try-out also the first account confirmed on this database. */
+  async isAdmin(user: User): Promise<boolean> {
+    if (this.config.auth.adminEmails.has(user.email)) return true;
+    if (!this.config.auth.firstAccountIsAdmin || !user.confirmedAt) return false;
+    this.firstAccountId ??= (await this.users.firstConfirmedId()) ?? undefined;
+    return this.firstAccountId === user.id;
+  }
+
+  /** Addresses of these accounts (admin screens); unknown ids are left out. */
+  emailsOf(ids: string[]): Promise<Map<string, string>> {
+    return this.users.emailsOf(ids);
   }
 
   /** The id of the account with this address, if any (admin tools). */

@@ -22,11 +22,11 @@ export interface UserView {
   created_at: string;
 }
 
-export function toUserView(user: User, admins: ReadonlySet<string>): UserView {
+export function toUserView(user: User, admin: boolean): UserView {
   return {
     email: user.email,
     confirmed: user.confirmedAt !== null,
-    admin: admins.has(user.email),
+    admin,
     created_at: user.createdAt.toISOString(),
   };
 }

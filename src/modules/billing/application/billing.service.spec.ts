@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from 'src/config/app-config';
 import type { CreditPack, OrderStatus } from 'src/contracts/billing';
+import type { SessionAuthenticator } from 'src/modules/auth/auth-guards.module';
 import { PaymentsDisabledError } from 'src/modules/credits/domain/credits.errors';
 import { InMemoryCreditLedger } from 'test/fakes/in-memory.credit-ledger';
 import { OrderNotFoundError, OrderNotPayableError, PaymentEventTooEarlyError, RefundNotPossibleError, TestCheckoutUnavailableError, UnknownPackError } from '../domain/billing.errors';
 import { Order, orderLotRef } from '../domain/order';
 import { newOrderNumber } from '../domain/order-number';
-import { OrderRepository, type NewOrder, type OrderChanges } from '../domain/order-repository.port';
+import { OrderRepository, type NewOrder, type OrderChanges, type OrderRefund, type OrderSearch } from '../domain/order-repository.port';
 import { PaymentGateway, type CheckoutRequest, type GatewayEvent, type PaymentUpdate } from '../domain/payment-gateway.port';
 import { PricingCatalog } from '../domain/pricing-catalog.port';
 import { BillingService, PENDING_ORDER_TTL_MS, TEST_PAYMENT_METHOD } from './billing.service';
@@ -92,6 +93,21 @@ class InMemoryOrderRepository extends OrderRepository {
     for (const row of stale) row.status = 'expired';
     return stale.length;
   }
+  readonly refundRows: OrderRefund[] = [];
+  async linkEvent() {}
+  async findRefund(key: string) {
+    return this.refundRows.find((r) => r.idempotencyKey === key) ?? null;
+  }
+  async recordRefund(refund: Omit<OrderRefund, 'createdAt'>) {
+    this.refundRows.push({ ...refund, createdAt: new Date() });
+  }
+  async trail(orderId: string) {
+    return { refunds: this.refundRows.filter((r) => r.orderId === orderId), events: [] };
+  }
+  async search(filter: OrderSearch, page: number, pageSize: number) {
+    const { items, total } = await this.list(filter, page, pageSize);
+    return { items: items.map((o) => ({ ...o, email: null })), total };
+  }
 }
 
 class FakeGateway extends PaymentGateway {
@@ -117,6 +133,10 @@ class FakeGateway extends PaymentGateway {
     this.refunds.push({ orderId: order.id, amountCents });
     return { refundedCents: order.refundedCents + amountCents };
   }
+  async resumeUrl(order: Order) {
+    return `https://pay.example/${order.id}`;
+  }
+  async cancel() {}
 }
 
 const PACKS: CreditPack[] = [
@@ -142,7 +162,15 @@ describe('BillingService', () => {
     orders = new InMemoryOrderRepository();
     ledger = new InMemoryCreditLedger();
     gateway = new FakeGateway(kind);
-    billing = new BillingService(orders, gateway, new FixedCatalog(), ledger, loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', PUBLIC_URL: 'https://guides.example', ...env }));
+    const accounts = { emailsOf: async () => new Map<string, string>() } as unknown as SessionAuthenticator;
+    billing = new BillingService(
+      orders,
+      gateway,
+      new FixedCatalog(),
+      ledger,
+      loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', PUBLIC_URL: 'https://guides.example', ...env }),
+      accounts,
+    );
   }
 
   beforeEach(() => {
@@ -285,14 +313,27 @@ describe('BillingService', () => {
 
   it("refunds through the gateway what is left of a paid order, and no more", async () => {
     const order = await checkout();
-    await expect(billing.refund(order.id)).rejects.toBeInstanceOf(RefundNotPossibleError);
+    let n = 0;
+    const as = (amountCents?: number) => ({ amountCents, idempotencyKey: `key-${n++}`, adminId: 'admin-1' });
+    await expect(billing.refund(order.id, as())).rejects.toBeInstanceOf(RefundNotPossibleError);
     await billing.applyUpdate('evt_paid', paid(order));
-    await expect(billing.refund(order.id, 300)).rejects.toThrow('At most 299 cents of this order can still be refunded.');
-    expect(await billing.refund(order.id, 99)).toMatchObject({ status: 'partially_refunded', refunded_cents: 99 });
-    expect(await billing.refund(order.id)).toMatchObject({ status: 'refunded', refunded_cents: 299 });
+    await expect(billing.refund(order.id, as(300))).rejects.toThrow('At most 299 cents of this order can still be refunded.');
+    expect(await billing.refund(order.id, as(99))).toMatchObject({ status: 'partially_refunded', refunded_cents: 99 });
+    expect(await billing.refund(order.id, as())).toMatchObject({ status: 'refunded', refunded_cents: 299 });
     expect(gateway.refunds.map((r) => r.amountCents)).toEqual([99, 200]);
-    await expect(billing.refund(order.id)).rejects.toBeInstanceOf(RefundNotPossibleError);
-    await expect(billing.refund('no-such-order')).rejects.toBeInstanceOf(OrderNotFoundError);
+    await expect(billing.refund(order.id, as())).rejects.toBeInstanceOf(RefundNotPossibleError);
+    await expect(billing.refund('no-such-order', as())).rejects.toBeInstanceOf(OrderNotFoundError);
+  });
+
+  it('refunds once per idempotency key: a retry answers with the first result, another amount under the key is refused', async () => {
+    const order = await checkout();
+    await billing.applyUpdate('evt_paid', paid(order));
+    const request = { amountCents: 100, idempotencyKey: 'ticket-1', adminId: 'admin-1' };
+    const first = await billing.refund(order.id, request);
+    expect(await billing.refund(order.id, request)).toEqual(first);
+    expect(gateway.refunds).toHaveLength(1);
+    await expect(billing.refund(order.id, { ...request, amountCents: 50 })).rejects.toMatchObject({ code: 'BILLING.REFUND_KEY_REUSED' });
+    expect(ledger.events.filter((e) => e.kind === 'revoke').map((e) => e.actorId)).toEqual(['admin-1']);
   });
 
   it("pays through the local test checkout only, for the buyer's own pending order, once", async () => {

@@ -7,6 +7,8 @@ import {
   DONATION_VALIDITY_DAYS,
   CREDITS_PER_DONATED_DOLLAR,
   TRIAL_DAYS,
+  type AdminOrderDetail,
+  type AdminOrderView,
   type CheckoutInput,
   type CheckoutView,
   type OrderStatus,
@@ -14,10 +16,19 @@ import {
   type Paged,
   type PricingData,
 } from 'src/contracts/billing';
+import { SessionAuthenticator } from 'src/modules/auth/auth-guards.module';
 import { CreditLedger, PaymentsDisabledError } from 'src/modules/credits/credits.module';
-import { OrderNotFoundError, OrderNotPayableError, PaymentEventTooEarlyError, RefundNotPossibleError, TestCheckoutUnavailableError, UnknownPackError } from '../domain/billing.errors';
+import {
+  OrderNotFoundError,
+  OrderNotPayableError,
+  PaymentEventTooEarlyError,
+  RefundKeyConflictError,
+  RefundNotPossibleError,
+  TestCheckoutUnavailableError,
+  UnknownPackError,
+} from '../domain/billing.errors';
 import { creditsForRefund, orderLotRef, PAID_STATUSES, statusAfterRefund, type Order } from '../domain/order';
-import { OrderRepository } from '../domain/order-repository.port';
+import { OrderRepository, type OrderSearch } from '../domain/order-repository.port';
 import { PaymentGateway, type PaymentUpdate } from '../domain/payment-gateway.port';
 import { PricingCatalog } from '../domain/pricing-catalog.port';
 
@@ -46,6 +57,7 @@ export class BillingService {
     private readonly catalog: PricingCatalog,
     private readonly ledger: CreditLedger,
     private readonly config: AppConfig,
+    private readonly accounts: SessionAuthenticator,
   ) {}
 
   get gatewayKind(): PaymentGateway['kind'] {
@@ -88,10 +100,32 @@ export class BillingService {
     return this.paged(await this.orders.listForUser(userId, page, ORDERS_PAGE_SIZE), page);
   }
 
-  async listAllOrders(filter: { status?: OrderStatus }, page: number): Promise<Paged<OrderView & { user_id: string }>> {
+  /** Admin: every order, newest first, by the buyer's address, the order number and status (each optional, parts match). */
+  async listAllOrders(filter: OrderSearch, page: number): Promise<Paged<AdminOrderView>> {
     this.requireEnabled();
-    const { items, total } = await this.orders.list(filter, page, ORDERS_PAGE_SIZE);
-    return { items: items.map((order) => ({ ...toOrderView(order), user_id: order.userId })), page, pages: pageCount(total), total };
+    const { items, total } = await this.orders.search(filter, page, ORDERS_PAGE_SIZE);
+    return { items: items.map((order) => ({ ...toOrderView(order), user_id: order.userId, email: order.email })), page, pages: pageCount(total), total };
+  }
+
+  /** Admin: one order with its credits (granted, spent, taken back), its refunds and its gateway events. */
+  async adminOrder(orderId: string): Promise<AdminOrderDetail> {
+    this.requireEnabled();
+    const order = await this.orders.findById(orderId);
+    if (!order) throw new OrderNotFoundError();
+    const [activity, trail] = await Promise.all([this.ledger.lotActivity(orderLotRef(order.id)), this.orders.trail(order.id)]);
+    const actors = [order.userId, ...trail.refunds.map((r) => r.adminId), ...(activity?.events ?? []).map((e) => e.actorId)].filter((id): id is string => !!id);
+    const emails = await this.accounts.emailsOf(actors);
+    const who = (id: string | null | undefined) => (id ? (emails.get(id) ?? id) : null);
+    const refundable = PAID_STATUSES.includes(order.status) && order.status !== 'disputed' ? order.amountCents - order.refundedCents : 0;
+    return {
+      order: { ...toOrderView(order), user_id: order.userId, email: emails.get(order.userId) ?? null },
+      credits_revoked: order.creditsRevoked,
+      refundable_cents: order.gatewayPaymentRef ? refundable : 0,
+      lot: activity && { granted: activity.lot.granted, remaining: activity.lot.remaining, expires_at: activity.lot.expiresAt.toISOString() },
+      credit_events: (activity?.events ?? []).map((e) => ({ kind: e.kind, credits: e.credits, description: e.description, created_at: e.createdAt.toISOString(), admin: who(e.actorId) })),
+      refunds: trail.refunds.map((r) => ({ amount_cents: r.amountCents, refunded_cents: r.refundedCents, admin: who(r.adminId), created_at: r.createdAt.toISOString() })),
+      payment_events: trail.events.map((e) => ({ id: e.id, type: e.type, received_at: e.receivedAt.toISOString() })),
+    };
   }
 
   /**
@@ -113,6 +147,27 @@ export class BillingService {
     return toOrderView(order);
   }
 
+  /** /billing's Resume on a pending order: where to finish paying it (409 when its checkout cannot be paid any more). */
+  async resumeCheckout(userId: string, orderId: string): Promise<CheckoutView> {
+    this.requireEnabled();
+    const order = await this.ownOrder(userId, orderId);
+    const url = order.status === 'pending' ? await this.gateway.resumeUrl(order) : null;
+    if (!url) throw new OrderNotPayableError();
+    return { order_id: order.id, url };
+  }
+
+  /** /billing's Cancel on a pending order: its checkout is closed and the order canceled (once; a paid order stays paid). */
+  async cancelCheckout(userId: string, orderId: string): Promise<OrderView> {
+    this.requireEnabled();
+    const order = await this.ownOrder(userId, orderId);
+    if (order.status !== 'pending' && order.status !== 'canceled') throw new OrderNotPayableError();
+    if (order.status === 'pending' && order.gatewaySessionId) {
+      await this.gateway.cancel(order);
+      await this.applyUpdate(`cancel:${order.id}`, { type: 'canceled', sessionId: order.gatewaySessionId });
+    }
+    return toOrderView((await this.orders.findById(order.id))!);
+  }
+
   /** The local test checkout's Pay and Cancel buttons: the same fulfilment as a Stripe webhook. */
   async testPayment(userId: string, orderId: string, result: 'paid' | 'canceled'): Promise<OrderView> {
     this.requireEnabled();
@@ -130,20 +185,34 @@ export class BillingService {
     return toOrderView((await this.orders.findById(order.id))!);
   }
 
-  /** Admin: refunds part or all of what is left of a paid order, through the gateway; its credits follow. */
-  async refund(orderId: string, amountCents?: number): Promise<OrderView> {
+  /**
+   * Admin: refunds part or all of what is left of a paid order, through the gateway; its unspent
+   * credits follow, recorded with the admin's id. Safe to retry: the order's row lock queues
+   * concurrent refunds, and a request whose idempotency key was used before refunds nothing and
+   * answers with the order as that first refund left it (the gateway gets the key too).
+   */
+  async refund(orderId: string, request: { amountCents?: number; idempotencyKey: string; adminId: string }): Promise<OrderView> {
     this.requireEnabled();
-    const order = await this.orders.findById(orderId);
-    if (!order) throw new OrderNotFoundError();
-    if (!order.gatewayPaymentRef || !['paid', 'partially_refunded'].includes(order.status)) {
-      throw new RefundNotPossibleError('Only a paid order that is not fully refunded can be refunded.');
-    }
-    const left = order.amountCents - order.refundedCents;
-    const amount = amountCents ?? left;
-    if (amount > left) throw new RefundNotPossibleError(`At most ${left} cents of this order can still be refunded.`);
-    const { refundedCents } = await this.gateway.refund(order, amount);
-    await this.applyUpdate(`refund:${order.id}:${refundedCents}`, { type: 'refunded', paymentRef: order.gatewayPaymentRef, refundedCents });
-    return toOrderView((await this.orders.findById(order.id))!);
+    return this.orders.inTransaction(async () => {
+      const order = await this.orders.lockById(orderId);
+      if (!order) throw new OrderNotFoundError();
+      const first = await this.orders.findRefund(request.idempotencyKey);
+      if (first) {
+        if (first.orderId !== order.id || (request.amountCents !== undefined && request.amountCents !== first.amountCents)) throw new RefundKeyConflictError();
+        return toOrderView(order);
+      }
+      if (!order.gatewayPaymentRef || !['paid', 'partially_refunded'].includes(order.status)) {
+        throw new RefundNotPossibleError('Only a paid order that is not fully refunded can be refunded.');
+      }
+      const left = order.amountCents - order.refundedCents;
+      const amount = request.amountCents ?? left;
+      if (amount > left) throw new RefundNotPossibleError(`At most ${left} cents of this order can still be refunded.`);
+      const { refundedCents } = await this.gateway.refund(order, amount, request.idempotencyKey);
+      await this.orders.recordRefund({ orderId: order.id, idempotencyKey: request.idempotencyKey, amountCents: amount, refundedCents, adminId: request.adminId });
+      await this.applyUpdate(`refund:${order.id}:${refundedCents}`, { type: 'refunded', paymentRef: order.gatewayPaymentRef, refundedCents }, request.adminId);
+      this.logger.log(`Order ${order.id}: ${amount} cents refunded by admin ${request.adminId}`);
+      return toOrderView((await this.orders.findById(order.id))!);
+    });
   }
 
   /** A verified webhook delivery (Stripe signs it; the gateway adapter checks the signature). */
@@ -157,22 +226,24 @@ export class BillingService {
    * Applies one gateway event, once: its id is recorded in the same transaction as its effect, so
    * a redelivery finds it and changes nothing, and a failure records nothing (the gateway retries).
    */
-  async applyUpdate(eventId: string, update: PaymentUpdate | null): Promise<EventOutcome> {
+  async applyUpdate(eventId: string, update: PaymentUpdate | null, adminId?: string): Promise<EventOutcome> {
     return this.orders.inTransaction(async () => {
       if (!(await this.orders.recordEvent(eventId, update?.type ?? 'ignored'))) return 'duplicate';
       if (!update) return 'ignored';
+      // The order the event is about, locked, and named on the event for the admin's order page.
+      const order = 'sessionId' in update ? await this.orders.lockBySession(update.sessionId) : await this.orders.lockByPaymentRef(update.paymentRef);
+      if (order) await this.orders.linkEvent(eventId, order.id);
       switch (update.type) {
         case 'paid':
           return this.fulfil(update);
         case 'failed':
         case 'canceled':
         case 'expired': {
-          const order = await this.orders.lockBySession(update.sessionId);
           if (!order) return 'ignored';
           return (await this.orders.update(order.id, { status: update.type }, ['pending'])) ? 'applied' : 'ignored';
         }
         case 'refunded':
-          return this.takeBackRefund(update.paymentRef, update.refundedCents);
+          return this.takeBackRefund(update.paymentRef, update.refundedCents, adminId);
         case 'disputed':
           return this.takeBackDispute(update.paymentRef);
       }
@@ -223,14 +294,14 @@ export class BillingService {
     return order;
   }
 
-  private async takeBackRefund(paymentRef: string, refundedCents: number): Promise<EventOutcome> {
+  private async takeBackRefund(paymentRef: string, refundedCents: number, adminId?: string): Promise<EventOutcome> {
     const order = await this.paidOrderOf(paymentRef);
     // Cumulative amounts: an older or repeated figure changes nothing.
     if (refundedCents <= order.refundedCents) return 'ignored';
     const refunded = Math.min(refundedCents, order.amountCents);
     const target = Math.max(creditsForRefund(order, refunded), order.creditsRevoked);
     const owed = target - order.creditsRevoked;
-    const taken = owed > 0 ? ((await this.ledger.revoke(orderLotRef(order.id), owed, `Refund of ${order.number}`)) ?? 0) : 0;
+    const taken = owed > 0 ? ((await this.ledger.revoke(orderLotRef(order.id), owed, `Refund of ${order.number}`, adminId)) ?? 0) : 0;
     await this.orders.update(order.id, { refundedCents: refunded, creditsRevoked: target, status: statusAfterRefund(order, refunded) });
     this.logger.log(`Order ${order.id}: ${refunded} cents refunded in all; ${taken} of ${owed} credits taken back`);
     return 'applied';

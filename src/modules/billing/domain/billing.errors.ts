@@ -50,6 +50,15 @@ export class RefundNotPossibleError extends AppError {
   }
 }
 
+/** An admin refund's idempotency key was used before for another order or another amount. */
+export class RefundKeyConflictError extends AppError {
+  readonly code = 'BILLING.REFUND_KEY_REUSED';
+  readonly kind = 'conflict';
+  constructor() {
+    super('This Idempotency-Key was used for a different refund; send a new key for a new refund.');
+  }
+}
+
 /** The test checkout exists only while no Stripe key is configured. */
 export class TestCheckoutUnavailableError extends AppError {
   readonly code = 'BILLING.TEST_CHECKOUT_OFF';

@@ -1,6 +1,23 @@
 import type { OrderStatus } from 'src/contracts/billing';
 import type { Order } from './order';
 
+/** An admin's refund of an order, kept under its idempotency key. */
+export interface OrderRefund {
+  orderId: string;
+  idempotencyKey: string;
+  amountCents: number;
+  /** The payment's cumulative refunded amount after it. */
+  refundedCents: number;
+  adminId: string | null;
+  createdAt: Date;
+}
+
+export interface OrderSearch {
+  email?: string;
+  number?: string;
+  status?: OrderStatus;
+}
+
 export type NewOrder = Pick<Order, 'userId' | 'kind' | 'packId' | 'description' | 'credits' | 'validityDays' | 'amountCents' | 'gateway'>;
 
 export type OrderChanges = Partial<
@@ -20,8 +37,17 @@ export abstract class OrderRepository {
   abstract update(id: string, changes: OrderChanges, from?: readonly OrderStatus[]): Promise<boolean>;
   abstract listForUser(userId: string, page: number, pageSize: number): Promise<{ items: Order[]; total: number }>;
   abstract list(filter: { status?: OrderStatus }, page: number, pageSize: number): Promise<{ items: Order[]; total: number }>;
-  /** Remembers a gateway event; false when it was seen before (then it must change nothing). */
+  /** Remembers a gateway event (and its order, once known); false when it was seen before (then it must change nothing). */
   abstract recordEvent(id: string, type: string): Promise<boolean>;
+  /** Names the order a recorded event belonged to (the admin order page lists them). */
+  abstract linkEvent(id: string, orderId: string): Promise<void>;
+  /** The admin refund made with this idempotency key, if any. */
+  abstract findRefund(idempotencyKey: string): Promise<OrderRefund | null>;
+  abstract recordRefund(refund: Omit<OrderRefund, 'createdAt'>): Promise<void>;
+  /** An order's admin refunds and gateway events, oldest first. */
+  abstract trail(orderId: string): Promise<{ refunds: OrderRefund[]; events: { id: string; type: string; receivedAt: Date }[] }>;
+  /** Admin search: by the buyer's address (part of it), the order number (part of it) and status. */
+  abstract search(filter: OrderSearch, page: number, pageSize: number): Promise<{ items: (Order & { email: string | null })[]; total: number }>;
   /** Pending orders created before `before` become expired; returns how many. */
   abstract expirePending(before: Date): Promise<number>;
 }

@@ -1,4 +1,4 @@
-import type { OrderStatus } from 'src/contracts/billing';
+import { creditsForRefundedCents, type OrderStatus } from 'src/contracts/billing';
 
 /** A purchase of credits: a pack or a donation. Amounts in US cents; the credits come from our price table. */
 export class Order {
@@ -40,8 +40,7 @@ export const PAID_STATUSES: readonly OrderStatus[] = ['paid', 'partially_refunde
  * refunded share of the credits, rounded up so a full refund takes every credit.
  */
 export function creditsForRefund(order: Pick<Order, 'credits' | 'amountCents'>, refundedCents: number): number {
-  const share = Math.min(Math.max(refundedCents, 0), order.amountCents) / order.amountCents;
-  return Math.min(order.credits, Math.max(0, Math.ceil(order.credits * share - 1e-9)));
+  return creditsForRefundedCents(order, refundedCents);
 }
 
 /** The status after a cumulative refund (a disputed order stays disputed). */

@@ -45,6 +45,15 @@ export abstract class PaymentGateway {
   /** Asks the gateway for the state of a checkout session (the success page may beat the webhook). */
   abstract lookup(sessionId: string): Promise<PaymentUpdate | null>;
 
-  /** Refunds `amountCents` of a paid order; resolves with the payment's cumulative refunded amount. */
-  abstract refund(order: Order, amountCents: number): Promise<{ refundedCents: number }>;
+  /** Where the buyer goes to finish paying a pending order; null when its checkout can no longer be paid. */
+  abstract resumeUrl(order: Order): Promise<string | null>;
+
+  /** Closes a pending order's checkout so it can no longer be paid (the buyer cancelled it). */
+  abstract cancel(order: Order): Promise<void>;
+
+  /**
+   * Refunds `amountCents` of a paid order; resolves with the payment's cumulative refunded amount.
+   * The same `idempotencyKey` again (a retry after a lost answer) refunds nothing more.
+   */
+  abstract refund(order: Order, amountCents: number, idempotencyKey: string): Promise<{ refundedCents: number }>;
 }

@@ -30,17 +30,19 @@ describe('CreditsService', () => {
     expect(await service({ HAS_PAYMENT: 'false' }).grantTrial('u1')).toBe(false);
     expect(await service({ HAS_LOGIN: 'false' }).grantTrial('u1')).toBe(false);
     expect(await service({ TRIAL_CREDITS: '0' }).grantTrial('u1')).toBe(false);
-    expect(await ledger.hadCredits('u1')).toBe(false);
+    expect(ledger.lotRows).toHaveLength(0);
   });
 
   it("grants an admin's credits once per reference, with the reason in the history", async () => {
     const credits = service();
-    const grant = { userId: 'u1', credits: 25, validityDays: 30, reason: 'Sorry for the outage', reference: 'req-1' };
+    const grant = { userId: 'u1', credits: 25, validityDays: 30, reason: 'Sorry for the outage', reference: 'req-1', adminId: 'admin-1' };
     expect(await credits.grantByAdmin(grant)).toBe(true);
     expect(await credits.grantByAdmin(grant)).toBe(false);
     expect(await ledger.balance('u1')).toBe(25);
     const history = await credits.history('u1', 1);
     expect(history.items).toEqual([expect.objectContaining({ kind: 'grant', credits: 25, description: 'Sorry for the outage' })]);
+    // The audit trail: who granted it.
+    expect(ledger.events.map((e) => e.actorId)).toEqual(['admin-1']);
   });
 
   it('shows the balance as the sum of the unexpired lots, soonest to expire first, flagged when expiring soon', async () => {
@@ -51,13 +53,14 @@ describe('CreditsService', () => {
     ledger.now = new Date(ledger.now.getTime() + 2 * DAY_MS);
     const view = await credits.view('u1');
     expect(view.balance).toBe(105);
-    expect(view.had_credits).toBe(true);
+    // A pack was paid for: the low-credit offer is the pack one.
+    expect(view.has_paid).toBe(true);
     expect(view.lots.map((lot) => [lot.source, lot.remaining, lot.expiring_soon])).toEqual([
       ['admin', 5, true],
       ['pack', 100, false],
     ]);
     expect(view.daily_usage).toHaveLength(30);
-    expect((await service().view('nobody')).had_credits).toBe(false);
+    expect((await service().view('nobody')).has_paid).toBe(false);
   });
 
   it('pages the history twenty events a page, newest first', async () => {
@@ -92,6 +95,6 @@ describe('CreditsService', () => {
   it('housekeeping owes no trial while payments are off', async () => {
     ledger.confirmedUsers.add('confirmed');
     expect(await service({ HAS_PAYMENT: 'false' }).housekeeping()).toEqual({ expired: 0, trials: 0 });
-    expect(await ledger.hadCredits('confirmed')).toBe(false);
+    expect(ledger.lotRows).toHaveLength(0);
   });
 });

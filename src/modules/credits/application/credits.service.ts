@@ -18,9 +18,9 @@ export class CreditsService {
   ) {}
 
   async view(userId: string): Promise<CreditsView> {
-    const [lots, hadCredits, dailyUsage] = await Promise.all([
+    const [lots, hasPaid, dailyUsage] = await Promise.all([
       this.ledger.lots(userId),
-      this.ledger.hadCredits(userId),
+      this.ledger.hasPaid(userId),
       this.ledger.dailyUsage(userId, USAGE_DAYS),
     ]);
     return {
@@ -34,7 +34,7 @@ export class CreditsService {
         created_at: lot.createdAt.toISOString(),
         expiring_soon: lot.expiringSoon,
       })),
-      had_credits: hadCredits,
+      has_paid: hasPaid,
       daily_usage: dailyUsage,
     };
   }
@@ -72,7 +72,7 @@ export class CreditsService {
   }
 
   /** Credits from an admin, with the reason in the user's history. The reference makes a retried request grant once. */
-  async grantByAdmin(input: { userId: string; credits: number; validityDays: number; reason: string; reference: string }): Promise<boolean> {
+  async grantByAdmin(input: { userId: string; credits: number; validityDays: number; reason: string; reference: string; adminId: string }): Promise<boolean> {
     const { granted } = await this.ledger.grant({
       userId: input.userId,
       source: 'admin',
@@ -80,6 +80,7 @@ export class CreditsService {
       credits: input.credits,
       validityDays: input.validityDays,
       description: input.reason,
+      actorId: input.adminId,
     });
     return granted;
   }

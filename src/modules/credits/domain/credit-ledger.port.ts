@@ -36,6 +36,8 @@ export interface LedgerEvent {
   credits: number;
   description: string;
   createdAt: Date;
+  /** The admin who made the change, when one did. */
+  actorId?: string | null;
 }
 
 export interface GrantRequest {
@@ -45,6 +47,8 @@ export interface GrantRequest {
   credits: number;
   validityDays: number;
   description: string;
+  /** The admin granting it (the audit trail); unset for the system's grants. */
+  actorId?: string;
 }
 
 export interface HoldRequest {
@@ -81,8 +85,12 @@ export abstract class CreditLedger {
   /**
    * Takes back up to `credits` still unspent in the lot of `sourceRef` (a refund, a dispute);
    * returns how many were taken (spent credits cannot be taken back). Null for no such lot.
+   * `actorId`: the admin behind it (an admin refund), for the audit trail.
    */
-  abstract revoke(sourceRef: string, credits: number, description: string): Promise<number | null>;
+  abstract revoke(sourceRef: string, credits: number, description: string, actorId?: string): Promise<number | null>;
+
+  /** The lot of `sourceRef` (an order's) and its history, oldest first; null for no such lot. */
+  abstract lotActivity(sourceRef: string): Promise<{ lot: CreditLot; events: LedgerEvent[] } | null>;
 
   /** Spendable credits: the unexpired lots' remaining, by the database clock. */
   abstract balance(userId: string): Promise<number>;
@@ -90,8 +98,8 @@ export abstract class CreditLedger {
   /** Unexpired lots with credits left, soonest to expire first. */
   abstract lots(userId: string): Promise<CreditLot[]>;
 
-  /** Whether the user was ever granted credits. */
-  abstract hadCredits(userId: string): Promise<boolean>;
+  /** Whether the user ever paid for credits (a pack or a donation): decides which low-credit offer they see. */
+  abstract hasPaid(userId: string): Promise<boolean>;
 
   /** The history, newest first. */
   abstract history(userId: string, page: number, pageSize: number): Promise<{ items: LedgerEvent[]; total: number }>;

@@ -1,14 +1,17 @@
 import { INSUFFICIENT_CREDITS } from 'src/contracts/billing';
 import { AppError } from 'src/platform/errors/app-error';
 
-/** 402: the browser opens a low-credit modal (the charge one when `had_credits`, else the donation one). */
+/**
+ * 402: the browser opens a low-credit modal: the pack offer (Charge) for an account that has paid
+ * before, the donation offer for one that never has. The messages are the spec's, word for word.
+ */
 export class InsufficientCreditsError extends AppError {
   readonly code = INSUFFICIENT_CREDITS;
   readonly kind = 'payment_required';
-  override readonly extra: { balance: number; had_credits: boolean };
-  constructor(balance: number, hadCredits: boolean) {
-    super(hadCredits ? "You don't have enough credit!" : "You don't have enough credits");
-    this.extra = { balance, had_credits: hadCredits };
+  override readonly extra: { balance: number; has_paid: boolean };
+  constructor(balance: number, hasPaid: boolean) {
+    super(hasPaid ? "You don't has enough credit!" : "You don't have enough credits");
+    this.extra = { balance, has_paid: hasPaid };
   }
 }
 

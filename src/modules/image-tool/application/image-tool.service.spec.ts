@@ -2,29 +2,37 @@ import { Logger } from '@nestjs/common';
 import { loadConfig } from 'src/config/app-config';
 import { InsufficientCreditsError } from 'src/modules/credits/domain/credits.errors';
 import { JobQueue } from 'src/platform/queue/job-queue';
+import type { LiveWorkers } from 'src/platform/queue/worker-heartbeat.service';
 import { InMemoryCreditLedger } from 'test/fakes/in-memory.credit-ledger';
 import type { ConversionId } from '../domain/conversions';
 import { ImageCodec } from '../domain/image-decoder.port';
 import { chargeKey, ImageJob, jobFiles, MAX_SUBMISSIONS_PER_MINUTE } from '../domain/image-job';
 import { ImageJobRepository, type NewImageJob } from '../domain/image-job-repository.port';
 import { ImageStore } from '../domain/image-store.port';
+import type { DurationSpread } from '../domain/queue-estimate';
 import { ImageJobNotFoundError, InvalidImageError, TooManySubmissionsError, TooManyUnfinishedJobsError } from '../domain/image-tool.errors';
 import { ImageToolService } from './image-tool.service';
 
 // ---------------------------------------------------------------------------------------------
-// In-memory ports: jobs as rows (a failed transaction rolls back its rows), files as a map, a
+// In-memory ports: jobs as rows (a failed transaction rolls back its rows and the ledger's
+// changes, as the database transaction the ledger joins does), files as a map, a
 // codec that knows PNG by its signature, a queue that records or refuses. The SQL, the real
 // codec and BullMQ are proven by test/images.e2e-spec.ts and test/image-store.int-spec.ts.
 // ---------------------------------------------------------------------------------------------
 
 class InMemoryImageJobRepository extends ImageJobRepository {
   readonly rows: ImageJob[] = [];
+  constructor(private readonly ledger?: InMemoryCreditLedger) {
+    super();
+  }
   async inTransaction<T>(work: () => Promise<T>): Promise<T> {
     const before = this.rows.length;
+    const restoreLedger = this.ledger?.snapshot();
     try {
       return await work();
     } catch (error) {
       this.rows.splice(before);
+      restoreLedger?.();
       throw error;
     }
   }
@@ -71,10 +79,11 @@ class InMemoryImageJobRepository extends ImageJobRepository {
   async fail() {
     return false;
   }
-  async positionOf(job: ImageJob) {
-    return this.rows.filter((j) => j.status === 'queued' && j.createdAt <= job.createdAt && j.id !== job.id).length;
+  async queueAhead(job: ImageJob) {
+    const ahead = this.rows.filter((j) => j.id !== job.id && (j.status === 'running' || (j.status === 'queued' && j.createdAt <= job.createdAt)));
+    return { mine: null, ahead: ahead.map((j) => ({ conversion: j.conversion, runningFor: j.status === 'running' ? 0 : null })) };
   }
-  typicalSeconds = jest.fn(async (_conversion: ConversionId): Promise<number | null> => 12);
+  recentDurations = jest.fn(async (_conversion: ConversionId | null): Promise<DurationSpread | null> => ({ low: 10, typical: 12, high: 15 }));
   async queuedBefore() {
     return [];
   }
@@ -138,11 +147,19 @@ describe('ImageToolService', () => {
   let images: ImageToolService;
 
   beforeEach(() => {
-    jobs = new InMemoryImageJobRepository();
     ledger = new InMemoryCreditLedger();
+    jobs = new InMemoryImageJobRepository(ledger);
     store = new InMemoryImageStore();
     queue = new RecordingQueue();
-    images = new ImageToolService(jobs, ledger, store, new SignatureCodec(), queue, loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', IMAGE_MAX_UNFINISHED: '3' }));
+    images = new ImageToolService(
+      jobs,
+      ledger,
+      store,
+      new SignatureCodec(),
+      queue,
+      loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', IMAGE_MAX_UNFINISHED: '3' }),
+      { count: async () => undefined } as unknown as LiveWorkers,
+    );
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
   });
   afterEach(() => jest.restoreAllMocks());
@@ -171,7 +188,7 @@ describe('ImageToolService', () => {
   it('refuses a short balance with 402 details, keeping no job and no file', async () => {
     const refused = images.submit('u1', { conversion: 'sketch', upload: png });
     await expect(refused).rejects.toBeInstanceOf(InsufficientCreditsError);
-    await expect(refused).rejects.toMatchObject({ extra: { balance: 0, had_credits: false } });
+    await expect(refused).rejects.toMatchObject({ extra: { balance: 0, has_paid: false } });
     expect(jobs.rows).toHaveLength(0);
     expect(store.files.size).toBe(0);
     expect(queue.queued).toHaveLength(0);
@@ -209,7 +226,8 @@ describe('ImageToolService', () => {
     await credits('u2', 5);
     const first = await images.submit('u2', { conversion: 'sketch', upload: png });
     const mine = await images.submit('u1', { conversion: 'sketch', upload: png });
-    expect((await images.job('u1', mine.id)).queue).toEqual({ position: 1, estimate_seconds: 12 });
+    // One job ahead of it (12 s typical) on the one slot of this process: 24 s, between 20 and 30.
+    expect((await images.job('u1', mine.id)).queue).toEqual({ position: 1, estimate_seconds: 24, estimate_range: { low: 20, high: 30 } });
     await expect(images.job('u1', first.id)).rejects.toBeInstanceOf(ImageJobNotFoundError);
     await expect(images.file('u1', mine.id, 'result')).rejects.toBeInstanceOf(ImageJobNotFoundError);
 
@@ -228,14 +246,22 @@ describe('ImageToolService', () => {
     expect(page.items.map((j) => j.id)).toEqual([mine.id]);
   });
 
-  it('computes the wait estimate at most every 30 s per conversion, however often browsers poll', async () => {
+  it('computes the recent durations at most every 5 s per conversion, however often browsers poll', async () => {
     await credits('u1', 5);
     const job = await images.submit('u1', { conversion: 'ai-4x', upload: png });
     for (let i = 0; i < 5; i++) await images.job('u1', job.id);
-    expect(jobs.typicalSeconds).toHaveBeenCalledTimes(1);
-    // An estimate that cannot be computed shows as none.
-    jobs.typicalSeconds.mockRejectedValueOnce(new Error('database busy'));
+    expect(jobs.recentDurations).toHaveBeenCalledTimes(1);
+    // A conversion without figures of its own counts as recent jobs of any conversion did.
+    jobs.recentDurations.mockResolvedValueOnce(null);
+    const fresh = await images.submit('u1', { conversion: 'cartoon', upload: png });
+    expect((await images.job('u1', fresh.id)).queue?.estimate_seconds).not.toBeNull();
+    expect(jobs.recentDurations).toHaveBeenLastCalledWith(null);
+  });
+
+  it('shows no estimate when it cannot be computed: no history at all, or the database busy', async () => {
+    await credits('u1', 5);
+    jobs.recentDurations.mockRejectedValue(new Error('database busy'));
     const other = await images.submit('u1', { conversion: 'enhance', upload: png });
-    expect((await images.job('u1', other.id)).queue?.estimate_seconds).toBeNull();
+    expect((await images.job('u1', other.id)).queue).toMatchObject({ position: 0, estimate_seconds: null, estimate_range: null });
   });
 });

@@ -5,16 +5,19 @@ import type { Paged } from 'src/contracts/billing';
 import type { ImageJobView } from 'src/contracts/images';
 import { CreditLedger } from 'src/modules/credits/credits.module';
 import { JobQueue } from 'src/platform/queue/job-queue';
+import { LiveWorkers } from 'src/platform/queue/worker-heartbeat.service';
 import type { ConversionId } from '../domain/conversions';
 import { chargeKey, CREDITS_PER_IMAGE, isFinished, jobFiles, MAX_SUBMISSIONS_PER_MINUTE, type ImageJob } from '../domain/image-job';
 import { ImageJobRepository } from '../domain/image-job-repository.port';
 import { ImageCodec } from '../domain/image-decoder.port';
 import { ImageStore } from '../domain/image-store.port';
+import { estimateWait, type DurationSpread } from '../domain/queue-estimate';
 import { ImageJobNotFoundError, TooManySubmissionsError, TooManyUnfinishedJobsError } from '../domain/image-tool.errors';
 
 const PAGE_SIZE = 20;
-/** The estimate is a median over recent jobs: recomputed at most this often, not on every poll. */
-const ESTIMATE_TTL_MS = 30_000;
+/** Recent durations are percentiles over the last jobs: recomputed at most this often, not on every poll. */
+const ESTIMATE_TTL_MS = 5_000;
+const NO_HISTORY_TTL_MS = 2_000;
 
 export const CONVERSION_NAMES: Record<ConversionId, string> = {
   'ai-2x': 'AI upscale 2x',
@@ -35,7 +38,7 @@ export type ImageSubmission = { conversion: ConversionId } & ({ upload: Buffer }
 @Injectable()
 export class ImageToolService {
   private readonly logger = new Logger('Images');
-  private readonly estimates = new Map<ConversionId, { seconds: Promise<number | null>; until: number }>();
+  private readonly durations = new Map<ConversionId | null, { spread: DurationSpread | null; until: number }>();
 
   constructor(
     private readonly jobs: ImageJobRepository,
@@ -44,6 +47,7 @@ export class ImageToolService {
     private readonly codec: ImageCodec,
     private readonly queue: JobQueue,
     private readonly config: AppConfig,
+    private readonly workers: LiveWorkers,
   ) {}
 
   async submit(userId: string, submission: ImageSubmission): Promise<ImageJobView> {
@@ -55,11 +59,12 @@ export class ImageToolService {
     try {
       const job = await this.jobs.inTransaction(async () => {
         await this.jobs.lockUser(userId);
+        // The balance first: a user with no credits is told how to get some (402, the low-credit
+        // offer), never "too many at once". A refusal below rolls the hold back with the rest.
+        await this.ledger.hold({ userId, amount: CREDITS_PER_IMAGE, idempotencyKey: chargeKey(id), description: `Image: ${CONVERSION_NAMES[submission.conversion]}` });
         const max = this.config.images.maxUnfinished;
         if ((await this.jobs.countUnfinished(userId)) >= max) throw new TooManyUnfinishedJobsError(max);
         if ((await this.jobs.countSince(userId, new Date(Date.now() - 60_000))) >= MAX_SUBMISSIONS_PER_MINUTE) throw new TooManySubmissionsError();
-        // 402 with the insufficient-credits code when the balance is short: nothing is kept.
-        await this.ledger.hold({ userId, amount: CREDITS_PER_IMAGE, idempotencyKey: chargeKey(id), description: `Image: ${CONVERSION_NAMES[submission.conversion]}` });
         if ('upload' in submission) {
           await this.store.put(files.input, submission.upload, 'application/octet-stream');
           stored = true;
@@ -107,15 +112,34 @@ export class ImageToolService {
     return { ...found, job };
   }
 
-  /** Browsers poll a job every second while it waits: the median of recent durations is cached briefly. */
-  private estimate(conversion: ConversionId): Promise<number | null> {
-    const now = Date.now();
-    let cached = this.estimates.get(conversion);
-    if (!cached || cached.until < now) {
-      cached = { seconds: this.jobs.typicalSeconds(conversion).catch(() => null), until: now + ESTIMATE_TTL_MS };
-      this.estimates.set(conversion, cached);
-    }
-    return cached.seconds;
+  /**
+   * Where a job stands: every job ahead of it (running ones included), and when it will be done,
+   * from recent durations with the work ahead shared by the live workers (the heartbeats; one
+   * without Redis, where this process converts one image at a time).
+   */
+  private async standing(job: ImageJob): Promise<NonNullable<ImageJobView['queue']>> {
+    const [{ mine, ahead }, workers] = await Promise.all([this.jobs.queueAhead(job), this.workers.count()]);
+    const slots = this.config.redis.url ? (workers ?? 0) : 1;
+    const conversions = [...new Set([job.conversion, ...ahead.map((a) => a.conversion)])];
+    const spreads = new Map(await Promise.all(conversions.map(async (c) => [c, await this.recentDurations(c)] as const)));
+    // A conversion nobody has run lately counts as the recent jobs of any conversion did.
+    const anyConversion = conversions.some((c) => !spreads.get(c)) ? await this.recentDurations(null) : null;
+    const estimate = estimateWait({ mine: { conversion: job.conversion, runningFor: mine }, ahead, slots }, (c) => spreads.get(c) ?? anyConversion);
+    return {
+      position: ahead.length,
+      estimate_seconds: estimate?.typical ?? null,
+      estimate_range: estimate ? { low: estimate.low, high: estimate.high } : null,
+    };
+  }
+
+  /** Browsers poll a job every second while it waits: recent durations are cached briefly. */
+  private async recentDurations(conversion: ConversionId | null): Promise<DurationSpread | null> {
+    const cached = this.durations.get(conversion);
+    if (cached && cached.until > Date.now()) return cached.spread;
+    const spread = await this.jobs.recentDurations(conversion).catch(() => null);
+    // No history yet (or the database was busy): asked again soon, so the first jobs' figures show at once.
+    this.durations.set(conversion, { spread, until: Date.now() + (spread ? ESTIMATE_TTL_MS : NO_HISTORY_TTL_MS) });
+    return spread;
   }
 
   private async own(userId: string, id: string): Promise<ImageJob> {
@@ -127,9 +151,7 @@ export class ImageToolService {
   private async view(job: ImageJob, withQueue = true): Promise<ImageJobView> {
     let queue: ImageJobView['queue'] = null;
     if (!isFinished(job.status)) {
-      queue = withQueue
-        ? { position: job.status === 'queued' ? await this.jobs.positionOf(job) : 0, estimate_seconds: await this.estimate(job.conversion) }
-        : { position: 0, estimate_seconds: null };
+      queue = withQueue ? await this.standing(job) : { position: 0, estimate_seconds: null, estimate_range: null };
     }
     return {
       id: job.id,

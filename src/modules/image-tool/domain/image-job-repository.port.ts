@@ -1,5 +1,6 @@
 import type { ConversionId } from './conversions';
 import type { ImageJob } from './image-job';
+import type { DurationSpread } from './queue-estimate';
 
 export interface NewImageJob {
   id: string;
@@ -24,10 +25,16 @@ export abstract class ImageJobRepository {
   /** Finishes a job that is not finished yet; false when it already was (a duplicate run). */
   abstract succeed(id: string, result: { inputWidth: number; inputHeight: number; resultWidth: number; resultHeight: number; shrunk: boolean }): Promise<boolean>;
   abstract fail(id: string, error: { code: string; message: string }): Promise<boolean>;
-  /** How many queued jobs were created before this one (its place in the queue). */
-  abstract positionOf(job: ImageJob): Promise<number>;
-  /** Median seconds from start to finish of the last successful jobs of this conversion, or null. */
-  abstract typicalSeconds(conversion: ConversionId): Promise<number | null>;
+  /**
+   * Every job that starts before this one: those running now (with how long they have run, by the
+   * database clock) and those queued before it; and how long this one has run (null: queued).
+   */
+  abstract queueAhead(job: ImageJob): Promise<{ mine: number | null; ahead: { conversion: ConversionId; runningFor: number | null }[] }>;
+  /**
+   * How long the last successful jobs of this conversion (null: of any conversion) took from start
+   * to finish (quartile, median, 90th percentile), or null without any.
+   */
+  abstract recentDurations(conversion: ConversionId | null): Promise<DurationSpread | null>;
   /** Queued jobs created before `before`: their queue message may be lost (Redis was down). */
   abstract queuedBefore(before: Date, limit: number): Promise<string[]>;
   /** Unfinished jobs created before `before`: they can no longer finish (lost, stalled for good). */

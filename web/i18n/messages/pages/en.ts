@@ -27,6 +27,7 @@ const pages = {
   'levels.card': 'Level',
 
   'pagination.label': 'Pages',
+  'pagination.page': 'Page {page}',
 
   'posts.noneFound': 'No articles found',
 
@@ -168,6 +169,13 @@ const pages = {
   'pricing.packs': 'Credit packs',
   'pricing.mostPopular': 'Most popular',
   'pricing.validity': 'Valid for {days} days',
+  'billing.resume': 'Resume payment',
+  'billing.resumeLabel': 'Resume payment of order {number}',
+  'billing.cancel': 'Cancel',
+  'billing.cancelLabel': 'Cancel order {number}',
+  'billing.canceled': 'Order {number} canceled',
+  'pricing.validityYear': 'Valid for a whole year',
+  'pricing.validityYears': 'Valid for {years} years',
   'pricing.buy': 'Buy',
   'pricing.buyPack': 'Buy {name}: {credits} for {price}',
   'pricing.donateTitle': 'Donate',
@@ -314,6 +322,7 @@ const pages = {
   'image.getCredits': 'Get more credits',
   'image.submit': 'Convert image',
   'image.sending': 'Sending…',
+  'image.converting': 'Converting your image…',
   'image.kept': 'Your image and its result are kept for a few days, visible only to you.',
   'image.tooMany': 'You already have images in progress. Wait for one of them to finish, then try again.',
   'image.rateLimited': 'Too many images at once. Please wait a minute and try again.',
@@ -326,6 +335,8 @@ const pages = {
   'image.estimateSeconds': 'ready in about {count} s',
   'image.estimateMinutes': 'ready in about {count} min',
   'image.estimateSoon': 'almost ready',
+  'image.estimateSecondsRange': 'ready in {from}–{to} s',
+  'image.estimateMinutesRange': 'ready in {from}–{to} min',
   'image.progress': 'Conversion progress',
   'image.doneTitle': 'Your image is ready',
   'image.before': 'Before',

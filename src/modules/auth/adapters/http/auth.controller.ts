@@ -16,6 +16,7 @@ import { ApiJsonBody } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
 import { AuthService } from '../../application/auth.service';
+import { SessionAuthenticator } from '../../application/session-authenticator.service';
 import { LoginDisabledError } from '../../domain/auth.errors';
 import { toUserView, type UserView } from '../../domain/user';
 import { SameOriginWritesGuard, SessionIfAnyGuard, SignedInGuard } from './auth.guards';
@@ -40,6 +41,7 @@ export class AuthController {
   constructor(
     private readonly auth: AuthService,
     private readonly config: AppConfig,
+    private readonly sessions: SessionAuthenticator,
   ) {}
 
   @Post('auth/sign_up')
@@ -90,7 +92,7 @@ export class AuthController {
     const { user, token } = await this.auth.signIn(input, request.ip);
     setSessionCookie(reply, this.config, token);
     void reply.header('authorization', `Bearer ${token}`).header('cache-control', 'no-store');
-    return toUserView(user, this.config.auth.adminEmails);
+    return toUserView(user, await this.sessions.isAdmin(user));
   }
 
   @Delete('auth/sign_out')
@@ -132,14 +134,14 @@ export class AuthController {
   @UseGuards(SessionIfAnyGuard)
   @ApiSecurity('session')
   @ApiOperation({ summary: 'The signed-in user; {"email": null} when nobody is (a signed-out page load is not an error)' })
-  userInfo(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): UserView | SignedOutView {
+  async userInfo(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserView | SignedOutView> {
     void reply.header('cache-control', 'no-store');
     if (!request.auth) {
       // A cookie whose session has ended is dropped, so the next load does not present it again.
       if (request.cookies?.[TOKEN_COOKIE]) clearSessionCookie(reply, this.config);
       return { email: null };
     }
-    return toUserView(request.auth.user, this.config.auth.adminEmails);
+    return toUserView(request.auth.user, await this.sessions.isAdmin(request.auth.user));
   }
 
   private requireLogin(): void {

@@ -112,7 +112,7 @@ export class AdminGuard extends SignedInGuard {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     await super.canActivate(context);
     const { user } = context.switchToHttp().getRequest<FastifyRequest>().auth!;
-    if (!this.auth.isAdmin(user)) throw new AdminRequiredError();
+    if (!(await this.auth.isAdmin(user))) throw new AdminRequiredError();
     return true;
   }
 }
@@ -133,6 +133,6 @@ export class AdminAccess {
     const found = readToken(request);
     if (!found) return false;
     const session = await this.auth.authenticate(found.token);
-    return session !== null && this.auth.isAdmin(session.user);
+    return session !== null && (await this.auth.isAdmin(session.user));
   }
 }

@@ -39,6 +39,17 @@ export class MikroOrmUserRepository extends UserRepository {
   async update(id: string, changes: Partial<Pick<User, 'passwordHash' | 'confirmedAt' | 'googleSubject'>>): Promise<void> {
     await this.em.fork().nativeUpdate(UserSchema, { id }, changes);
   }
+
+  async firstConfirmedId(): Promise<string | null> {
+    const [first] = await this.em.fork().find(UserSchema, { confirmedAt: { $ne: null } }, { orderBy: { confirmedAt: 'asc', createdAt: 'asc' }, limit: 1, fields: ['id'] });
+    return first?.id ?? null;
+  }
+
+  async emailsOf(ids: string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const users = await this.em.fork().find(UserSchema, { id: { $in: [...new Set(ids)] } }, { fields: ['id', 'email'] });
+    return new Map(users.map((user) => [user.id, user.email]));
+  }
 }
 
 @Injectable()

@@ -1,21 +1,24 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ORDER_STATUSES, type OrderStatus } from 'src/contracts/billing';
-import { adminRefundSchema, orderViewSchema } from 'src/contracts/billing.schema';
+import { ORDER_STATUSES, type AdminOrderDetail, type AdminOrderView, type OrderStatus, type OrderView, type Paged } from 'src/contracts/billing';
+import { adminOrderDetailSchema, adminOrderPageSchema, adminRefundSchema, idempotencyKeySchema, orderViewSchema } from 'src/contracts/billing.schema';
 import { AdminGuard } from 'src/modules/auth/auth-guards.module';
 import { PaymentsEnabledGuard } from 'src/modules/credits/credits.module';
-import { ApiJsonBody, ApiJsonResponse } from 'src/platform/http/openapi-schema';
+import { ApiJsonResponse, jsonSchema } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
 import { BillingService } from '../../application/billing.service';
 
 const listSchema = z.strictObject({
+  email: z.string().trim().max(256).optional().transform((v) => v || undefined),
+  number: z.string().trim().max(20).optional().transform((v) => v || undefined),
   status: z.enum(ORDER_STATUSES).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
 });
 
-/** Admin: every order, and refunds through the payment service (the order's unspent credits follow). */
+/** Admin: every order (searchable), one order's trail, and refunds through the payment service (the order's unspent credits follow). */
 @ApiTags('admin')
 @ApiSecurity('session')
 @Controller('api/v1/admin/orders')
@@ -25,18 +28,37 @@ export class BillingAdminController {
 
   @Get()
   @RateLimit(120, 60_000)
-  @ApiOperation({ summary: 'Admin: all orders, newest first, optionally by status' })
-  list(@Query(new ZodPipe(listSchema)) query: { status?: OrderStatus; page: number }) {
-    return this.billing.listAllOrders({ status: query.status }, query.page);
+  @ApiOperation({ summary: "Admin: all orders, newest first, with the buyer's address; search by email (part of it), order number (part of it) and status" })
+  @ApiJsonResponse(adminOrderPageSchema)
+  list(@Query(new ZodPipe(listSchema)) query: { email?: string; number?: string; status?: OrderStatus; page: number }): Promise<Paged<AdminOrderView>> {
+    return this.billing.listAllOrders({ email: query.email, number: query.number, status: query.status }, query.page);
+  }
+
+  @Get(':id')
+  @RateLimit(120, 60_000)
+  @ApiOperation({ summary: 'Admin: one order with its credits granted, spent and taken back, its refunds and its payment events' })
+  @ApiJsonResponse(adminOrderDetailSchema)
+  detail(@Param('id') id: string): Promise<AdminOrderDetail> {
+    return this.billing.adminOrder(id);
   }
 
   @Post(':id/refund')
   @HttpCode(200)
   @RateLimit(30, 60_000)
-  @ApiOperation({ summary: 'Admin: refund an order, all that is left or amount_cents of it' })
-  @ApiJsonBody(adminRefundSchema)
+  @ApiOperation({
+    summary:
+      'Admin: refund an order, amount_cents of it or (no body, or {}) all that is left. The Idempotency-Key header is required: the same key again refunds nothing more and answers with the order',
+  })
+  @ApiHeader({ name: 'Idempotency-Key', required: true, description: '8-100 letters, digits, "_", ".", ":" or "-"; one per refund' })
+  @ApiBody({ required: false, schema: jsonSchema(adminRefundSchema, 'input') })
   @ApiJsonResponse(orderViewSchema)
-  refund(@Param('id') id: string, @Body(new ZodPipe(adminRefundSchema)) input: { amount_cents?: number }) {
-    return this.billing.refund(id, input.amount_cents);
+  refund(
+    @Req() request: FastifyRequest,
+    @Param('id') id: string,
+    @Headers('idempotency-key') key: string | undefined,
+    @Body(new ZodPipe(adminRefundSchema.optional())) input: { amount_cents?: number } | undefined,
+  ): Promise<OrderView> {
+    const idempotencyKey = new ZodPipe(idempotencyKeySchema).transform(key);
+    return this.billing.refund(id, { amountCents: input?.amount_cents, idempotencyKey, adminId: request.auth!.user.id });
   }
 }

@@ -68,6 +68,28 @@ export class BillingController {
     return this.billing.order(request.auth!.user.id, id);
   }
 
+  @Post('orders/:id/resume')
+  @HttpCode(200)
+  @RateLimit(30, 60_000)
+  @UseGuards(PaymentsEnabledGuard, SignedInGuard)
+  @ApiSecurity('session')
+  @ApiOperation({ summary: 'A pending order: where to finish paying it (409 BILLING.NOT_PAYABLE once it cannot be paid)' })
+  @ApiJsonResponse(checkoutViewSchema)
+  resume(@Req() request: FastifyRequest, @Param('id') id: string): Promise<CheckoutView> {
+    return this.billing.resumeCheckout(request.auth!.user.id, id);
+  }
+
+  @Post('orders/:id/cancel')
+  @HttpCode(200)
+  @RateLimit(30, 60_000)
+  @UseGuards(PaymentsEnabledGuard, SignedInGuard)
+  @ApiSecurity('session')
+  @ApiOperation({ summary: 'A pending order: close its checkout and cancel it (again: the same answer; a paid order: 409)' })
+  @ApiJsonResponse(orderViewSchema)
+  cancel(@Req() request: FastifyRequest, @Param('id') id: string): Promise<OrderView> {
+    return this.billing.cancelCheckout(request.auth!.user.id, id);
+  }
+
   @Post('orders/:id/test_payment')
   @HttpCode(200)
   @RateLimit(30, 60_000)

@@ -20,11 +20,21 @@ export class LocalPaymentGateway extends PaymentGateway {
     return Promise.reject(new InvalidWebhookError('no payment service is configured'));
   }
 
+  resumeUrl(order: Order): Promise<string | null> {
+    return Promise.resolve(`/payment/test-checkout?order=${order.id}`);
+  }
+
+  /** Nothing to close: the order's status is the test checkout's only state. */
+  cancel(): Promise<void> {
+    return Promise.resolve();
+  }
+
   /** Nothing to ask: the test checkout applies its result directly. */
   lookup(): Promise<PaymentUpdate | null> {
     return Promise.resolve(null);
   }
 
+  /** Nothing to call: BillingService records each key's refund once, in the order's transaction. */
   refund(order: Order, amountCents: number): Promise<{ refundedCents: number }> {
     return Promise.resolve({ refundedCents: order.refundedCents + amountCents });
   }

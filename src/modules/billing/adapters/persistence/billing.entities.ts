@@ -39,6 +39,22 @@ export const PaymentEventSchema = defineEntity({
   properties: {
     id: p.string().length(255).primary(),
     type: p.string().length(60),
+    orderId: p.uuid().nullable().index(),
     receivedAt: p.datetime().defaultRaw('now()'),
+  },
+});
+
+/** Admin refunds, one per idempotency key: a retried request finds its first result here. */
+export const OrderRefundSchema = defineEntity({
+  name: 'OrderRefund',
+  tableName: 'order_refunds',
+  properties: {
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    orderId: p.uuid(),
+    idempotencyKey: p.string().length(100).unique(),
+    amountCents: p.integer(),
+    refundedCents: p.integer(),
+    adminId: p.uuid().nullable(),
+    createdAt: p.datetime().defaultRaw('now()'),
   },
 });

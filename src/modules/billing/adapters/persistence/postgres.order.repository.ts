@@ -3,7 +3,7 @@ import { SqlRunner } from 'src/platform/database/sql-runner';
 import type { OrderStatus } from 'src/contracts/billing';
 import type { Order } from '../../domain/order';
 import { newOrderNumber } from '../../domain/order-number';
-import { OrderRepository, type NewOrder, type OrderChanges } from '../../domain/order-repository.port';
+import { OrderRepository, type NewOrder, type OrderChanges, type OrderRefund, type OrderSearch } from '../../domain/order-repository.port';
 
 interface OrderRow {
   id: string;
@@ -49,6 +49,27 @@ const toOrder = (row: OrderRow): Order => ({
   paidAt: row.paid_at === null ? null : new Date(row.paid_at),
   updatedAt: new Date(row.updated_at),
 });
+
+interface RefundRow {
+  order_id: string;
+  idempotency_key: string;
+  amount_cents: number;
+  refunded_cents: number;
+  admin_id: string | null;
+  created_at: string | Date;
+}
+
+const toRefund = (row: RefundRow): OrderRefund => ({
+  orderId: row.order_id,
+  idempotencyKey: row.idempotency_key,
+  amountCents: row.amount_cents,
+  refundedCents: row.refunded_cents,
+  adminId: row.admin_id,
+  createdAt: new Date(row.created_at),
+});
+
+/** Text searched with LIKE, its wildcards taken literally. */
+const likePattern = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const COLUMNS: Record<keyof OrderChanges, string> = {
   status: 'status',
@@ -131,6 +152,65 @@ export class PostgresOrderRepository extends OrderRepository {
   async recordEvent(id: string, type: string): Promise<boolean> {
     const rows = await this.sql(`insert into payment_events (id, type) values (?, ?) on conflict (id) do nothing returning id`, [id.slice(0, 255), type.slice(0, 60)]);
     return rows.length > 0;
+  }
+
+  async linkEvent(id: string, orderId: string): Promise<void> {
+    await this.sql(`update payment_events set order_id = ? where id = ? and order_id is null`, [orderId, id.slice(0, 255)]);
+  }
+
+  async findRefund(idempotencyKey: string): Promise<OrderRefund | null> {
+    const [row] = await this.sql<RefundRow>(`select * from order_refunds where idempotency_key = ?`, [idempotencyKey]);
+    return row ? toRefund(row) : null;
+  }
+
+  async recordRefund(refund: Omit<OrderRefund, 'createdAt'>): Promise<void> {
+    await this.sql(`insert into order_refunds (order_id, idempotency_key, amount_cents, refunded_cents, admin_id) values (?, ?, ?, ?, ?)`, [
+      refund.orderId,
+      refund.idempotencyKey,
+      refund.amountCents,
+      refund.refundedCents,
+      refund.adminId,
+    ]);
+  }
+
+  async trail(orderId: string): Promise<{ refunds: OrderRefund[]; events: { id: string; type: string; receivedAt: Date }[] }> {
+    const refunds = await this.sql<RefundRow>(`select * from order_refunds where order_id = ? order by created_at, id`, [orderId]);
+    const events = await this.sql<{ id: string; type: string; received_at: string | Date }>(
+      `select id, type, received_at from payment_events where order_id = ? order by received_at, id`,
+      [orderId],
+    );
+    return { refunds: refunds.map(toRefund), events: events.map((e) => ({ id: e.id, type: e.type, receivedAt: new Date(e.received_at) })) };
+  }
+
+  async search(filter: OrderSearch, page: number, pageSize: number): Promise<{ items: (Order & { email: string | null })[]; total: number }> {
+    // Joins the accounts table for the buyer's address: one query for the admin's list, read only.
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.email) {
+      where.push(`u.email like ? escape '\\'`);
+      params.push(`%${likePattern(filter.email.toLowerCase())}%`);
+    }
+    if (filter.number) {
+      where.push(`o.number like ? escape '\\'`);
+      params.push(`%${likePattern(filter.number.toUpperCase())}%`);
+    }
+    if (filter.status) {
+      where.push(`o.status = ?`);
+      params.push(filter.status);
+    }
+    const rows = await this.sql<OrderRow & { email: string | null; total: string }>(
+      `select o.*, u.email, count(*) over () as total
+         from orders o left join users u on u.id = o.user_id
+        where ${where.length ? where.join(' and ') : 'true'}
+        order by o.created_at desc, o.id desc limit ? offset ?`,
+      [...params, pageSize, (page - 1) * pageSize],
+    );
+    const total = rows[0]
+      ? Number(rows[0].total)
+      : Number(
+          (await this.sql<{ n: string }>(`select count(*) as n from orders o left join users u on u.id = o.user_id where ${where.length ? where.join(' and ') : 'true'}`, params))[0]?.n ?? 0,
+        );
+    return { items: rows.map((row) => ({ ...toOrder(row), email: row.email })), total };
   }
 
   async expirePending(before: Date): Promise<number> {

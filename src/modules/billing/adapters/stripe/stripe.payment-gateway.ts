@@ -109,6 +109,20 @@ export class StripePaymentGateway extends PaymentGateway {
     return { id: event.id, update: await this.toUpdate(event) };
   }
 
+  async resumeUrl(order: Order): Promise<string | null> {
+    if (!order.gatewaySessionId) return null;
+    const sessionId = order.gatewaySessionId;
+    const session = await this.call('checkout.sessions.retrieve', () => this.stripe.checkout.sessions.retrieve(sessionId));
+    return session.status === 'open' ? session.url : null;
+  }
+
+  async cancel(order: Order): Promise<void> {
+    if (!order.gatewaySessionId) return;
+    const sessionId = order.gatewaySessionId;
+    // An open session expires at once; one already completed or expired answers with an error we can ignore (the webhook tells).
+    await this.call('checkout.sessions.expire', () => this.stripe.checkout.sessions.expire(sessionId)).catch(() => undefined);
+  }
+
   async lookup(sessionId: string): Promise<PaymentUpdate | null> {
     const session = await this.call('checkout.sessions.retrieve', () => this.stripe.checkout.sessions.retrieve(sessionId));
     if (session.payment_status === 'paid') return this.paid(session);
@@ -116,7 +130,7 @@ export class StripePaymentGateway extends PaymentGateway {
     return null;
   }
 
-  async refund(order: Order, amountCents: number): Promise<{ refundedCents: number }> {
+  async refund(order: Order, amountCents: number, idempotencyKey: string): Promise<{ refundedCents: number }> {
     const paymentIntent = order.gatewayPaymentRef;
     if (!paymentIntent) throw new RefundNotPossibleError('This order has no payment to refund.');
     const refund = await this.call(
@@ -124,8 +138,8 @@ export class StripePaymentGateway extends PaymentGateway {
       () =>
         this.stripe.refunds.create(
           { payment_intent: paymentIntent, amount: amountCents },
-          // Keyed by the cumulative target: a retry of this refund replays it, the next partial refund is new.
-          { idempotencyKey: `refund-${order.id}-${order.refundedCents + amountCents}` },
+          // The admin request's own key: Stripe replays a retried refund instead of making a second one.
+          { idempotencyKey: `refund-${order.id}-${idempotencyKey}` },
         ),
       // Stripe answered and said no (already refunded, more than what is left): not an outage.
       (error) => (error instanceof Stripe.errors.StripeInvalidRequestError ? new RefundNotPossibleError(`Stripe refused the refund: ${error.message}`) : undefined),

@@ -57,6 +57,8 @@ export const CreditEventSchema = defineEntity({
     credits: p.integer(),
     lotId: p.uuid().nullable(),
     chargeId: p.uuid().nullable(),
+    /** The admin who made the change (grants, refunds); null for the system and the user's own spending. */
+    actorId: p.uuid().nullable(),
     description: p.string().length(200),
     createdAt: p.datetime().defaultRaw('now()'),
   },

@@ -17,6 +17,32 @@ interface ChargeRow {
   settled_at: string | Date | null;
 }
 
+interface LotRow {
+  id: string;
+  user_id: string;
+  source: LotSource;
+  source_ref: string;
+  description: string;
+  granted: number;
+  remaining: number;
+  expires_at: string | Date;
+  created_at: string | Date;
+  expiring_soon: boolean;
+}
+
+const toLot = (row: LotRow): CreditLot => ({
+  id: row.id,
+  userId: row.user_id,
+  source: row.source,
+  sourceRef: row.source_ref,
+  description: row.description,
+  granted: row.granted,
+  remaining: row.remaining,
+  expiresAt: new Date(row.expires_at),
+  createdAt: new Date(row.created_at),
+  expiringSoon: row.expiring_soon,
+});
+
 const toCharge = (row: ChargeRow): Charge => ({
   id: row.id,
   userId: row.user_id,
@@ -59,7 +85,7 @@ export class PostgresCreditLedger extends CreditLedger {
         [request.userId, request.source, request.sourceRef, request.description, request.credits, request.credits, request.validityDays],
       );
       if (!lot) return { granted: false };
-      await this.event(request.userId, 'grant', request.credits, request.description, { lotId: lot.id });
+      await this.event(request.userId, 'grant', request.credits, request.description, { lotId: lot.id, actorId: request.actorId });
       return { granted: true };
     });
   }
@@ -91,7 +117,7 @@ export class PostgresCreditLedger extends CreditLedger {
       const parts = allocate(lots, request.amount);
       if (!parts) {
         const balance = lots.reduce((sum, lot) => sum + lot.remaining, 0);
-        throw new InsufficientCreditsError(balance, await this.hadCredits(request.userId));
+        throw new InsufficientCreditsError(balance, await this.hasPaid(request.userId));
       }
       for (const part of parts) {
         await this.sql(`update credit_lots set remaining = remaining - ? where id = ?`, [part.amount, part.lotId]);
@@ -143,7 +169,7 @@ export class PostgresCreditLedger extends CreditLedger {
     });
   }
 
-  async revoke(sourceRef: string, credits: number, description: string): Promise<number | null> {
+  async revoke(sourceRef: string, credits: number, description: string, actorId?: string): Promise<number | null> {
     return this.inTransaction(async () => {
       const [lot] = await this.sql<{ id: string; user_id: string; remaining: number }>(
         `select id, user_id, remaining from credit_lots where source_ref = ? for update`,
@@ -153,9 +179,25 @@ export class PostgresCreditLedger extends CreditLedger {
       const take = Math.min(Math.max(credits, 0), lot.remaining);
       if (take === 0) return 0;
       await this.sql(`update credit_lots set remaining = remaining - ? where id = ?`, [take, lot.id]);
-      await this.event(lot.user_id, 'revoke', -take, description, { lotId: lot.id });
+      await this.event(lot.user_id, 'revoke', -take, description, { lotId: lot.id, actorId });
       return take;
     });
+  }
+
+  async lotActivity(sourceRef: string): Promise<{ lot: CreditLot; events: LedgerEvent[] } | null> {
+    const [row] = await this.sql<LotRow>(
+      `select *, expires_at <= now() + make_interval(days => ?) as expiring_soon from credit_lots where source_ref = ?`,
+      [EXPIRING_SOON_DAYS, sourceRef],
+    );
+    if (!row) return null;
+    const events = await this.sql<{ id: string; kind: LedgerEventKind; credits: number; description: string; created_at: string | Date; actor_id: string | null }>(
+      `select id, kind, credits, description, created_at, actor_id from credit_events where lot_id = ? order by id`,
+      [row.id],
+    );
+    return {
+      lot: toLot(row),
+      events: events.map((event) => ({ id: String(event.id), kind: event.kind, credits: event.credits, description: event.description, createdAt: new Date(event.created_at), actorId: event.actor_id })),
+    };
   }
 
   async balance(userId: string): Promise<number> {
@@ -167,51 +209,39 @@ export class PostgresCreditLedger extends CreditLedger {
   }
 
   async lots(userId: string): Promise<CreditLot[]> {
-    const rows = await this.sql<{
-      id: string;
-      user_id: string;
-      source: LotSource;
-      source_ref: string;
-      description: string;
-      granted: number;
-      remaining: number;
-      expires_at: string | Date;
-      created_at: string | Date;
-      expiring_soon: boolean;
-    }>(
+    const rows = await this.sql<LotRow>(
       `select *, expires_at <= now() + make_interval(days => ?) as expiring_soon
          from credit_lots
         where user_id = ? and remaining > 0 and expires_at > now()
         order by expires_at, id`,
       [EXPIRING_SOON_DAYS, userId],
     );
-    return rows.map((row) => ({
-      id: row.id,
-      userId: row.user_id,
-      source: row.source,
-      sourceRef: row.source_ref,
-      description: row.description,
-      granted: row.granted,
-      remaining: row.remaining,
-      expiresAt: new Date(row.expires_at),
-      createdAt: new Date(row.created_at),
-      expiringSoon: row.expiring_soon,
-    }));
+    return rows.map(toLot);
   }
 
-  async hadCredits(userId: string): Promise<boolean> {
-    const rows = await this.sql(`select 1 from credit_lots where user_id = ? limit 1`, [userId]);
+  async hasPaid(userId: string): Promise<boolean> {
+    // A lot of a pack or a donation exists only once its order was paid (refunded later or not).
+    const rows = await this.sql(`select 1 from credit_lots where user_id = ? and source in ('pack', 'donation') limit 1`, [userId]);
     return rows.length > 0;
   }
 
   async history(userId: string, page: number, pageSize: number): Promise<{ items: LedgerEvent[]; total: number }> {
+    // A spend whose charge was given back (a failed job) is one line, the give-back's, net 0: "spent
+    // -1" and "given back +1" side by side read as two events for one thing that did not happen.
+    const shown = `from credit_events e
+      left join credit_events s on e.kind = 'refund' and s.charge_id = e.charge_id and s.kind = 'spend'
+     where e.user_id = ?
+       and not (e.kind = 'spend' and e.charge_id is not null
+                and exists (select 1 from credit_events r where r.charge_id = e.charge_id and r.kind = 'refund'))`;
     const rows = await this.sql<{ id: string; kind: LedgerEventKind; credits: number; description: string; created_at: string | Date; total: string }>(
-      `select id, kind, credits, description, created_at, count(*) over () as total
-         from credit_events where user_id = ?
-        order by id desc limit ? offset ?`,
+      `select e.id, e.kind, e.credits + coalesce(s.credits, 0) as credits,
+              coalesce(s.description || ': ' || e.description, e.description) as description,
+              e.created_at, count(*) over () as total
+         ${shown}
+        order by e.id desc limit ? offset ?`,
       [userId, pageSize, (page - 1) * pageSize],
     );
-    const total = rows[0] ? Number(rows[0].total) : Number((await this.sql<{ n: string }>(`select count(*) as n from credit_events where user_id = ?`, [userId]))[0]?.n ?? 0);
+    const total = rows[0] ? Number(rows[0].total) : Number((await this.sql<{ n: string }>(`select count(*) as n ${shown}`, [userId]))[0]?.n ?? 0);
     return {
       items: rows.map((row) => ({ id: String(row.id), kind: row.kind, credits: row.credits, description: row.description, createdAt: new Date(row.created_at) })),
       total,
@@ -277,11 +307,11 @@ export class PostgresCreditLedger extends CreditLedger {
     kind: LedgerEventKind,
     credits: number,
     description: string,
-    ref: { lotId?: string; chargeId?: string },
+    ref: { lotId?: string; chargeId?: string; actorId?: string },
   ): Promise<void> {
     await this.sql(
-      `insert into credit_events (user_id, kind, credits, lot_id, charge_id, description) values (?, ?, ?, ?, ?, ?)`,
-      [userId, kind, credits, ref.lotId ?? null, ref.chargeId ?? null, description.slice(0, 200)],
+      `insert into credit_events (user_id, kind, credits, lot_id, charge_id, actor_id, description) values (?, ?, ?, ?, ?, ?, ?)`,
+      [userId, kind, credits, ref.lotId ?? null, ref.chargeId ?? null, ref.actorId ?? null, description.slice(0, 200)],
     );
   }
 }

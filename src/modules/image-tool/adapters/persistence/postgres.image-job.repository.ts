@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SqlRunner } from 'src/platform/database/sql-runner';
 import type { ConversionId } from '../../domain/conversions';
 import type { ImageJob, ImageJobStatus } from '../../domain/image-job';
+import type { DurationSpread } from '../../domain/queue-estimate';
 import { ImageJobRepository, type NewImageJob } from '../../domain/image-job-repository.port';
 
 interface Row {
@@ -126,23 +127,35 @@ export class PostgresImageJobRepository extends ImageJobRepository {
     return rows.length > 0;
   }
 
-  async positionOf(job: ImageJob): Promise<number> {
-    const [row] = await this.db.query<{ n: string }>(
-      `select count(*) as n from image_jobs where status = 'queued' and (created_at, id) < (?, ?)`,
+  async queueAhead(job: ImageJob): Promise<{ mine: number | null; ahead: { conversion: ConversionId; runningFor: number | null }[] }> {
+    // Running jobs (all of them, whoever's) and the queued ones created before this one, oldest first.
+    const rows = await this.db.query<{ id: string; conversion: ConversionId; running_for: number | null }>(
+      `select id, conversion,
+              case when status = 'running' then extract(epoch from now() - started_at) end as running_for
+         from image_jobs
+        where status = 'running' or (status = 'queued' and (created_at, id) < (?, ?))
+        order by created_at, id`,
       [job.createdAt, job.id],
     );
-    return Number(row?.n ?? 0);
+    const mine = rows.find((row) => row.id === job.id);
+    return {
+      mine: mine?.running_for == null ? null : Number(mine.running_for),
+      ahead: rows.filter((row) => row.id !== job.id).map((row) => ({ conversion: row.conversion, runningFor: row.running_for == null ? null : Number(row.running_for) })),
+    };
   }
 
-  async typicalSeconds(conversion: ConversionId): Promise<number | null> {
-    const [row] = await this.db.query<{ seconds: number | null }>(
-      `select percentile_cont(0.5) within group (order by extract(epoch from finished_at - started_at)) as seconds
-         from (select finished_at, started_at from image_jobs
-                where conversion = ? and status = 'succeeded' and started_at is not null
+  async recentDurations(conversion: ConversionId | null): Promise<DurationSpread | null> {
+    const [row] = await this.db.query<{ low: number | null; typical: number | null; high: number | null }>(
+      `select percentile_cont(0.25) within group (order by seconds) as low,
+              percentile_cont(0.5) within group (order by seconds) as typical,
+              percentile_cont(0.9) within group (order by seconds) as high
+         from (select extract(epoch from finished_at - started_at) as seconds from image_jobs
+                where (?::varchar is null or conversion = ?) and status = 'succeeded' and started_at is not null
                 order by finished_at desc limit 20) recent`,
-      [conversion],
+      [conversion, conversion],
     );
-    return row?.seconds == null ? null : Math.round(Number(row.seconds) * 10) / 10;
+    if (row?.typical == null) return null;
+    return { low: Number(row.low), typical: Number(row.typical), high: Number(row.high) };
   }
 
   async queuedBefore(before: Date, limit: number): Promise<string[]> {

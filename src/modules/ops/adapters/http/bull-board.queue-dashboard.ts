@@ -11,6 +11,7 @@ import { toErrorResponse } from 'src/platform/errors/app-error.filter';
 import { bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
 import { QUEUE_NAMES } from 'src/platform/queue/jobs';
 import { RedisConnection } from 'src/platform/redis/redis.module';
+import { A11Y_SCRIPT, DASHBOARD_A11Y_SCRIPT, dressDashboard } from './bull-board.theme';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
@@ -86,9 +87,13 @@ export class BullBoardQueueDashboard implements OnApplicationShutdown {
             // Its styles are inline (as on /api/docs); styles cannot run code, and script-src stays as it is.
             void reply.header('content-security-policy', csp.replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'"));
           }
-          return typeof payload === 'string' ? payload.replace(GOOGLE_FONTS_LINK, '') : payload;
+          if (typeof payload !== 'string') return payload;
+          const page = payload.replace(GOOGLE_FONTS_LINK, '');
+          // The dashboard's page: the site's way back, its theme fixes and its accessibility fixes.
+          return page.includes('id="__UI_CONFIG__"') ? dressDashboard(page) : page;
         });
         await scope.register(board.registerPlugin());
+        scope.get(`/${A11Y_SCRIPT}`, (_request, reply) => reply.header('content-type', 'text/javascript; charset=utf-8').send(DASHBOARD_A11Y_SCRIPT));
       },
       { prefix: QUEUE_DASHBOARD_PATH },
     );
