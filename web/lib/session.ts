@@ -44,6 +44,19 @@ export function takeToken(headers: Headers): void {
   }
 }
 
+/** Resolves once the first user_info answer is in (at once if it already is). */
+export function sessionLoaded(): Promise<void> {
+  if (state.loaded) return Promise.resolve();
+  return new Promise((resolve) => {
+    const listener = () => {
+      if (!state.loaded) return;
+      listeners.delete(listener);
+      resolve();
+    };
+    listeners.add(listener);
+  });
+}
+
 export const signedIn = (user: UserInfo) => set({ userInfo: user, loaded: true });
 /** Signed out: the stored user info is cleared (spec). */
 export const signedOut = () => set({ token: null, userInfo: null, loaded: true });

@@ -52,7 +52,7 @@ import {
 import { creditsLabel, refreshCredits } from 'web/lib/credits';
 import { openLoginModal } from 'web/lib/login-modal';
 import { Link, useLocation, useNavigate, usePageData } from 'web/lib/router/router';
-import { signedOut } from 'web/lib/session';
+import { sessionLoaded, sessionStore, signedOut } from 'web/lib/session';
 import { notify } from 'web/lib/toasts';
 
 /*
@@ -126,9 +126,14 @@ export function PricingPage() {
       } else if (error.code !== INSUFFICIENT_CREDITS) notify(error.message, 'error');
     }
   };
-  // Until the session is known, try: a 401 then opens the login modal.
-  const buy = (input: CheckoutInput, key: string) => {
-    if (session.loaded && !session.userInfo) openLoginModal({ onSignedIn: () => void checkout(input, key) });
+  // A click before the session is known waits for it (asking the API first would answer 401).
+  const buy = async (input: CheckoutInput, key: string) => {
+    if (!session.loaded) {
+      setBusy(key);
+      await sessionLoaded();
+      setBusy(null);
+    }
+    if (!sessionStore.get().userInfo) openLoginModal({ onSignedIn: () => void checkout(input, key) });
     else void checkout(input, key);
   };
 
@@ -210,7 +215,7 @@ export function PricingPage() {
                   type="button"
                   disabled={busy !== null}
                   aria-label={t('pricing.buyPack', { name: pack.name, credits, price })}
-                  onClick={() => buy({ pack_id: pack.id }, pack.id)}
+                  onClick={() => void buy({ pack_id: pack.id }, pack.id)}
                   className={`${pack.most_popular ? buttonClass : secondaryButtonClass} mt-6 w-full`}
                 >
                   {t('pricing.buy')}
@@ -221,7 +226,7 @@ export function PricingPage() {
         </ul>
       </section>
 
-      <DonationForm donation={donation} busy={busy !== null} onDonate={(usd) => buy({ donation_usd: usd }, 'donation')} />
+      <DonationForm donation={donation} busy={busy !== null} onDonate={(usd) => void buy({ donation_usd: usd }, 'donation')} />
 
       <p className={`mt-8 text-sm ${mutedClass}`}>
         {t('pricing.footnote')}{' '}

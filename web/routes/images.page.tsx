@@ -54,7 +54,7 @@ import {
 import { openLoginModal } from 'web/lib/login-modal';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Link } from 'web/lib/router/router';
-import { sessionStore, signedOut } from 'web/lib/session';
+import { sessionLoaded, sessionStore, signedOut } from 'web/lib/session';
 
 /*
  * /tools/image: the image converter (upload or image URL, a conversion, 1 credit an image), the
@@ -186,7 +186,7 @@ export function ImageToolPage() {
   // The form says what runs: while a job of this page is queued or running, or one is being sent, it does not send another.
   const working = busy ? 'sending' : job && isUnfinished(job) ? 'converting' : null;
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (working) return;
     let request: Parameters<typeof send>[0];
@@ -199,8 +199,9 @@ export function ImageToolPage() {
       if (!parsed.success) return setUrlInvalid(true);
       request = { source: 'url', url: parsed.data };
     }
-    // Signed out: sign in first, then the job goes on. Until the session is known, try (a 401 opens the modal).
-    if (session.loaded && !session.userInfo) openLoginModal({ onSignedIn: () => void send(request, conversion) });
+    // Signed out: sign in first, then the job goes on. A submit before the session is known waits for it.
+    if (!session.loaded) await sessionLoaded();
+    if (!sessionStore.get().userInfo) openLoginModal({ onSignedIn: () => void send(request, conversion) });
     else void send(request, conversion);
   };
 
@@ -226,7 +227,7 @@ export function ImageToolPage() {
         </section>
       )}
 
-      <form noValidate onSubmit={submit} className="mt-8 grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start" aria-label={t('image.title')}>
+      <form noValidate onSubmit={(event) => void submit(event)} className="mt-8 grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start" aria-label={t('image.title')}>
         <div className={`${cardClass} min-w-0 space-y-8 max-sm:p-4`}>
           <SourceTabs
             source={source}
