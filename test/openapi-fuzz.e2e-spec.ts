@@ -1,3 +1,4 @@
+import { PAGES } from 'web/route-table';
 import { useSite } from './support/site';
 import { sendFrom, type LoopbackRequest } from './support/loopback-client';
 
@@ -164,17 +165,15 @@ describe('every documented route under hostile input', () => {
 
   it.each(['anonymous', 'admin'])('answers no 5xx on any page route, page or payload, under hostile parameters (%s)', async (who) => {
     const rng = generator(SEED + 10 + ['anonymous', 'admin'].indexOf(who));
-    // The route table's paths (web/route-table.tsx), parameters filled with hostile text below.
-    const routes = ['/', '/:slug', '/admin', '/admin/errors', '/admin/queues', '/auth/confirm', '/auth/email_verifications',
-      '/auth/forgot_password', '/auth/login', '/auth/password_reset', '/auth/signup', '/billing', '/blog', '/blog/:slug',
-      '/blog/:slug/:slug', '/category/:tag', '/detail/:slug', '/download', '/explore', '/levels', '/levels/:id',
-      '/levels/:id/report', '/media', '/month/:month', '/payment/success', '/payment/test-checkout', '/pricing',
-      '/tools/image', '/usage', '/fr/levels/:id', '/de/blog'];
-    const queryKeys = ['query', 'q', 'page', 'difficulty', 'tag', 'month', 'scope', 'order', 'token', 'session_id', 'error'];
+    // Every path of the route table (web/route-table.tsx), and two under a locale prefix; the
+    // parameters (`:id`, `*slug`) are filled with hostile text below, so is every declared query key.
+    const tablePaths = PAGES.map((route) => route.path).filter((path) => path !== '*');
+    const routes = [...tablePaths, '/fr/levels/:id', '/de/blog'];
+    const queryKeys = [...new Set([...PAGES.flatMap((route) => route.query ?? []), 'query', 'q', 'page', 'scope', 'token', 'session_id', 'error'])];
     const paths: string[] = [];
     for (const route of routes) {
       for (let i = 0; i < 8; i++) {
-        const path = route.replace(/:[a-z]+/g, () => rng.pick(HOSTILE_TEXT));
+        const path = route.replace(/[:*][a-z]+/g, () => rng.pick(HOSTILE_TEXT));
         const query = queryKeys.filter(() => rng.next() < 0.4).map((k) => `${k}=${rng.pick(HOSTILE_TEXT)}`).join('&');
         paths.push(query ? `${path}?${query}` : path);
         paths.push(`${path === '/' ? '' : path}/_payload.json${query ? `?${query}` : ''}`);

@@ -1,5 +1,5 @@
 import { levelListQuerySchema } from './levels.schema';
-import { searchText } from './search-text';
+import { filterText, searchText } from './search-text';
 
 describe('searchText', () => {
   it.each([
@@ -17,5 +17,17 @@ describe('searchText', () => {
 
   it('is how the level list query reads its text', () => {
     expect(levelListQuerySchema.parse({ query: `\u0000${'-'.repeat(33)}` }).query).toBe('-');
+  });
+});
+
+describe('filterText', () => {
+  it.each([
+    ['a\u0000b', 20, 'a b'],
+    ['  ORD-12  ', 20, 'ORD-12'],
+    ['\u0000\u001f ', 20, undefined],
+    [null, 20, undefined],
+    ['x'.repeat(30), 20, 'x'.repeat(20)],
+  ])('makes %j (at most %i characters) a filter PostgreSQL takes: %j', (raw, max, expected) => {
+    expect(filterText(raw, max)).toBe(expected);
   });
 });

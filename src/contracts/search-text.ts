@@ -12,3 +12,12 @@ export function searchText(raw: string | null | undefined): string | undefined {
   const text = (raw ?? '').replace(CONTROL_CHARS, ' ').replace(REPEATED_NEGATION, '').trim();
   return text ? text : undefined;
 }
+
+/**
+ * A filter typed into a search field (an e-mail or order number to find): control characters
+ * (PostgreSQL refuses NUL) become spaces, then trimmed and cut to `max`; empty gives undefined.
+ */
+export function filterText(raw: string | null | undefined, max: number): string | undefined {
+  const text = (raw ?? '').replace(CONTROL_CHARS, ' ').trim().slice(0, max).trim();
+  return text ? text : undefined;
+}

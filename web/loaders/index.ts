@@ -3,7 +3,7 @@ import type { GuideReportPageData } from 'src/contracts/guide-reports';
 import { parseLevelSearch } from 'src/contracts/level-number';
 import { parseLevelId, type LevelPageData } from 'src/contracts/levels';
 import { levelListQuerySchema } from 'src/contracts/levels.schema';
-import { searchText } from 'src/contracts/search-text';
+import { filterText, searchText } from 'src/contracts/search-text';
 import { isErrorScope, type AdminErrorsData, type AdminOverviewData } from 'src/contracts/ops';
 import { ORDER_STATUSES, type AdminOrderDetail, type OrderStatus } from 'src/contracts/billing';
 import type { AdminOrdersData } from 'web/routes/admin-orders.pages';
@@ -93,8 +93,8 @@ export const LOADERS: Record<string, Loader> = {
     const search = url.searchParams;
     const status = search.get('status') ?? '';
     const filter = {
-      email: search.get('email')?.trim().slice(0, 256) || undefined,
-      number: search.get('number')?.trim().slice(0, 20) || undefined,
+      email: filterText(search.get('email'), 256),
+      number: filterText(search.get('number'), 20),
       status: (ORDER_STATUSES as readonly string[]).includes(status) ? (status as OrderStatus) : undefined,
     };
     const orders = await data.billing.adminOrders(filter, pageNumber(url));

@@ -7,13 +7,14 @@ import { adminOrderDetailSchema, adminOrderPageSchema, adminRefundSchema, idempo
 import { AdminGuard } from 'src/modules/auth/auth-guards.module';
 import { PaymentsEnabledGuard } from 'src/modules/credits/credits.module';
 import { ApiJsonResponse, jsonSchema } from 'src/platform/http/openapi-schema';
+import { filterText } from 'src/contracts/search-text';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
 import { BillingService } from '../../application/billing.service';
 
 const listSchema = z.strictObject({
-  email: z.string().trim().max(256).optional().transform((v) => v || undefined),
-  number: z.string().trim().max(20).optional().transform((v) => v || undefined),
+  email: z.string().max(256).optional().transform((v) => filterText(v, 256)),
+  number: z.string().max(20).optional().transform((v) => filterText(v, 20)),
   status: z.enum(ORDER_STATUSES).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
 });
