@@ -153,7 +153,11 @@ export function AdminOrderPage() {
     ['What', order.description],
     ['Amount', formatUsd(order.amount_cents)],
     ['Refunded', formatUsd(order.refunded_cents)],
-    ['Credits', `${order.credits.toLocaleString('en-US')} granted, ${detail.credits_revoked.toLocaleString('en-US')} taken back`],
+    [
+      'Credits',
+      `${order.credits.toLocaleString('en-US')} granted, ${detail.credits_revoked.toLocaleString('en-US')} taken back` +
+        (order.credits_to_take_back > detail.credits_revoked ? ` of ${order.credits_to_take_back.toLocaleString('en-US')} asked (the rest were already used)` : ''),
+    ],
     ['Payment method', order.payment_method ?? '—'],
     ['Created', <time dateTime={order.created_at}>{utc(order.created_at)}</time>],
     ['Paid', order.paid_at ? <time dateTime={order.paid_at}>{utc(order.paid_at)}</time> : '—'],
@@ -217,7 +221,7 @@ function RefundForm({ detail, onDone }: { detail: AdminOrderDetail; onDone: () =
   const cents = Math.round(Number(dollars) * 100);
   const valid = /^\d+(\.\d{1,2})?$/.test(dollars.trim()) && cents >= 1 && cents <= detail.refundable_cents;
   // The refunded share of the credits (rounded up), less what was taken back already, and only what is unspent.
-  const owed = valid ? Math.max(0, creditsForRefundedCents({ credits: order.credits, amountCents: order.amount_cents }, order.refunded_cents + cents) - detail.credits_revoked) : 0;
+  const owed = valid ? Math.max(0, creditsForRefundedCents({ credits: order.credits, amountCents: order.amount_cents }, order.refunded_cents + cents) - order.credits_to_take_back) : 0;
   const taken = Math.min(owed, detail.lot?.remaining ?? 0);
   const confirm = (event: FormEvent) => {
     event.preventDefault();

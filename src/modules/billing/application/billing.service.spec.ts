@@ -43,6 +43,9 @@ class InMemoryOrderRepository extends OrderRepository {
       number: newOrderNumber(),
       refundedCents: 0,
       creditsRevoked: 0,
+      gatewayLookups: 0,
+      disputeWonAt: null,
+      refundFailedCents: 0,
       status: 'pending' as const,
       gatewaySessionId: null,
       gatewayPaymentRef: null,
@@ -53,6 +56,22 @@ class InMemoryOrderRepository extends OrderRepository {
     });
     this.rows.push(row);
     return { ...row };
+  }
+  async createIfFewerOpen(order: NewOrder, limit: number, withinMs: number) {
+    return (await this.openOrders(order.userId, withinMs)).length >= limit ? null : this.create(order);
+  }
+  async openOrders(userId: string, withinMs: number) {
+    return this.rows.filter((o) => o.userId === userId && o.status === 'pending' && o.createdAt.getTime() > Date.now() - withinMs).map((o) => ({ ...o }));
+  }
+  async claimLookup(id: string, done: number, afterMs: number) {
+    const row = this.rows.find((o) => o.id === id);
+    if (!row || row.gatewayLookups !== done || Date.now() - row.createdAt.getTime() < afterMs) return false;
+    row.gatewayLookups++;
+    return true;
+  }
+  readonly refused: { id: string; type: string; problem: string; receivedAt: Date }[] = [];
+  async refusedEvents() {
+    return { items: [...this.refused].reverse(), total: this.refused.length };
   }
   async findById(id: string) {
     const row = this.rows.find((o) => o.id === id);
@@ -83,9 +102,10 @@ class InMemoryOrderRepository extends OrderRepository {
     const all = this.rows.filter((o) => !filter.status || o.status === filter.status).reverse();
     return { items: all.slice((page - 1) * pageSize, page * pageSize), total: all.length };
   }
-  async recordEvent(id: string) {
+  async recordEvent(id: string, type: string, problem?: string) {
     if (this.events.has(id)) return false;
     this.events.add(id);
+    if (problem) this.refused.push({ id, type, problem, receivedAt: new Date() });
     return true;
   }
   async expirePending(before: Date) {
