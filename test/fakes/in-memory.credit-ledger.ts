@@ -108,7 +108,7 @@ export class InMemoryCreditLedger extends CreditLedger {
     if (!lot) return null;
     const wanted = Math.min(Math.max(Math.trunc(target), 0), lot.granted);
     const owed = wanted - lot.clawbackTaken;
-    const change = owed > 0 ? -Math.min(owed, lot.remaining) : owed < 0 ? -owed : 0;
+    const change = owed > 0 ? 0 - Math.min(owed, lot.remaining) : owed < 0 ? -owed : 0;
     Object.assign(lot, { clawbackTarget: wanted, clawbackTaken: lot.clawbackTaken - change, remaining: lot.remaining + change });
     if (change < 0) {
       const short = owed + change;

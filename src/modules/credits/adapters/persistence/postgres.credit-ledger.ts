@@ -187,7 +187,7 @@ export class PostgresCreditLedger extends CreditLedger {
       const wanted = Math.min(Math.max(Math.trunc(target), 0), lot.granted);
       const owed = wanted - lot.clawback_taken;
       // Owed: what is unspent now; the rest when it comes back. Over-taken: all of it given back.
-      const change = owed > 0 ? -Math.min(owed, lot.remaining) : owed < 0 ? -owed : 0;
+      const change = owed > 0 ? 0 - Math.min(owed, lot.remaining) : owed < 0 ? -owed : 0;
       await this.sql(`update credit_lots set clawback_target = ?, clawback_taken = clawback_taken - ?, remaining = remaining + ? where id = ?`, [wanted, change, change, lot.id]);
       if (change < 0) {
         const short = owed + change;
