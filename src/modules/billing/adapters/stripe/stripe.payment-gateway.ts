@@ -27,12 +27,14 @@ const envelopeSchema = z.looseObject({
 const sessionSchema = z.looseObject({
   object: z.literal('checkout.session'),
   id: stripeId,
-  status: z.string().nullable(),
+  status: z.string().nullish(),
   payment_status: z.string(),
   amount_total: cents.nullable(),
   currency: z.string().max(10).nullable(),
   payment_intent: expandable.nullable(),
 });
+/** Expired or failed sessions: only the id is read. */
+const sessionRefSchema = z.looseObject({ object: z.literal('checkout.session'), id: stripeId });
 const chargeSchema = z.looseObject({ object: z.literal('charge'), id: stripeId, amount_refunded: cents, payment_intent: expandable.nullable() });
 const disputeSchema = z.looseObject({ object: z.literal('dispute'), id: stripeId, status: z.string(), charge: expandable, payment_intent: expandable.nullable() });
 const refundSchema = z.looseObject({ object: z.literal('refund'), id: stripeId, status: z.string().nullable(), amount: cents, charge: expandable.nullable(), payment_intent: expandable.nullable() });
@@ -257,9 +259,9 @@ export class StripePaymentGateway extends PaymentGateway {
         return session.payment_status === 'paid' ? this.paid(session as unknown as Stripe.Checkout.Session) : null;
       }
       case 'checkout.session.async_payment_failed':
-        return { type: 'failed', sessionId: read(sessionSchema, object).id };
+        return { type: 'failed', sessionId: read(sessionRefSchema, object).id };
       case 'checkout.session.expired':
-        return { type: 'expired', sessionId: read(sessionSchema, object).id };
+        return { type: 'expired', sessionId: read(sessionRefSchema, object).id };
       case 'charge.refunded': {
         const charge = read(chargeSchema, object);
         const paymentRef = idOf(charge.payment_intent);
