@@ -395,6 +395,12 @@ describe('credits and Stripe payments, end to end', () => {
     }
     expect(refused.items.some((e) => e.id.startsWith('unreadable:') && e.type === 'unknown')).toBe(true);
     expect((await call('GET', '/api/v1/admin/payment-events/refused', { token })).status).toBe(403);
+    // And on the admin's orders screen.
+    const screen = await fetch(`${app.url}/admin/orders`, { headers: { 'x-forwarded-for': ip, accept: 'text/html', cookie: `token=${adminToken}` } });
+    expect(screen.status).toBe(200);
+    const html = await screen.text();
+    expect(html).toContain('Payment events not applied');
+    expect(html).toContain(live.id);
     // Logged with the event's id and type, as a warning.
     await until('the refusal in the log', () => app.stdout().includes(`Webhook event ${live.id} (checkout.session.completed) refused`));
     // The same payment, as a test event, is taken.

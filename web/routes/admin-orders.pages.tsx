@@ -7,6 +7,7 @@ import {
   type AdminOrderView,
   type OrderStatus,
   type Paged,
+  type RefusedEventView,
 } from 'src/contracts/billing';
 import { Badge, buttonClass, cardClass, linkClass, mutedClass, secondaryButtonClass } from 'web/components/account-ui';
 import { Breadcrumbs } from 'web/components/level-bits';
@@ -31,6 +32,8 @@ import { notify } from 'web/lib/toasts';
 export interface AdminOrdersData {
   filter: { email?: string; number?: string; status?: OrderStatus };
   orders: Paged<AdminOrderView>;
+  /** The latest signed webhook events acknowledged but not applied (unreadable, or of the other mode). */
+  refused: RefusedEventView[];
 }
 
 const ADMIN = 'Admin';
@@ -57,7 +60,7 @@ const ordersHref = (filter: AdminOrdersData['filter'], page = 1) => {
 
 /** /admin/orders: the search form and the orders found, newest first. */
 export function AdminOrdersPage() {
-  const { filter, orders } = usePageData<AdminOrdersData>();
+  const { filter, orders, refused } = usePageData<AdminOrdersData>();
   const navigate = useNavigate();
   const { t } = usePageI18n();
   const id = useId();
@@ -136,7 +139,34 @@ export function AdminOrdersPage() {
         </ul>
       )}
       <PageLinks page={orders.page} pageCount={orders.pages} hrefFor={(page) => ordersHref(filter, page)} className="mt-6" />
+      {refused.length > 0 && <RefusedEvents events={refused} />}
     </main>
+  );
+}
+
+/** Stripe events that were signed but not applied: acknowledged (so Stripe stops sending them), kept here with the reason. */
+function RefusedEvents({ events }: { events: RefusedEventView[] }) {
+  return (
+    <section aria-labelledby="refused-events" className="mt-10" data-testid="refused-events">
+      <h2 id="refused-events" className="text-xl font-bold">
+        Payment events not applied
+      </h2>
+      <p className={`mt-1 text-sm ${mutedClass}`}>Signed by Stripe, but unreadable or of the other mode (live or test): acknowledged, nothing changed. The latest 20.</p>
+      <ul className="mt-3 divide-y divide-gray-200 rounded-3xl border border-gray-200 bg-white shadow-sm dark:divide-gray-800 dark:border-gray-800 dark:bg-gray-900/60">
+        {events.map((event) => (
+          <li key={event.id} className="px-4 py-3 text-sm sm:px-6">
+            <p className="flex flex-wrap items-center gap-x-3">
+              <span className="font-mono break-all">{event.id}</span>
+              <span className="font-semibold">{event.type}</span>
+              <time dateTime={event.received_at} className={`ml-auto ${mutedClass}`}>
+                {utc(event.received_at)}
+              </time>
+            </p>
+            <p className={`mt-0.5 break-words ${mutedClass}`}>{event.problem}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
