@@ -426,7 +426,7 @@ describe('credits and Stripe payments, end to end', () => {
 
       const before = await snapshot(token, orderId);
       await expectOutcome(await postWebhook(won.body, won.signature), 'duplicate');
-      // The same fact in another event (Stripe's charge.dispute.funds_reinstated comes with its own): nothing more.
+      // The same fact in another event (another id): nothing more; a lost closing changes nothing either.
       await expectOutcome(await deliver('charge.dispute.closed', { ...dispute, status: 'won' }), 'ignored');
       await expectOutcome(await deliver('charge.dispute.closed', { ...dispute, status: 'lost' }), 'ignored');
       expect(await snapshot(token, orderId)).toEqual(before);

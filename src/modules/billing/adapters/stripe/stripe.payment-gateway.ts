@@ -256,7 +256,7 @@ export class StripePaymentGateway extends PaymentGateway {
       case 'checkout.session.async_payment_succeeded': {
         // A delayed method (bank debit) completes the session unpaid; async_payment_succeeded follows.
         const session = read(sessionSchema, object);
-        return session.payment_status === 'paid' ? this.paid(session as unknown as Stripe.Checkout.Session) : null;
+        return session.payment_status === 'paid' ? this.paid(session) : null;
       }
       case 'checkout.session.async_payment_failed':
         return { type: 'failed', sessionId: read(sessionRefSchema, object).id };
@@ -290,7 +290,8 @@ export class StripePaymentGateway extends PaymentGateway {
     }
   }
 
-  private async paid(session: Stripe.Checkout.Session): Promise<PaymentUpdate> {
+  /** A paid session, as a webhook carries it or the API answers it. */
+  private async paid(session: Pick<Stripe.Checkout.Session, 'id' | 'amount_total' | 'currency'> & { payment_intent: string | { id: string } | null }): Promise<PaymentUpdate> {
     const paymentRef = idOf(session.payment_intent);
     return {
       type: 'paid',
