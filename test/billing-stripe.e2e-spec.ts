@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import type { Client } from 'pg';
 import type { CreditsView, LedgerEventView, OrderView, Paged } from 'src/contracts/billing';
 import type { RunningApp } from './support/app-process';
@@ -39,6 +40,8 @@ describe('credits and Stripe payments, end to end', () => {
         ADMIN_EMAILS: ADMIN,
         // Each test is a visitor of its own through X-Forwarded-For (per-IP rate limits).
         TRUST_PROXY: 'true',
+        // The success page may ask Stripe at once (the races below); the spacing has a process of its own.
+        STRIPE_LOOKUP_DELAYS_MS: '0,0,0',
       },
     });
     ({ app } = site);
@@ -190,15 +193,37 @@ describe('credits and Stripe payments, end to end', () => {
     const good = signed('checkout.session.completed', session);
     const otherSecret = standIn.webhook('checkout.session.completed', session, { secret: `whsec_${randomBytes(16).toString('hex')}` });
     const stale = signed('checkout.session.completed', session, { timestamp: Math.floor(Date.now() / 1000) - 10 * 60 });
+    const future = signed('checkout.session.completed', session, { timestamp: Math.floor(Date.now() / 1000) + 10 * 60 });
     const tampered = good.body.replace('"amount_total":999', '"amount_total":99900');
     expect(tampered).not.toBe(good.body);
+    const alsoSigned = standIn.sign(good.body, { secret: `whsec_${randomBytes(16).toString('hex')}` });
 
-    // No signature, another secret, signed 10 minutes ago, a body changed after signing.
-    for (const [body, signature] of [[good.body, undefined], [otherSecret.body, otherSecret.signature], [stale.body, stale.signature], [tampered, good.signature]] as const) {
+    // No signature, another secret, signed 10 minutes ago or 10 minutes ahead, a body changed after
+    // signing, a good signature merged with another (one header with two timestamps).
+    for (const [body, signature] of [
+      [good.body, undefined],
+      [otherSecret.body, otherSecret.signature],
+      [stale.body, stale.signature],
+      [future.body, future.signature],
+      [tampered, good.signature],
+      [good.body, `${alsoSigned}, ${good.signature}`],
+    ] as const) {
       const response = await postWebhook(body, signature);
       expect(response.status).toBe(400);
       expect(await response.json()).toEqual({ errors: [expect.stringMatching(/^Webhook refused/)], code: 'BILLING.INVALID_WEBHOOK' });
     }
+    // The Stripe-Signature header sent twice (two header lines): refused too.
+    const twice = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const url = new URL(WEBHOOK, app.url);
+      const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, 'stripe-signature': [alsoSigned, good.signature] } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      });
+      req.on('error', reject);
+      req.end(good.body);
+    });
+    expect(twice).toEqual({ status: 400, body: expect.stringContaining('BILLING.INVALID_WEBHOOK') });
     expect(await rows(`select id from payment_events`)).toEqual(events);
     expect(await listed(token, order.orderId)).toMatchObject({ status: 'pending' });
     expect(await balance(token)).toBe(0);
@@ -332,6 +357,161 @@ describe('credits and Stripe payments, end to end', () => {
     expect((await history(token))[0]).toMatchObject({ kind: 'revoke', credits: -120 });
     await expectOutcome(await deliver('charge.dispute.created', standIn.dispute(charge, { withPaymentIntent: false })), 'ignored');
     expect(await balance(token)).toBe(7);
+  });
+
+  it('acknowledges signed events it cannot read, or of the live mode, with 200: applied never, logged with id and type, listed for the admin', async () => {
+    const { token } = await newUser();
+    const order = await checkout(token);
+    const { session, charge } = standIn.markPaid(order.sessionId);
+    const envelope = (type: string, object: unknown, extra: object = {}) =>
+      JSON.stringify({ id: `evt_test_odd${randomBytes(6).toString('hex')}`, object: 'event', type, livemode: false, data: { object }, ...extra });
+    const odd = [
+      JSON.stringify({ id: `evt_test_odd${randomBytes(6).toString('hex')}`, object: 'event', type: 'checkout.session.completed', livemode: false, data: {} }),
+      envelope('checkout.session.completed', null),
+      envelope('checkout.session.completed', { ...session, amount_total: '999' }),
+      envelope('checkout.session.completed', { ...session, amount_total: 1e20 }),
+      envelope('charge.refunded', { ...standIn.charge(charge), amount_refunded: 1e15 }),
+      envelope('charge.dispute.created', { id: 'dp_test_x', object: 'mystery' }),
+      envelope('checkout.session.expired', { id: 42, object: 'checkout.session' }),
+      envelope('checkout.session.completed', { ...session, metadata: null, amount_total: null, payment_status: 7 }),
+      // No id or type to name it by: kept under the hash of its body.
+      JSON.stringify([{ object: 'event' }]),
+    ];
+    const live = standIn.webhook('checkout.session.completed', session, { secret: WEBHOOK_SECRET, livemode: true });
+    for (const body of [...odd, live.body]) {
+      const response = await postWebhook(body, standIn.sign(body, { secret: WEBHOOK_SECRET }));
+      expect({ body, status: response.status, answer: await response.json() }).toEqual({ body, status: 200, answer: { received: true, outcome: 'refused' } });
+    }
+    // Stripe's retry of one is a duplicate, still 200.
+    await expectOutcome(await postWebhook(odd[0]!, standIn.sign(odd[0]!, { secret: WEBHOOK_SECRET })), 'duplicate');
+    expect(await listed(token, order.orderId)).toMatchObject({ status: 'pending' });
+    expect(await balance(token)).toBe(0);
+
+    const refused = await read<Paged<{ id: string; type: string; problem: string; received_at: string }>>('/api/v1/admin/payment-events/refused', adminToken);
+    expect(refused.items.find((e) => e.id === live.id)).toEqual({ id: live.id, type: 'checkout.session.completed', problem: "a live mode event, and this site's key is test mode", received_at: expect.any(String) });
+    for (const body of odd.slice(0, -1)) {
+      const { id, type } = JSON.parse(body) as { id: string; type: string };
+      expect(refused.items.find((e) => e.id === id)).toMatchObject({ type, problem: expect.stringMatching(/^unreadable event: /) });
+    }
+    expect(refused.items.some((e) => e.id.startsWith('unreadable:') && e.type === 'unknown')).toBe(true);
+    expect((await call('GET', '/api/v1/admin/payment-events/refused', { token })).status).toBe(403);
+    // And on the admin's orders screen.
+    const screen = await fetch(`${app.url}/admin/orders`, { headers: { 'x-forwarded-for': ip, accept: 'text/html', cookie: `token=${adminToken}` } });
+    expect(screen.status).toBe(200);
+    const html = await screen.text();
+    expect(html).toContain('Payment events not applied');
+    expect(html).toContain(live.id);
+    // Logged with the event's id and type, as a warning.
+    await until('the refusal in the log', () => app.stdout().includes(`Webhook event ${live.id} (checkout.session.completed) refused`));
+    // The same payment, as a test event, is taken.
+    await expectOutcome(await deliver('checkout.session.completed', session), 'applied');
+    expect(await balance(token)).toBe(500);
+  });
+
+  describe('money after the payment: won disputes, failed refunds, refunds short of spent credits', () => {
+    it('gives back what a dispute took when it closes won, once, and shows it on /billing and /usage', async () => {
+      const { token } = await newUser();
+      const { orderId, charge } = await paidOrder(token);
+      await spendDownTo(orderId, 120); // 380 spent
+      const dispute = standIn.dispute(charge);
+      await expectOutcome(await deliver('charge.dispute.created', dispute), 'applied');
+      expect(await balance(token)).toBe(0);
+
+      const won = signed('charge.dispute.closed', { ...dispute, status: 'won' });
+      await expectOutcome(await postWebhook(won.body, won.signature), 'applied');
+      expect(await balance(token)).toBe(120);
+      const order = await listed(token, orderId);
+      expect(order).toMatchObject({ status: 'paid', dispute_won_at: expect.any(String), credits_to_take_back: 0, credits_taken_back: 0 });
+      expect((await history(token))[0]).toMatchObject({ kind: 'restore', credits: 120, description: `Dispute of ${order.number} closed, the payment stands: credits given back` });
+
+      const before = await snapshot(token, orderId);
+      await expectOutcome(await postWebhook(won.body, won.signature), 'duplicate');
+      // The same fact in another event (another id): nothing more; a lost closing changes nothing either.
+      await expectOutcome(await deliver('charge.dispute.closed', { ...dispute, status: 'won' }), 'ignored');
+      await expectOutcome(await deliver('charge.dispute.closed', { ...dispute, status: 'lost' }), 'ignored');
+      expect(await snapshot(token, orderId)).toEqual(before);
+    });
+
+    it("gives back the credits of an admin's refund that failed at the bank, once, whichever event says so", async () => {
+      const { token } = await newUser();
+      const { orderId } = await paidOrder(token);
+      const refund = await call('POST', `/api/v1/admin/orders/${orderId}/refund`, { token: adminToken, body: {}, headers: { 'idempotency-key': `full-${orderId}` } });
+      expect(refund.status).toBe(200);
+      expect(await balance(token)).toBe(0);
+
+      const failed = standIn.failRefund(standIn.refunds().at(-1)!.id as string);
+      const event = signed('refund.failed', failed);
+      await expectOutcome(await postWebhook(event.body, event.signature), 'applied');
+      expect(await balance(token)).toBe(500);
+      const order = await listed(token, orderId);
+      expect(order).toMatchObject({ status: 'paid', refunded_cents: 0, refund_failed_cents: 999, credits_taken_back: 0 });
+      expect((await history(token))[0]).toMatchObject({ kind: 'restore', credits: 500, description: `Refund of ${order.number} failed: credits given back` });
+
+      const before = await snapshot(token, orderId);
+      await expectOutcome(await postWebhook(event.body, event.signature), 'duplicate');
+      await expectOutcome(await deliver('refund.updated', failed), 'ignored');
+      expect(await snapshot(token, orderId)).toEqual(before);
+    });
+
+    it('records what a refund actually took back when some credits were already spent', async () => {
+      const { token, email } = await newUser();
+      const { orderId, charge } = await paidOrder(token);
+      await spendDownTo(orderId, 2); // 498 of 500 spent
+      await expectOutcome(await deliver('charge.refunded', chargeRefunded(charge, 999)), 'applied');
+      const order = await listed(token, orderId);
+      expect(order).toMatchObject({ status: 'refunded', credits_to_take_back: 500, credits_taken_back: 2 });
+      expect((await history(token))[0]).toMatchObject({ kind: 'revoke', credits: -2, description: `Refund of ${order.number}: 2 of 500 credits taken back, 498 already used` });
+      const detail = await read<{ credits_revoked: number; order: { email: string } }>(`/api/v1/admin/orders/${orderId}`, adminToken);
+      expect(detail).toMatchObject({ credits_revoked: 2, order: { email } });
+    });
+  });
+
+  describe('open checkouts', () => {
+    const sessionsFor = (email: string) => standIn.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions' && r.params.customer_email === email).length;
+
+    it('keeps at most 3 open per user, even in a burst: the others answer 429 with Retry-After and reach no Stripe', async () => {
+      const { token, email } = await newUser();
+      const burst = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/api/v1/checkout', { token, body: { pack_id: 'starter' } })));
+      expect(burst.map((r) => r.status).sort()).toEqual([201, 201, 201, 429, 429, 429, 429, 429, 429, 429]);
+      const refused = burst.find((r) => r.status === 429)!;
+      expect(await refused.json()).toEqual({ errors: ['You have 3 unfinished checkouts. Finish or cancel one on your billing page, then try again.'], code: 'BILLING.TOO_MANY_OPEN_CHECKOUTS' });
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(86_400 - 120);
+      expect(retryAfter).toBeLessThanOrEqual(86_400);
+      expect(sessionsFor(email)).toBe(3);
+      expect((await read<Paged<OrderView>>('/api/v1/orders', token)).total).toBe(3);
+
+      // Canceling one on /billing frees a place.
+      const [open] = (await read<Paged<OrderView>>('/api/v1/orders', token)).items;
+      expect((await call('POST', `/api/v1/orders/${open!.id}/cancel`, { token })).status).toBe(200);
+      await checkout(token, { pack_id: 'starter' });
+      expect((await call('POST', '/api/v1/checkout', { token, body: { pack_id: 'starter' } })).status).toBe(429);
+      expect(sessionsFor(email)).toBe(4);
+    });
+
+    it('reads a pending order from the database, asking Stripe at most 3 times, spaced out', async () => {
+      const spaced = await site.startApp({ STRIPE_LOOKUP_DELAYS_MS: '2000,3000,4000' });
+      const { token } = await newUser();
+      const order = await checkout(token);
+      const lookups = () => standIn.requests.filter((r) => r.method === 'GET' && r.path === `/v1/checkout/sessions/${order.sessionId}`).length;
+      const page = async () => {
+        const response = await call('GET', `/api/v1/orders/${order.orderId}`, { token, base: spaced.url });
+        expect(response.status).toBe(200);
+        return (await response.json()) as OrderView;
+      };
+      // The success page's first polls: the database only.
+      for (let i = 0; i < 3; i++) expect(await page()).toMatchObject({ status: 'pending' });
+      expect(lookups()).toBe(0);
+      // Polling every 250 ms, 2, 3 and 4 s after the order: three look-ups, then never again.
+      await until('three look-ups at Stripe', async () => (await page(), lookups() === 3), 20_000, 250);
+      standIn.markPaid(order.sessionId);
+      for (let i = 0; i < 8; i++) expect(await page()).toMatchObject({ status: 'pending' });
+      expect(lookups()).toBe(3);
+      // The webhook is the news.
+      await expectOutcome(await deliver('checkout.session.completed', standIn.session(order.sessionId)), 'applied');
+      expect(await page()).toMatchObject({ status: 'paid' });
+      expect(lookups()).toBe(3);
+    });
   });
 
   it('takes a donation of whole dollars: $2 is 200 cents at Stripe and 100 credits valid a year', async () => {

@@ -95,6 +95,36 @@ describe('credits and payments in a real browser', () => {
     }
   });
 
+  it('says on /billing and /usage how many credits a refund took back when some were already used', async () => {
+    const email = `short-${Date.now().toString(36)}@example.com`;
+    const token = await site.signedInUser(email);
+    const admin = await site.signedInUser(ADMIN);
+    const api = (method: string, path: string, bearer: string, headers: Record<string, string> = {}, body?: unknown) =>
+      fetch(`${app.url}${path}`, { method, headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const { order_id: orderId } = (await (await api('POST', '/api/v1/checkout', token, {}, { pack_id: 'starter' })).json()) as { order_id: string };
+    expect((await api('POST', `/api/v1/orders/${orderId}/test_payment`, token, {}, { result: 'paid' })).status).toBe(200);
+    // 98 of the pack's 100 credits used, then the order refunded in full.
+    await (await site.db()).query(`update credit_lots set remaining = 2 where source_ref = $1`, [`order:${orderId}`]);
+    expect((await api('POST', `/api/v1/admin/orders/${orderId}/refund`, admin, { 'idempotency-key': `short-${orderId}` })).status).toBe(200);
+
+    const context = await browser.newContext();
+    await context.addCookies([{ name: 'token', value: token, url: app.url }]);
+    const page = await context.newPage();
+    const problems = watch(page);
+    try {
+      await page.goto(`${app.url}/billing`);
+      await hydrated(page);
+      const row = page.locator(`tr[data-order="${orderId}"]`);
+      await poll(() => row.getByTestId('order-note').allTextContents()).toEqual(['Credits taken back: 2 of 100 (98 were already used)']);
+      await page.goto(`${app.url}/usage`);
+      await hydrated(page);
+      await page.getByText(/^Refund of ORD-[0-9A-Z]{8}: 2 of 100 credits taken back, 98 already used$/).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('opens the sign-in modal when a signed-out visitor buys, then goes on to the test checkout', async () => {
     const email = `modal-${Date.now().toString(36)}@example.com`;
     const setup = await browser.newContext();

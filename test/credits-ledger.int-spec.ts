@@ -185,14 +185,48 @@ describe.each(['postgres', 'embedded'] as const)('the credit ledger on %s', (kin
     expect(lotRow!.days).toBeGreaterThanOrEqual(29);
   });
 
-  it('takes back only what is unspent of a lot', async () => {
+  it('takes back only what is unspent of a lot, says how many were already used, and gives back what a lowered target frees', async () => {
     const userId = await newUser();
     const ref = await lot(userId, 10, '1 day');
-    await hold(userId, undefined, 7);
-    expect(await ledger.revoke(ref, 5, 'Refund')).toBe(3);
-    expect(await ledger.revoke(ref, 5, 'Refund')).toBe(0);
-    expect(await ledger.revoke('order:none', 5, 'Refund')).toBeNull();
+    const spent = randomUUID();
+    await hold(userId, spent, 7);
+    await ledger.capture(spent);
+    expect(await ledger.clawBack(ref, 5, 'Refund')).toEqual({ target: 5, taken: 3, change: -3 });
+    expect(await ledger.clawBack(ref, 5, 'Refund')).toEqual({ target: 5, taken: 3, change: 0 });
+    expect(await ledger.clawBack('order:none', 5, 'Refund')).toBeNull();
     expect(await ledger.balance(userId)).toBe(0);
+    expect((await ledger.history(userId, 1, 20)).items[0]).toMatchObject({ kind: 'revoke', credits: -3, description: 'Refund: 3 of 5 credits taken back, 2 already used' });
+    // The refund failed: all that was taken comes back, once.
+    expect(await ledger.clawBack(ref, 0, 'Refund failed')).toEqual({ target: 0, taken: 0, change: 3 });
+    expect(await ledger.clawBack(ref, 0, 'Refund failed')).toEqual({ target: 0, taken: 0, change: 0 });
+    expect(await ledger.balance(userId)).toBe(3);
+    expect((await ledger.history(userId, 1, 20)).items[0]).toMatchObject({ kind: 'restore', credits: 3, description: 'Refund failed' });
+    expect(await ledger.clawbacks([ref, 'order:none'])).toEqual(new Map([[ref, { target: 0, taken: 0 }]]));
+    await expectHistoryMatchesLots(userId);
+  });
+
+  it('takes back the credits that failed jobs release into a refunded lot, and gives them back if the dispute is won', async () => {
+    const userId = await newUser();
+    const ref = await lot(userId, 10, '1 day');
+    const jobs = [randomUUID(), randomUUID(), randomUUID()];
+    for (const key of jobs) await hold(userId, key, 2);
+    // Refunded in full while three jobs hold 6 of its credits: the 4 unspent are taken at once.
+    expect(await ledger.clawBack(ref, 10, 'Refund of ORD-1')).toMatchObject({ taken: 4, change: -4 });
+    await ledger.release(jobs[0]!, 'failed');
+    await ledger.release(jobs[1]!, 'failed');
+    await ledger.capture(jobs[2]!);
+    // The released credits went back where the rest of the refunded lot went: nothing to spend.
+    expect(await ledger.balance(userId)).toBe(0);
+    await expect(hold(userId)).rejects.toBeInstanceOf(InsufficientCreditsError);
+    expect(await ledger.clawbacks([ref])).toEqual(new Map([[ref, { target: 10, taken: 8 }]]));
+    expect((await ledger.history(userId, 1, 3)).items.map((e) => [e.kind, e.credits, e.description])).toEqual([
+      ['revoke', -2, 'Returned credits of a refunded or disputed order'],
+      ['refund', 0, 'Image conversion: failed'],
+      ['revoke', -2, 'Returned credits of a refunded or disputed order'],
+    ]);
+    // Back to nothing to take back: all 8 return.
+    expect(await ledger.clawBack(ref, 0, 'Dispute won')).toMatchObject({ taken: 0, change: 8 });
+    expect(await ledger.balance(userId)).toBe(8);
     await expectHistoryMatchesLots(userId);
   });
 

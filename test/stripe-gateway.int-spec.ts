@@ -21,6 +21,9 @@ const makeOrder = (overrides: Partial<Order> = {}): Order => ({
   amountCents: 900,
   refundedCents: 0,
   creditsRevoked: 0,
+  gatewayLookups: 0,
+  disputeWonAt: null,
+  refundFailedCents: 0,
   status: 'pending',
   gateway: 'stripe',
   gatewaySessionId: null,
@@ -149,7 +152,7 @@ describe('StripePaymentGateway: the real Stripe SDK against a local stand-in of 
     it('ignores a completed session that is not paid yet (a delayed payment method)', async () => {
       const { sessionId } = await checkout();
       const session = { ...standIn.session(sessionId), status: 'complete', payment_status: 'unpaid' };
-      await expect(deliver('checkout.session.completed', session)).resolves.toEqual({ id: expect.any(String), update: null });
+      await expect(deliver('checkout.session.completed', session)).resolves.toEqual({ id: expect.any(String), type: 'checkout.session.completed', update: null });
     });
 
     it('maps async_payment_succeeded to paid and async_payment_failed to failed', async () => {
@@ -204,7 +207,78 @@ describe('StripePaymentGateway: the real Stripe SDK against a local stand-in of 
 
     it('gives null for event types it does not handle, with the event id', async () => {
       const delivery = standIn.webhook('customer.created', { id: 'cus_test_1', object: 'customer' }, { secret: WEBHOOK_SECRET, id: 'evt_test_ignored' });
-      await expect(gateway.parseWebhook(Buffer.from(delivery.body), delivery.signature)).resolves.toEqual({ id: 'evt_test_ignored', update: null });
+      await expect(gateway.parseWebhook(Buffer.from(delivery.body), delivery.signature)).resolves.toEqual({ id: 'evt_test_ignored', type: 'customer.created', update: null });
+    });
+
+    it('maps charge.dispute.closed with status won to dispute_won (with the dispute id), and a lost one to nothing', async () => {
+      const { charge, paymentIntent } = await paidCheckout();
+      const won = standIn.dispute(charge, { status: 'won' });
+      await expect(deliver('charge.dispute.closed', won)).resolves.toMatchObject({ update: { type: 'dispute_won', paymentRef: paymentIntent, disputeId: won.id } });
+      await expect(deliver('charge.dispute.closed', standIn.dispute(charge, { status: 'lost' }))).resolves.toMatchObject({ update: null });
+      await expect(deliver('charge.dispute.closed', standIn.dispute(charge, { status: 'won', withPaymentIntent: false }))).resolves.toMatchObject({
+        update: { type: 'dispute_won', paymentRef: paymentIntent },
+      });
+    });
+
+    it('maps refund.failed, and refund.updated to failed, to refund_failed with the refund id and amount; a refund.updated still fine is nothing', async () => {
+      const { order, paymentIntent } = await paidCheckout();
+      await gateway.refund(order, 300, 'key-f');
+      const refund = standIn.refunds().at(-1)!;
+      await expect(deliver('refund.updated', refund)).resolves.toMatchObject({ update: null });
+      const failed = standIn.failRefund(refund.id as string);
+      for (const type of ['refund.failed', 'refund.updated', 'charge.refund.updated']) {
+        await expect(deliver(type, failed)).resolves.toMatchObject({ update: { type: 'refund_failed', paymentRef: paymentIntent, refundId: refund.id, amountCents: 300 } });
+      }
+      // Without the payment intent on it: read from the charge.
+      await expect(deliver('refund.failed', { ...failed, payment_intent: null })).resolves.toMatchObject({ update: { type: 'refund_failed', paymentRef: paymentIntent } });
+    });
+
+    it('refuses, without an exception, signed events that do not read as their type says: an id, the type and the problem', async () => {
+      const { session, charge } = await paidCheckout();
+      const chargeObject = standIn.charge(charge)!;
+      const event = (type: string, object: unknown, extra: object = {}) =>
+        JSON.stringify({ id: `evt_odd_${type}_${randomBytes(3).toString('hex')}`, object: 'event', type, livemode: false, data: { object }, ...extra });
+      const odd: [string, string][] = [
+        ['data.object missing', JSON.stringify({ id: 'evt_odd_1', object: 'event', type: 'checkout.session.completed', livemode: false, data: {} })],
+        ['data.object null', event('checkout.session.completed', null)],
+        ['data.object a string', event('charge.refunded', 'ch_test_1')],
+        ['amount as a string', event('checkout.session.completed', { ...session, amount_total: '900' })],
+        ['a huge amount', event('checkout.session.completed', { ...session, amount_total: 1e20 })],
+        ['a negative refund', event('charge.refunded', { ...chargeObject, amount_refunded: -5 })],
+        ['a fractional refund', event('charge.refunded', { ...chargeObject, amount_refunded: 2.5 })],
+        ['another object than its type says', event('checkout.session.completed', chargeObject)],
+        ['an unknown object', event('charge.dispute.created', { id: 'x_1', object: 'mystery' })],
+        ['a session id of the wrong type', event('checkout.session.expired', { object: 'checkout.session', id: 42 })],
+        ['a dispute without its charge', event('charge.dispute.closed', { id: 'dp_1', object: 'dispute', status: 'won', payment_intent: null })],
+        ['livemode missing', JSON.stringify({ id: 'evt_odd_2', object: 'event', type: 'checkout.session.expired', data: { object: { id: 'cs_1', object: 'checkout.session' } } })],
+        ['no id', JSON.stringify({ object: 'event', type: 'checkout.session.expired', livemode: false, data: { object: { id: 'cs_1', object: 'checkout.session' } } })],
+        ['an array', '[1,2,3]'],
+        ['not JSON', 'this is not json'],
+      ];
+      for (const [what, body] of odd) {
+        const parsed = await gateway.parseWebhook(Buffer.from(body), standIn.sign(body, { secret: WEBHOOK_SECRET }));
+        expect({ what, update: parsed.update, problem: parsed.problem }).toEqual({ what, update: null, problem: expect.stringMatching(/^unreadable event: /) });
+        expect(parsed.id).toMatch(/^(evt_|unreadable:[0-9a-f]{32}$)/);
+      }
+      // Null metadata and other fields we do not read are no problem.
+      await expect(deliver('checkout.session.completed', { ...session, metadata: null, customer_details: null })).resolves.toMatchObject({ update: { type: 'paid' } });
+      expect(await gateway.parseWebhook(Buffer.from('[1,2,3]'), standIn.sign('[1,2,3]', { secret: WEBHOOK_SECRET }))).toMatchObject({ type: 'unknown' });
+    });
+
+    it('refuses events of the other mode: live on a test key, test on a live key (both sk_ and rk_ keys)', async () => {
+      const { sessionId } = await checkout();
+      const expired = standIn.expire(sessionId);
+      const live = standIn.webhook('checkout.session.expired', expired, { secret: WEBHOOK_SECRET, livemode: true });
+      const test = standIn.webhook('checkout.session.expired', expired, { secret: WEBHOOK_SECRET });
+      const parse = (on: StripePaymentGateway, delivery: { body: string; signature: string }) => on.parseWebhook(Buffer.from(delivery.body), delivery.signature);
+      for (const key of [SECRET_KEY, `rk_test_${randomBytes(8).toString('hex')}`]) {
+        await expect(parse(gatewayWith(key), live)).resolves.toEqual({ id: live.id, type: 'checkout.session.expired', update: null, problem: "a live mode event, and this site's key is test mode" });
+        await expect(parse(gatewayWith(key), test)).resolves.toMatchObject({ update: { type: 'expired' } });
+      }
+      for (const key of [`sk_live_${randomBytes(8).toString('hex')}`, `rk_live_${randomBytes(8).toString('hex')}`]) {
+        await expect(parse(gatewayWith(key), test)).resolves.toMatchObject({ update: null, problem: "a test mode event, and this site's key is live mode" });
+        await expect(parse(gatewayWith(key), live)).resolves.toMatchObject({ update: { type: 'expired' } });
+      }
     });
 
     it('still takes the payment when the payment method cannot be read (null instead)', async () => {
@@ -252,8 +326,28 @@ describe('StripePaymentGateway: the real Stripe SDK against a local stand-in of 
         const stale = standIn.webhook('checkout.session.expired', { id: 'cs_test_x' }, { secret: WEBHOOK_SECRET, timestamp: now - 301 });
         expect(await refusal(stale.body, stale.signature)).toMatch(/too old/);
 
-        const recent = standIn.webhook('checkout.session.expired', { id: 'cs_test_x' }, { secret: WEBHOOK_SECRET, timestamp: now - 290 });
+        const recent = standIn.webhook('checkout.session.expired', { id: 'cs_test_x', object: 'checkout.session' }, { secret: WEBHOOK_SECRET, timestamp: now - 290 });
         await expect(gateway.parseWebhook(Buffer.from(recent.body), recent.signature)).resolves.toMatchObject({ update: { type: 'expired' } });
+      });
+
+      it('signed more than 5 minutes in the future (and accepts one just inside)', async () => {
+        const now = Math.floor(Date.now() / 1000);
+        const later = standIn.webhook('checkout.session.expired', { id: 'cs_test_x', object: 'checkout.session' }, { secret: WEBHOOK_SECRET, timestamp: now + 3600 });
+        expect(await refusal(later.body, later.signature)).toMatch(/in the future/);
+        const justInside = standIn.webhook('checkout.session.expired', { id: 'cs_test_x', object: 'checkout.session' }, { secret: WEBHOOK_SECRET, timestamp: now + 290 });
+        await expect(gateway.parseWebhook(Buffer.from(justInside.body), justInside.signature)).resolves.toMatchObject({ update: { type: 'expired' } });
+      });
+
+      it('with two signature headers merged, or two timestamps in one (one of them valid)', async () => {
+        const { body, signature } = delivery();
+        const other = standIn.sign(body, { secret: `whsec_${randomBytes(16).toString('hex')}`, timestamp: Math.floor(Date.now() / 1000) - 3600 });
+        // Node joins a header sent twice with ", ".
+        expect(await refusal(body, `${signature}, ${other}`)).toMatch(/malformed/);
+        expect(await refusal(body, `${other}, ${signature}`)).toMatch(/malformed/);
+        const [t, v1] = signature.split(',');
+        expect(await refusal(body, `${t},t=1,${v1}`)).toMatch(/malformed/);
+        // Several v1 signatures with one timestamp are Stripe's own (a secret being rolled).
+        await expect(gateway.parseWebhook(Buffer.from(body), `${signature},v1=${'0'.repeat(64)}`)).resolves.toMatchObject({ update: { type: 'expired' } });
       });
     });
   });

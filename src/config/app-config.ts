@@ -74,6 +74,10 @@ export class AppConfig {
     enabled: boolean;
     trialCredits: number;
     stripe?: { secretKey: string; webhookSecret: string; apiUrl: string };
+    /** Pending checkouts a user may have open at once (younger than a checkout session lives). */
+    maxOpenCheckouts: number;
+    /** When the success page may ask the gateway about a pending order (ms after the order, one look-up each, ascending). */
+    lookupDelaysMs: readonly number[];
   };
   readonly images: {
     retentionDays: number;
@@ -179,6 +183,8 @@ export class AppConfig {
         e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
           ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL.replace(/\/+$/, '') }
           : undefined,
+      maxOpenCheckouts: e.CHECKOUT_MAX_OPEN,
+      lookupDelaysMs: [...e.STRIPE_LOOKUP_DELAYS_MS].sort((a, b) => a - b),
     };
     this.public = {
       siteName: e.SITE_NAME,

@@ -209,6 +209,15 @@ export const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText(512).pipe(z.string().regex(/^whsec_[A-Za-z0-9+/=_]+$/, 'must be a webhook signing secret (whsec_...)').optional()),
   // Stripe's API origin; only tests and egress proxies change it.
   STRIPE_API_URL: z.url({ protocol: /^https?$/ }).max(2048).default('https://api.stripe.com'),
+  // Checkouts a user may have open (pending, younger than a checkout session's 24 hours) at once.
+  CHECKOUT_MAX_OPEN: z.coerce.number().int().min(1).max(100).default(3),
+  // When the success page may ask Stripe about a pending order, in ms after the order: one look-up
+  // each, at most this many in all; the webhook is the news otherwise. Tests shorten them.
+  STRIPE_LOOKUP_DELAYS_MS: z
+    .string()
+    .default('5000,15000,45000')
+    .transform((v) => v.split(',').map((e) => e.trim()).filter(Boolean).map(Number))
+    .pipe(z.array(z.number().int().min(0).max(86_400_000), { error: 'a comma-separated list of milliseconds' }).max(10)),
 
   // The image tool: where inputs and results are kept, and for how long.
   IMAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7),

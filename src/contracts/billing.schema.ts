@@ -15,6 +15,7 @@ import {
   type OrderView,
   type Paged,
   type PricingData,
+  type RefusedEventView,
 } from './billing';
 
 /** Schemas of the credits and billing API (zod: kept apart so pages that only format prices do not load it). */
@@ -98,7 +99,15 @@ export const orderViewSchema = z.object({
   test: z.boolean(),
   created_at: isoDate,
   paid_at: isoDate.nullable(),
+  credits_to_take_back: z.number().int().describe('Credits its refunds and disputes asked back in all'),
+  credits_taken_back: z.number().int().describe('Credits actually taken back (spent ones cannot be)'),
+  refund_failed_cents: z.number().int().describe('Refunds that failed after they were counted'),
+  dispute_won_at: isoDate.nullable().describe('When a dispute closed with the payment standing'),
 }) satisfies z.ZodType<OrderView>;
+
+export const refusedEventPageSchema = paged(
+  z.object({ id: z.string(), type: z.string(), problem: z.string().describe('Why it was not applied'), received_at: isoDate }),
+) satisfies z.ZodType<Paged<RefusedEventView>>;
 
 export const orderPageSchema = paged(orderViewSchema) satisfies z.ZodType<Paged<OrderView>>;
 

@@ -72,6 +72,21 @@ export interface OrderView {
   test: boolean;
   created_at: string;
   paid_at: string | null;
+  /** Credits its refunds and disputes asked back in all, and those actually taken (spent credits cannot be). */
+  credits_to_take_back: number;
+  credits_taken_back: number;
+  /** Refunds that failed at the bank after they were counted (their credits came back). */
+  refund_failed_cents: number;
+  /** When a dispute of the payment closed with the payment standing (its credits came back). */
+  dispute_won_at: string | null;
+}
+
+/** A signed webhook event acknowledged but not applied: unreadable, or of the other mode (live or test). */
+export interface RefusedEventView {
+  id: string;
+  type: string;
+  problem: string;
+  received_at: string;
 }
 
 export interface Paged<T> {
@@ -105,10 +120,10 @@ export interface CreditsView {
   daily_usage: { date: string; credits: number }[];
 }
 
-export const LEDGER_EVENT_KINDS = ['grant', 'spend', 'refund', 'revoke', 'expire'] as const;
+export const LEDGER_EVENT_KINDS = ['grant', 'spend', 'refund', 'revoke', 'expire', 'restore'] as const;
 export type LedgerEventKind = (typeof LEDGER_EVENT_KINDS)[number];
 
-/** One line of the credit history: grants add, spends take, a refund of a failed job gives back. */
+/** One line of the credit history: grants add, spends take, a refund of a failed job gives back, a restore gives back what a refund or dispute took (a won dispute, a failed refund). */
 export interface LedgerEventView {
   id: string;
   kind: LedgerEventKind;
@@ -152,7 +167,7 @@ export interface AdminOrderView extends OrderView {
 /** /admin/orders/{id}: the order, its credits, its refunds and the gateway's events. */
 export interface AdminOrderDetail {
   order: AdminOrderView;
-  /** Credits of the order taken back so far (refund shares, a dispute). */
+  /** Credits of the order actually taken back so far (refund shares, a dispute; spent ones cannot be). */
   credits_revoked: number;
   /** What is left to refund, in cents. */
   refundable_cents: number;

@@ -1,4 +1,4 @@
-import type { AdminOrderDetail, AdminOrderView, OrderStatus, Paged, PricingData } from './billing';
+import type { AdminOrderDetail, AdminOrderView, OrderStatus, Paged, PricingData, RefusedEventView } from './billing';
 import type { ContentPageView, ExploreData, MediaEntry, PostListData, PostListQuery, PostView } from './content';
 import type { GuideReportPageData } from './guide-reports';
 import type { LevelListData, LevelListQuery, LevelPageData, LevelSummary } from './levels';
@@ -32,6 +32,8 @@ export interface PageData {
     adminOrders(filter: { email?: string; number?: string; status?: OrderStatus }, page: number): Promise<Paged<AdminOrderView> | null>;
     /** Null for no such order, or payments off. */
     adminOrder(id: string): Promise<AdminOrderDetail | null>;
+    /** Signed webhook events acknowledged but not applied, newest first; null while payments are off. */
+    refusedEvents(page: number): Promise<Paged<RefusedEventView> | null>;
   };
   readonly guideReports: {
     /** Which guide the report page is about; null when the level has no published guide. */

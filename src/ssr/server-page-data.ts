@@ -29,6 +29,7 @@ export class ServerPageData implements PageData {
     this.billing = {
       pricing: () => Promise.resolve(billing.pricing()),
       adminOrders: (filter, page) => (payments ? billing.listAllOrders(filter, page) : Promise.resolve(null)),
+      refusedEvents: (page) => (payments ? billing.refusedEvents(page) : Promise.resolve(null)),
       adminOrder: (id) => (payments ? billing.adminOrder(id).catch((error: unknown) => (error instanceof OrderNotFoundError ? null : Promise.reject(error))) : Promise.resolve(null)),
     };
     this.ops = { errors: (scope) => ops.errorGroups(scope), queues: () => Promise.resolve(ops.queues()) };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EXPIRING_SOON_DAYS } from 'src/contracts/billing';
 import { allocate } from 'src/modules/credits/domain/allocate';
-import { CreditLedger, type Charge, type CreditLot, type GrantRequest, type HoldRequest, type LedgerEvent } from 'src/modules/credits/domain/credit-ledger.port';
+import { CreditLedger, type Charge, type Clawback, type CreditLot, type GrantRequest, type HoldRequest, type LedgerEvent } from 'src/modules/credits/domain/credit-ledger.port';
 import { ChargeKeyConflictError, InsufficientCreditsError, UnknownChargeError } from 'src/modules/credits/domain/credits.errors';
 
 const DAY_MS = 86_400_000;
@@ -14,7 +14,7 @@ const DAY_MS = 86_400_000;
  */
 export class InMemoryCreditLedger extends CreditLedger {
   now = new Date('2026-06-01T12:00:00Z');
-  readonly lotRows: (Omit<CreditLot, 'expiringSoon'> & { expired: boolean })[] = [];
+  readonly lotRows: (Omit<CreditLot, 'expiringSoon'> & { expired: boolean; clawbackTarget: number; clawbackTaken: number })[] = [];
   readonly charges: (Charge & { parts: { lotId: string; amount: number }[] })[] = [];
   readonly events: (LedgerEvent & { userId: string; lotId: string | null })[] = [];
   /** Accounts confirmed (the trial backfill looks for them). */
@@ -45,6 +45,8 @@ export class InMemoryCreditLedger extends CreditLedger {
       expiresAt: new Date(this.now.getTime() + request.validityDays * DAY_MS),
       createdAt: this.now,
       expired: false,
+      clawbackTarget: 0,
+      clawbackTaken: 0,
     };
     this.lotRows.push(lot);
     this.record(request.userId, 'grant', request.credits, request.description, lot.id, request.actorId);
@@ -89,22 +91,41 @@ export class InMemoryCreditLedger extends CreditLedger {
     for (const part of charge.parts) this.lotRows.find((lot) => lot.id === part.lotId)!.remaining += part.amount;
     Object.assign(charge, { state: 'released', settledAt: this.now });
     this.record(charge.userId, 'refund', charge.amount, description, null);
+    for (const part of charge.parts) {
+      const lot = this.lotRows.find((l) => l.id === part.lotId)!;
+      const back = Math.min(part.amount, Math.max(lot.clawbackTarget - lot.clawbackTaken, 0));
+      if (lot.expiresAt > this.now && back > 0) {
+        lot.remaining -= back;
+        lot.clawbackTaken += back;
+        this.record(charge.userId, 'revoke', -back, 'Returned credits of a refunded or disputed order', lot.id);
+      }
+    }
     return this.copy(charge);
   }
 
-  async revoke(sourceRef: string, credits: number, description: string, actorId?: string): Promise<number | null> {
+  async clawBack(sourceRef: string, target: number, description: string, actorId?: string): Promise<Clawback | null> {
     const lot = this.lotRows.find((l) => l.sourceRef === sourceRef);
     if (!lot) return null;
-    const taken = Math.min(credits, lot.remaining);
-    lot.remaining -= taken;
-    if (taken > 0) this.record(lot.userId, 'revoke', -taken, description, lot.id, actorId);
-    return taken;
+    const wanted = Math.min(Math.max(Math.trunc(target), 0), lot.granted);
+    const owed = wanted - lot.clawbackTaken;
+    const change = owed > 0 ? 0 - Math.min(owed, lot.remaining) : owed < 0 ? -owed : 0;
+    Object.assign(lot, { clawbackTarget: wanted, clawbackTaken: lot.clawbackTaken - change, remaining: lot.remaining + change });
+    if (change < 0) {
+      const short = owed + change;
+      this.record(lot.userId, 'revoke', change, short > 0 ? `${description}: ${-change} of ${owed} credits taken back, ${short} already used` : description, lot.id, actorId);
+    }
+    if (change > 0) this.record(lot.userId, 'restore', change, description, lot.id, actorId);
+    return { target: wanted, taken: lot.clawbackTaken, change };
+  }
+
+  async clawbacks(sourceRefs: string[]): Promise<Map<string, { target: number; taken: number }>> {
+    return new Map(this.lotRows.filter((l) => sourceRefs.includes(l.sourceRef)).map((l) => [l.sourceRef, { target: l.clawbackTarget, taken: l.clawbackTaken }]));
   }
 
   async lotActivity(sourceRef: string): Promise<{ lot: CreditLot; events: LedgerEvent[] } | null> {
     const row = this.lotRows.find((l) => l.sourceRef === sourceRef);
     if (!row) return null;
-    const { expired: _, ...lot } = row;
+    const { expired: _, clawbackTarget: _t, clawbackTaken: _k, ...lot } = row;
     return { lot: { ...lot, expiringSoon: false }, events: this.events.filter((e) => e.lotId === lot.id).map(({ userId: _u, lotId: _l, ...event }) => event) };
   }
 
@@ -114,7 +135,7 @@ export class InMemoryCreditLedger extends CreditLedger {
 
   async lots(userId: string): Promise<CreditLot[]> {
     const soon = this.now.getTime() + EXPIRING_SOON_DAYS * DAY_MS;
-    return this.spendable(userId).map(({ expired: _, ...lot }) => ({ ...lot, expiringSoon: lot.expiresAt.getTime() <= soon }));
+    return this.spendable(userId).map(({ expired: _, clawbackTarget: _t, clawbackTaken: _k, ...lot }) => ({ ...lot, expiringSoon: lot.expiresAt.getTime() <= soon }));
   }
 
   async hasPaid(userId: string): Promise<boolean> {

@@ -31,7 +31,7 @@ export function fakePageData(overrides: Partial<PageData> = {}): PageData {
       media: async () => [],
       explore: async () => ({ tags: [], months: [] }),
     },
-    billing: { pricing: async () => null, adminOrders: async () => null, adminOrder: async () => null },
+    billing: { pricing: async () => null, adminOrders: async () => null, adminOrder: async () => null, refusedEvents: async () => null },
     ops: { errors: async () => [], queues: async () => ({ mode: 'inline', queues: [] }) },
     guideReports: { page: async (number) => (number === 27 ? { number, title: level27.title } : null) },
     ...overrides,

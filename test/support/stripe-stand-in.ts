@@ -60,6 +60,7 @@ export async function startStripeStandIn({ secretKey }: { secretKey: string }) {
   const sessions = new Map<string, Json>();
   const paymentIntents = new Map<string, Json>();
   const charges = new Map<string, Json>();
+  const refunds = new Map<string, Json>();
   /** Idempotency-Key -> the request body and the answer it got, replayed for the same key like Stripe does. */
   const replays = new Map<string, { body: string; status: number; answer: Json }>();
   const state = { failing: false };
@@ -136,6 +137,7 @@ export async function startStripeStandIn({ secretKey }: { secretKey: string }) {
       payment_intent: intentId,
       status: 'succeeded',
     };
+    refunds.set(answer.id as string, answer);
     return { status: 200, answer };
   }
 
@@ -257,12 +259,29 @@ export async function startStripeStandIn({ secretKey }: { secretKey: string }) {
     expire(sessionId: string) {
       return structuredClone(Object.assign(sessionOf(sessionId), { status: 'expired', url: null }));
     },
-    /** A dispute of a charge, as Stripe sends it in charge.dispute.created (`withPaymentIntent: false` leaves the field null). */
-    dispute(chargeId: string, { withPaymentIntent = true } = {}) {
+    /**
+     * A refund fails at the bank (days after it was made): its status becomes failed and the charge's
+     * amount_refunded drops by it, as Stripe does; the refund as refund.failed carries it.
+     */
+    failRefund(refundId: string) {
+      const refund = refunds.get(refundId);
+      if (!refund) throw new Error(`The stand-in has no refund ${refundId}`);
+      const charge = charges.get(refund.charge as string)!;
+      charge.amount_refunded = (charge.amount_refunded as number) - (refund.amount as number);
+      charge.refunded = false;
+      return structuredClone(Object.assign(refund, { status: 'failed', failure_reason: 'expired_or_canceled_card' }));
+    },
+    /** The refunds made, oldest first. */
+    refunds: () => [...refunds.values()].map((refund) => structuredClone(refund)),
+    /**
+     * A dispute of a charge, as Stripe sends it in charge.dispute.created (`withPaymentIntent: false`
+     * leaves the field null); `status: 'won'` (or 'lost') as charge.dispute.closed carries it.
+     */
+    dispute(chargeId: string, { withPaymentIntent = true, status = 'needs_response', id = newId('dp') } = {}) {
       const charge = charges.get(chargeId);
       if (!charge) throw new Error(`The stand-in has no charge ${chargeId}`);
       return {
-        id: newId('dp'),
+        id,
         object: 'dispute',
         amount: charge.amount,
         charge: chargeId,
@@ -272,26 +291,30 @@ export async function startStripeStandIn({ secretKey }: { secretKey: string }) {
         metadata: {},
         payment_intent: withPaymentIntent ? charge.payment_intent : null,
         reason: 'fraudulent',
-        status: 'needs_response',
+        status,
       };
     },
     /**
      * A webhook delivery as Stripe sends it: the event JSON and its Stripe-Signature header, signed by
-     * the SDK's own helper (`timestamp` in seconds, default now).
+     * the SDK's own helper (`timestamp` in seconds, default now). `livemode`: a live event (default test).
      */
-    webhook(type: string, object: object, { secret, timestamp, id = newId('evt') }: { secret: string; timestamp?: number; id?: string }) {
+    webhook(type: string, object: object, { secret, timestamp, id = newId('evt'), livemode = false }: { secret: string; timestamp?: number; id?: string; livemode?: boolean }) {
       const body = JSON.stringify({
         id,
         object: 'event',
         api_version: Stripe.API_VERSION,
         created: timestamp ?? now(),
         data: { object },
-        livemode: false,
+        livemode,
         pending_webhooks: 1,
         request: { id: null, idempotency_key: null },
         type,
       });
       return { id, body, signature: Stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp }) };
+    },
+    /** The Stripe-Signature header for any body, however odd (signed events that do not read as Stripe's). */
+    sign(body: string, { secret, timestamp }: { secret: string; timestamp?: number }) {
+      return Stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp });
     },
     async close() {
       server.closeAllConnections();

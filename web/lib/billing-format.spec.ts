@@ -1,6 +1,7 @@
-import { ORDER_STATUSES } from 'src/contracts/billing';
+import { formatUsd, ORDER_STATUSES, type OrderView } from 'src/contracts/billing';
+import { interpolate } from 'web/i18n/i18n';
 import pages from 'web/i18n/messages/pages/en';
-import { checkDonation, keepPolling, ORDER_STATUS_KEYS, orderStatusTone, pageHref, pageParam, POLL_LIMIT_MS, signedNumber, usageChart, wasPaid } from './billing-format';
+import { checkDonation, keepPolling, LEDGER_KIND_KEYS, ORDER_STATUS_KEYS, orderNotes, orderStatusTone, pageHref, pageParam, POLL_LIMIT_MS, signedNumber, usageChart, wasPaid } from './billing-format';
 
 const limits = { min_usd: 1, max_usd: 500 };
 
@@ -21,6 +22,17 @@ describe('billing formatting', () => {
       'Expired',
       'Failed',
     ]);
+  });
+
+  it('says in plain words what became of an order after it was paid: taken back (and how many were already used), a dispute closed, a refund failed', () => {
+    const order = { credits_to_take_back: 0, credits_taken_back: 0, dispute_won_at: null, refund_failed_cents: 0 } as unknown as OrderView;
+    const words = (changes: Partial<OrderView>) => orderNotes({ ...order, ...changes }, formatUsd).map((note) => interpolate(pages[note.key], note.values));
+    expect(words({})).toEqual([]);
+    expect(words({ credits_to_take_back: 500, credits_taken_back: 500 })).toEqual(['Credits taken back: 500']);
+    expect(words({ credits_to_take_back: 500, credits_taken_back: 2 })).toEqual(['Credits taken back: 2 of 500 (498 were already used)']);
+    expect(words({ dispute_won_at: '2026-11-25T10:00:00.000Z' })).toEqual(['Dispute closed, the payment stands: credits given back']);
+    expect(words({ refund_failed_cents: 999 })).toEqual(['Refund of $9.99 failed: credits given back']);
+    expect(pages[LEDGER_KIND_KEYS.restore]).toBe('Restored');
   });
 
   it('accepts whole dollars from $1 to $500 as a donation', () => {

@@ -56,6 +56,7 @@ export const LEDGER_KIND_KEYS: Record<LedgerEventKind, PageMessageKey> = {
   refund: 'usage.kindRefund',
   revoke: 'usage.kindRevoke',
   expire: 'usage.kindExpire',
+  restore: 'usage.kindRestore',
 };
 
 /**
@@ -69,6 +70,22 @@ export function checkDonation(value: string, limits: { min_usd: number; max_usd:
   if (usd < limits.min_usd) return { problem: 'pricing.donateMin' };
   if (usd > limits.max_usd) return { problem: 'pricing.donateMax' };
   return { usd };
+}
+
+/** What became of an order's money after it was paid, in plain words (message key and values): taken back, a dispute closed, a refund failed. */
+export function orderNotes(order: OrderView, formatUsd: (cents: number) => string): { key: PageMessageKey; values?: Record<string, string | number> }[] {
+  const notes: { key: PageMessageKey; values?: Record<string, string | number> }[] = [];
+  if (order.credits_to_take_back > 0) {
+    const used = order.credits_to_take_back - order.credits_taken_back;
+    notes.push(
+      used > 0
+        ? { key: 'billing.takenBackShort', values: { taken: order.credits_taken_back, wanted: order.credits_to_take_back, used } }
+        : { key: 'billing.takenBack', values: { taken: order.credits_taken_back } },
+    );
+  }
+  if (order.dispute_won_at) notes.push({ key: 'billing.disputeWon' });
+  if (order.refund_failed_cents > 0) notes.push({ key: 'billing.refundFailed', values: { amount: formatUsd(order.refund_failed_cents) } });
+  return notes;
 }
 
 /** The success page asks the server again every 2 s while the order is pending, for 2 minutes at most. */

@@ -97,8 +97,8 @@ export const LOADERS: Record<string, Loader> = {
       number: filterText(search.get('number'), 20),
       status: (ORDER_STATUSES as readonly string[]).includes(status) ? (status as OrderStatus) : undefined,
     };
-    const orders = await data.billing.adminOrders(filter, pageNumber(url));
-    return orders ? { filter, orders } : unknownRoute(url.pathname);
+    const [orders, refused] = await Promise.all([data.billing.adminOrders(filter, pageNumber(url)), data.billing.refusedEvents(1)]);
+    return orders ? { filter, orders, refused: refused?.items ?? [] } : unknownRoute(url.pathname);
   },
   'admin-order': async ({ params, url, data }): Promise<AdminOrderDetail> => (await data.billing.adminOrder(params.id ?? '')) ?? unknownRoute(url.pathname),
 };

@@ -7,6 +7,7 @@ import {
   type AdminOrderView,
   type OrderStatus,
   type Paged,
+  type RefusedEventView,
 } from 'src/contracts/billing';
 import { Badge, buttonClass, cardClass, linkClass, mutedClass, secondaryButtonClass } from 'web/components/account-ui';
 import { Breadcrumbs } from 'web/components/level-bits';
@@ -31,6 +32,8 @@ import { notify } from 'web/lib/toasts';
 export interface AdminOrdersData {
   filter: { email?: string; number?: string; status?: OrderStatus };
   orders: Paged<AdminOrderView>;
+  /** The latest signed webhook events acknowledged but not applied (unreadable, or of the other mode). */
+  refused: RefusedEventView[];
 }
 
 const ADMIN = 'Admin';
@@ -57,7 +60,7 @@ const ordersHref = (filter: AdminOrdersData['filter'], page = 1) => {
 
 /** /admin/orders: the search form and the orders found, newest first. */
 export function AdminOrdersPage() {
-  const { filter, orders } = usePageData<AdminOrdersData>();
+  const { filter, orders, refused } = usePageData<AdminOrdersData>();
   const navigate = useNavigate();
   const { t } = usePageI18n();
   const id = useId();
@@ -136,7 +139,34 @@ export function AdminOrdersPage() {
         </ul>
       )}
       <PageLinks page={orders.page} pageCount={orders.pages} hrefFor={(page) => ordersHref(filter, page)} className="mt-6" />
+      {refused.length > 0 && <RefusedEvents events={refused} />}
     </main>
+  );
+}
+
+/** Stripe events that were signed but not applied: acknowledged (so Stripe stops sending them), kept here with the reason. */
+function RefusedEvents({ events }: { events: RefusedEventView[] }) {
+  return (
+    <section aria-labelledby="refused-events" className="mt-10" data-testid="refused-events">
+      <h2 id="refused-events" className="text-xl font-bold">
+        Payment events not applied
+      </h2>
+      <p className={`mt-1 text-sm ${mutedClass}`}>Signed by Stripe, but unreadable or of the other mode (live or test): acknowledged, nothing changed. The latest 20.</p>
+      <ul className="mt-3 divide-y divide-gray-200 rounded-3xl border border-gray-200 bg-white shadow-sm dark:divide-gray-800 dark:border-gray-800 dark:bg-gray-900/60">
+        {events.map((event) => (
+          <li key={event.id} className="px-4 py-3 text-sm sm:px-6">
+            <p className="flex flex-wrap items-center gap-x-3">
+              <span className="font-mono break-all">{event.id}</span>
+              <span className="font-semibold">{event.type}</span>
+              <time dateTime={event.received_at} className={`ml-auto ${mutedClass}`}>
+                {utc(event.received_at)}
+              </time>
+            </p>
+            <p className={`mt-0.5 break-words ${mutedClass}`}>{event.problem}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -153,7 +183,11 @@ export function AdminOrderPage() {
     ['What', order.description],
     ['Amount', formatUsd(order.amount_cents)],
     ['Refunded', formatUsd(order.refunded_cents)],
-    ['Credits', `${order.credits.toLocaleString('en-US')} granted, ${detail.credits_revoked.toLocaleString('en-US')} taken back`],
+    [
+      'Credits',
+      `${order.credits.toLocaleString('en-US')} granted, ${detail.credits_revoked.toLocaleString('en-US')} taken back` +
+        (order.credits_to_take_back > detail.credits_revoked ? ` of ${order.credits_to_take_back.toLocaleString('en-US')} asked (the rest were already used)` : ''),
+    ],
     ['Payment method', order.payment_method ?? '—'],
     ['Created', <time dateTime={order.created_at}>{utc(order.created_at)}</time>],
     ['Paid', order.paid_at ? <time dateTime={order.paid_at}>{utc(order.paid_at)}</time> : '—'],
@@ -217,7 +251,7 @@ function RefundForm({ detail, onDone }: { detail: AdminOrderDetail; onDone: () =
   const cents = Math.round(Number(dollars) * 100);
   const valid = /^\d+(\.\d{1,2})?$/.test(dollars.trim()) && cents >= 1 && cents <= detail.refundable_cents;
   // The refunded share of the credits (rounded up), less what was taken back already, and only what is unspent.
-  const owed = valid ? Math.max(0, creditsForRefundedCents({ credits: order.credits, amountCents: order.amount_cents }, order.refunded_cents + cents) - detail.credits_revoked) : 0;
+  const owed = valid ? Math.max(0, creditsForRefundedCents({ credits: order.credits, amountCents: order.amount_cents }, order.refunded_cents + cents) - order.credits_to_take_back) : 0;
   const taken = Math.min(owed, detail.lot?.remaining ?? 0);
   const confirm = (event: FormEvent) => {
     event.preventDefault();

@@ -41,6 +41,7 @@ import {
   LEDGER_KIND_KEYS,
   LOT_SOURCE_KEYS,
   ORDER_STATUS_KEYS,
+  orderNotes,
   orderStatusTone,
   pageParam,
   POLL_INTERVAL_MS,
@@ -682,6 +683,11 @@ function OrdersTable({ orders, highlight, onChanged }: { orders: OrderView[]; hi
                 <td data-label={headers[3]} className={cell}>
                   <span className="flex flex-col items-end gap-1 sm:items-start">
                     <StatusBadge status={order.status} />
+                    {orderNotes(order, formatUsd).map((note) => (
+                      <span key={note.key} className={`text-xs ${mutedClass}`} data-testid="order-note">
+                        {t(note.key, note.values)}
+                      </span>
+                    ))}
                     {order.status === 'pending' && <PendingActions order={order} onChanged={onChanged} />}
                   </span>
                 </td>

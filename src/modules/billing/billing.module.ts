@@ -4,7 +4,7 @@ import { AppConfig } from 'src/config/app-config';
 import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
 import { CreditsModule } from 'src/modules/credits/credits.module';
 import { YamlPricingCatalog } from './adapters/files/yaml.pricing-catalog';
-import { BillingAdminController } from './adapters/http/billing-admin.controller';
+import { BillingAdminController, PaymentEventsAdminController } from './adapters/http/billing-admin.controller';
 import { BillingController } from './adapters/http/billing.controller';
 import { StripeWebhookController } from './adapters/http/stripe-webhook.controller';
 import { LocalPaymentGateway } from './adapters/local/local.payment-gateway';
@@ -24,7 +24,7 @@ import { PricingCatalog } from './domain/pricing-catalog.port';
  */
 @Module({
   imports: [AuthGuardsModule, CreditsModule, MikroOrmModule.forFeature([OrderSchema, PaymentEventSchema, OrderRefundSchema])],
-  controllers: [BillingController, StripeWebhookController, BillingAdminController],
+  controllers: [BillingController, StripeWebhookController, BillingAdminController, PaymentEventsAdminController],
   providers: [
     BillingService,
     BillingHousekeeping,

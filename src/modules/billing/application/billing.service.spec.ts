@@ -5,7 +5,15 @@ import type { CreditPack, OrderStatus } from 'src/contracts/billing';
 import type { SessionAuthenticator } from 'src/modules/auth/auth-guards.module';
 import { PaymentsDisabledError } from 'src/modules/credits/domain/credits.errors';
 import { InMemoryCreditLedger } from 'test/fakes/in-memory.credit-ledger';
-import { OrderNotFoundError, OrderNotPayableError, PaymentEventTooEarlyError, RefundNotPossibleError, TestCheckoutUnavailableError, UnknownPackError } from '../domain/billing.errors';
+import {
+  OrderNotFoundError,
+  OrderNotPayableError,
+  PaymentEventTooEarlyError,
+  RefundNotPossibleError,
+  TestCheckoutUnavailableError,
+  TooManyOpenCheckoutsError,
+  UnknownPackError,
+} from '../domain/billing.errors';
 import { Order, orderLotRef } from '../domain/order';
 import { newOrderNumber } from '../domain/order-number';
 import { OrderRepository, type NewOrder, type OrderChanges, type OrderRefund, type OrderSearch } from '../domain/order-repository.port';
@@ -43,6 +51,9 @@ class InMemoryOrderRepository extends OrderRepository {
       number: newOrderNumber(),
       refundedCents: 0,
       creditsRevoked: 0,
+      gatewayLookups: 0,
+      disputeWonAt: null,
+      refundFailedCents: 0,
       status: 'pending' as const,
       gatewaySessionId: null,
       gatewayPaymentRef: null,
@@ -53,6 +64,22 @@ class InMemoryOrderRepository extends OrderRepository {
     });
     this.rows.push(row);
     return { ...row };
+  }
+  async createIfFewerOpen(order: NewOrder, limit: number, withinMs: number) {
+    return (await this.openOrders(order.userId, withinMs)).length >= limit ? null : this.create(order);
+  }
+  async openOrders(userId: string, withinMs: number) {
+    return this.rows.filter((o) => o.userId === userId && o.status === 'pending' && o.createdAt.getTime() > Date.now() - withinMs).map((o) => ({ ...o }));
+  }
+  async claimLookup(id: string, done: number, afterMs: number) {
+    const row = this.rows.find((o) => o.id === id);
+    if (!row || row.gatewayLookups !== done || Date.now() - row.createdAt.getTime() < afterMs) return false;
+    row.gatewayLookups++;
+    return true;
+  }
+  readonly refused: { id: string; type: string; problem: string; receivedAt: Date }[] = [];
+  async refusedEvents() {
+    return { items: [...this.refused].reverse(), total: this.refused.length };
   }
   async findById(id: string) {
     const row = this.rows.find((o) => o.id === id);
@@ -83,9 +110,10 @@ class InMemoryOrderRepository extends OrderRepository {
     const all = this.rows.filter((o) => !filter.status || o.status === filter.status).reverse();
     return { items: all.slice((page - 1) * pageSize, page * pageSize), total: all.length };
   }
-  async recordEvent(id: string) {
+  async recordEvent(id: string, type: string, problem?: string) {
     if (this.events.has(id)) return false;
     this.events.add(id);
+    if (problem) this.refused.push({ id, type, problem, receivedAt: new Date() });
     return true;
   }
   async expirePending(before: Date) {
@@ -115,6 +143,7 @@ class FakeGateway extends PaymentGateway {
   readonly refunds: { orderId: string; amountCents: number }[] = [];
   failing = false;
   lookups = new Map<string, PaymentUpdate>();
+  lookupCalls = 0;
   constructor(readonly kind: 'stripe' | 'local') {
     super();
   }
@@ -127,6 +156,7 @@ class FakeGateway extends PaymentGateway {
     return JSON.parse(rawBody.toString()) as GatewayEvent;
   }
   async lookup(sessionId: string) {
+    this.lookupCalls++;
     return this.lookups.get(sessionId) ?? null;
   }
   async refund(order: Order, amountCents: number) {
@@ -354,8 +384,33 @@ describe('BillingService', () => {
     await expect(billing.testPayment(USER.id, canceled.id, 'paid')).rejects.toBeInstanceOf(OrderNotPayableError);
   });
 
-  it('looks a pending Stripe order up at the gateway when the success page beats the webhook', async () => {
+  it('reads a pending order from the database, and asks the gateway at most three times, 5 s, 15 s and 45 s after the order', async () => {
     const order = await checkout();
+    const row = orders.rows.find((o) => o.id === order.id)!;
+    const age = (ms: number) => (row.createdAt = new Date(Date.now() - ms));
+    // The success page polls every 2 s: the first 5 s never reach Stripe.
+    for (let i = 0; i < 3; i++) expect(await billing.order(USER.id, order.id)).toMatchObject({ status: 'pending' });
+    expect(gateway.lookupCalls).toBe(0);
+    age(6_000);
+    for (let i = 0; i < 3; i++) await billing.order(USER.id, order.id);
+    expect(gateway.lookupCalls).toBe(1);
+    age(16_000);
+    for (let i = 0; i < 3; i++) await billing.order(USER.id, order.id);
+    expect(gateway.lookupCalls).toBe(2);
+    age(46_000);
+    await billing.order(USER.id, order.id);
+    age(3_600_000);
+    for (let i = 0; i < 5; i++) await billing.order(USER.id, order.id);
+    expect(gateway.lookupCalls).toBe(3);
+    // The webhook is the news from then on.
+    expect(await billing.applyUpdate('evt_webhook', paid(order))).toBe('applied');
+    expect(await billing.order(USER.id, order.id)).toMatchObject({ status: 'paid' });
+    expect(gateway.lookupCalls).toBe(3);
+  });
+
+  it('fulfils a pending order from a look-up when the webhook is late, once', async () => {
+    const order = await checkout();
+    orders.rows.find((o) => o.id === order.id)!.createdAt = new Date(Date.now() - 6_000);
     gateway.lookups.set(order.gatewaySessionId!, paid(order));
     expect(await billing.order(USER.id, order.id)).toMatchObject({ status: 'paid', credits: 100 });
     expect(await ledger.balance(USER.id)).toBe(100);
@@ -365,7 +420,117 @@ describe('BillingService', () => {
     await expect(billing.order('someone-else', order.id)).rejects.toBeInstanceOf(OrderNotFoundError);
   });
 
+  it('keeps at most 3 checkouts open per user: a 4th answers 429 with Retry-After until one is canceled or a day old', async () => {
+    const open = [await checkout(), await checkout(), await checkout()];
+    const refused = await billing.checkout(USER, { pack_id: 'starter' }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(TooManyOpenCheckoutsError);
+    expect(refused).toMatchObject({ code: 'BILLING.TOO_MANY_OPEN_CHECKOUTS', kind: 'rate_limited', message: 'You have 3 unfinished checkouts. Finish or cancel one on your billing page, then try again.' });
+    // Until the oldest one's checkout session expires, a day after it was made.
+    expect((refused as TooManyOpenCheckoutsError).retryAfterSeconds).toBeGreaterThan(86_400 - 60);
+    expect((refused as TooManyOpenCheckoutsError).retryAfterSeconds).toBeLessThanOrEqual(86_400);
+    expect(gateway.checkouts).toHaveLength(3);
+    // Someone else is not counted against this user.
+    await billing.checkout({ id: 'user-2', email: 'other@example.com' }, { pack_id: 'starter' });
+    // Canceled, or paid: a place again.
+    await billing.cancelCheckout(USER.id, open[0]!.id);
+    await billing.applyUpdate('evt_paid', paid(open[1]!));
+    await checkout();
+    await checkout();
+    await expect(billing.checkout(USER, { pack_id: 'starter' })).rejects.toBeInstanceOf(TooManyOpenCheckoutsError);
+    // A pending order older than a checkout session lives is not open any more.
+    orders.rows.find((o) => o.id === open[2]!.id)!.createdAt = new Date(Date.now() - PENDING_ORDER_TTL_MS - 1000);
+    await checkout();
+  });
+
+  describe('money events after the payment', () => {
+    const ref = (order: Order) => `pi_${order.id}`;
+    const spend = async (credits: number) => {
+      const key = randomUUID();
+      await ledger.hold({ userId: USER.id, amount: credits, idempotencyKey: key, description: 'Images' });
+      await ledger.capture(key);
+    };
+    const history = async () => (await ledger.history(USER.id, 1, 50)).items;
+
+    it('takes back the credits failed jobs release into a refunded order: the refund leaves nothing to spend', async () => {
+      const order = await checkout();
+      await billing.applyUpdate('evt_paid', paid(order));
+      const jobs = ['job-1', 'job-2', 'job-3'];
+      for (const key of jobs) await ledger.hold({ userId: USER.id, amount: 10, idempotencyKey: key, description: 'Image conversion' });
+      expect(await billing.applyUpdate('evt_refund', { type: 'refunded', paymentRef: ref(order), refundedCents: 299 })).toBe('applied');
+      expect(await ledger.balance(USER.id)).toBe(0);
+      await ledger.release('job-1', 'failed');
+      await ledger.release('job-2', 'failed');
+      expect(await ledger.balance(USER.id)).toBe(0);
+      expect((await billing.listOrders(USER.id, 1)).items[0]).toMatchObject({ status: 'refunded', credits_to_take_back: 100, credits_taken_back: 90 });
+    });
+
+    it('records the refund shortfall: how many credits were actually taken back, and how many were already used', async () => {
+      const order = await checkout();
+      await billing.applyUpdate('evt_paid', paid(order));
+      await spend(2);
+      expect(await billing.applyUpdate('evt_refund', { type: 'refunded', paymentRef: ref(order), refundedCents: 299 })).toBe('applied');
+      expect((await billing.listOrders(USER.id, 1)).items[0]).toMatchObject({ credits_to_take_back: 100, credits_taken_back: 98 });
+      expect((await billing.adminOrder(order.id)).credits_revoked).toBe(98);
+      expect((await history())[0]).toMatchObject({ kind: 'revoke', credits: -98, description: `Refund of ${order.number}: 98 of 100 credits taken back, 2 already used` });
+    });
+
+    it('gives back what a dispute took when it closes with the payment standing, once, whichever event says so', async () => {
+      const order = await checkout();
+      await billing.applyUpdate('evt_paid', paid(order));
+      // A third refunded first (34 credits), then the rest disputed (66 more).
+      await billing.applyUpdate('evt_refund', { type: 'refunded', paymentRef: ref(order), refundedCents: 100 });
+      expect(await billing.applyUpdate('evt_dispute', { type: 'disputed', paymentRef: ref(order) })).toBe('applied');
+      expect(await ledger.balance(USER.id)).toBe(0);
+
+      const won = { type: 'dispute_won' as const, paymentRef: ref(order), disputeId: 'dp_1' };
+      expect(await billing.applyUpdate('evt_won', won)).toBe('applied');
+      expect(await ledger.balance(USER.id)).toBe(66);
+      expect(await billing.applyUpdate('evt_won', won)).toBe('duplicate');
+      expect(await billing.applyUpdate('evt_won_again', won)).toBe('ignored');
+      expect(await ledger.balance(USER.id)).toBe(66);
+      const [view] = (await billing.listOrders(USER.id, 1)).items;
+      expect(view).toMatchObject({ status: 'partially_refunded', refunded_cents: 100, credits_to_take_back: 34, credits_taken_back: 34, dispute_won_at: expect.any(String) });
+      expect((await history())[0]).toMatchObject({ kind: 'restore', credits: 66, description: `Dispute of ${order.number} closed, the payment stands: credits given back` });
+      // Won for an order that is not disputed: nothing.
+      expect(await billing.applyUpdate('evt_won_other', { ...won, disputeId: 'dp_2' })).toBe('ignored');
+      expect(await ledger.balance(USER.id)).toBe(66);
+    });
+
+    it('gives back the credits of a refund that failed, once per refund, whichever event says so', async () => {
+      const order = await checkout();
+      await billing.applyUpdate('evt_paid', paid(order));
+      await billing.applyUpdate('evt_r1', { type: 'refunded', paymentRef: ref(order), refundedCents: 100 });
+      await billing.applyUpdate('evt_r2', { type: 'refunded', paymentRef: ref(order), refundedCents: 299 });
+      expect(await ledger.balance(USER.id)).toBe(0);
+
+      // The second refund (199 cents) failed at the bank: its 66 credits come back, the first one's 34 stay taken.
+      const failed = { type: 'refund_failed' as const, paymentRef: ref(order), refundId: 're_2', amountCents: 199 };
+      expect(await billing.applyUpdate('evt_refund_failed', failed)).toBe('applied');
+      expect(await billing.applyUpdate('evt_refund_updated', failed)).toBe('ignored');
+      expect(await billing.applyUpdate('evt_refund_failed', failed)).toBe('duplicate');
+      expect(await ledger.balance(USER.id)).toBe(66);
+      expect((await billing.listOrders(USER.id, 1)).items[0]).toMatchObject({ status: 'partially_refunded', refunded_cents: 100, refund_failed_cents: 199, credits_to_take_back: 34, credits_taken_back: 34 });
+      expect((await history())[0]).toMatchObject({ kind: 'restore', credits: 66, description: `Refund of ${order.number} failed: credits given back` });
+
+      // The first one fails too: the order is as if never refunded.
+      expect(await billing.applyUpdate('evt_refund_failed_1', { ...failed, refundId: 're_1', amountCents: 100 })).toBe('applied');
+      expect((await billing.listOrders(USER.id, 1)).items[0]).toMatchObject({ status: 'paid', refunded_cents: 0, refund_failed_cents: 299, credits_taken_back: 0 });
+      expect(await ledger.balance(USER.id)).toBe(100);
+    });
+
+    it('acknowledges a signed event the gateway could not read or is of the other mode, keeps it for the admin, and applies nothing', async () => {
+      const order = await checkout();
+      const event = { id: 'evt_odd', type: 'checkout.session.completed', update: paid(order), problem: 'a live mode event, and this site\'s key is test mode' };
+      expect(await billing.handleWebhook(Buffer.from(JSON.stringify(event)), 'sig')).toBe('refused');
+      expect(await billing.handleWebhook(Buffer.from(JSON.stringify(event)), 'sig')).toBe('duplicate');
+      expect(await ledger.balance(USER.id)).toBe(0);
+      expect((await orders.findById(order.id))!.status).toBe('pending');
+      expect(await billing.refusedEvents(1)).toMatchObject({ total: 1, items: [{ id: 'evt_odd', type: 'checkout.session.completed', problem: event.problem }] });
+    });
+  });
+
   it("lists a user's orders twenty a page, newest first", async () => {
+    setUp('stripe', { CHECKOUT_MAX_OPEN: '30' });
     for (let i = 0; i < 21; i++) await checkout();
     const page = await billing.listOrders(USER.id, 1);
     expect(page).toMatchObject({ page: 1, pages: 2, total: 21 });

@@ -15,6 +15,7 @@ import {
   type OrderView,
   type Paged,
   type PricingData,
+  type RefusedEventView,
 } from 'src/contracts/billing';
 import { SessionAuthenticator } from 'src/modules/auth/auth-guards.module';
 import { CreditLedger, PaymentsDisabledError } from 'src/modules/credits/credits.module';
@@ -25,9 +26,10 @@ import {
   RefundKeyConflictError,
   RefundNotPossibleError,
   TestCheckoutUnavailableError,
+  TooManyOpenCheckoutsError,
   UnknownPackError,
 } from '../domain/billing.errors';
-import { creditsForRefund, orderLotRef, PAID_STATUSES, statusAfterRefund, type Order } from '../domain/order';
+import { creditsForRefund, orderLotRef, PAID_STATUSES, statusAfterRefund, statusOfPaid, type Order } from '../domain/order';
 import { OrderRepository, type OrderSearch } from '../domain/order-repository.port';
 import { PaymentGateway, type PaymentUpdate } from '../domain/payment-gateway.port';
 import { PricingCatalog } from '../domain/pricing-catalog.port';
@@ -38,8 +40,8 @@ export const PENDING_ORDER_TTL_MS = 24 * 60 * 60_000;
 /** The payment method the local test checkout reports. */
 export const TEST_PAYMENT_METHOD = 'Test card •••• 4242';
 
-/** What happened to a gateway event. */
-export type EventOutcome = 'applied' | 'duplicate' | 'ignored';
+/** What happened to a gateway event ('refused': signed but unreadable or of the other mode, kept for the admin, not applied). */
+export type EventOutcome = 'applied' | 'duplicate' | 'ignored' | 'refused';
 
 /**
  * Checkout, orders, and the one fulfilment path every payment takes: Stripe's webhook, the success
@@ -78,7 +80,14 @@ export class BillingService {
   /** Creates a pending order priced from our table and starts the gateway's checkout for it. */
   async checkout(user: { id: string; email: string }, input: CheckoutInput): Promise<CheckoutView> {
     this.requireEnabled();
-    const order = await this.orders.create(this.newOrder(user.id, input));
+    const limit = this.config.payments.maxOpenCheckouts;
+    const order = await this.orders.createIfFewerOpen(this.newOrder(user.id, input), limit, PENDING_ORDER_TTL_MS);
+    if (!order) {
+      // Retry-After: when the oldest open one expires (canceling one on /billing frees a place at once).
+      const [oldest] = await this.orders.openOrders(user.id, PENDING_ORDER_TTL_MS);
+      const seconds = oldest ? Math.ceil((oldest.createdAt.getTime() + PENDING_ORDER_TTL_MS - Date.now()) / 1000) : 60;
+      throw new TooManyOpenCheckoutsError(limit, Math.min(Math.max(seconds, 1), PENDING_ORDER_TTL_MS / 1000));
+    }
     try {
       const site = this.config.http.publicUrl;
       const session = await this.gateway.createCheckout({
@@ -97,14 +106,24 @@ export class BillingService {
 
   async listOrders(userId: string, page: number): Promise<Paged<OrderView>> {
     this.requireEnabled();
-    return this.paged(await this.orders.listForUser(userId, page, ORDERS_PAGE_SIZE), page);
+    const { items, total } = await this.orders.listForUser(userId, page, ORDERS_PAGE_SIZE);
+    const taken = await this.takenBack(items);
+    return { items: items.map((order) => toOrderView(order, taken.get(order.id))), page, pages: pageCount(total), total };
+  }
+
+  /** Admin: signed webhook events acknowledged without being applied (unreadable, or of the other mode), newest first. */
+  async refusedEvents(page: number): Promise<Paged<RefusedEventView>> {
+    this.requireEnabled();
+    const { items, total } = await this.orders.refusedEvents(page, ORDERS_PAGE_SIZE);
+    return { items: items.map((e) => ({ id: e.id, type: e.type, problem: e.problem, received_at: e.receivedAt.toISOString() })), page, pages: pageCount(total), total };
   }
 
   /** Admin: every order, newest first, by the buyer's address, the order number and status (each optional, parts match). */
   async listAllOrders(filter: OrderSearch, page: number): Promise<Paged<AdminOrderView>> {
     this.requireEnabled();
     const { items, total } = await this.orders.search(filter, page, ORDERS_PAGE_SIZE);
-    return { items: items.map((order) => ({ ...toOrderView(order), user_id: order.userId, email: order.email })), page, pages: pageCount(total), total };
+    const taken = await this.takenBack(items);
+    return { items: items.map((order) => ({ ...toOrderView(order, taken.get(order.id)), user_id: order.userId, email: order.email })), page, pages: pageCount(total), total };
   }
 
   /** Admin: one order with its credits (granted, spent, taken back), its refunds and its gateway events. */
@@ -112,14 +131,15 @@ export class BillingService {
     this.requireEnabled();
     const order = await this.orders.findById(orderId);
     if (!order) throw new OrderNotFoundError();
-    const [activity, trail] = await Promise.all([this.ledger.lotActivity(orderLotRef(order.id)), this.orders.trail(order.id)]);
+    const [activity, trail, taken] = await Promise.all([this.ledger.lotActivity(orderLotRef(order.id)), this.orders.trail(order.id), this.takenBack([order])]);
     const actors = [order.userId, ...trail.refunds.map((r) => r.adminId), ...(activity?.events ?? []).map((e) => e.actorId)].filter((id): id is string => !!id);
     const emails = await this.accounts.emailsOf(actors);
     const who = (id: string | null | undefined) => (id ? (emails.get(id) ?? id) : null);
     const refundable = PAID_STATUSES.includes(order.status) && order.status !== 'disputed' ? order.amountCents - order.refundedCents : 0;
     return {
-      order: { ...toOrderView(order), user_id: order.userId, email: emails.get(order.userId) ?? null },
-      credits_revoked: order.creditsRevoked,
+      order: { ...toOrderView(order, taken.get(order.id)), user_id: order.userId, email: emails.get(order.userId) ?? null },
+      // What the ledger could take back (spent credits cannot be), not what the refunds asked for.
+      credits_revoked: taken.get(order.id) ?? 0,
       refundable_cents: order.gatewayPaymentRef ? refundable : 0,
       lot: activity && { granted: activity.lot.granted, remaining: activity.lot.remaining, expires_at: activity.lot.expiresAt.toISOString() },
       credit_events: (activity?.events ?? []).map((e) => ({ kind: e.kind, credits: e.credits, description: e.description, created_at: e.createdAt.toISOString(), admin: who(e.actorId) })),
@@ -129,22 +149,26 @@ export class BillingService {
   }
 
   /**
-   * One of the user's orders (someone else's answers like a missing one). A pending Stripe order
-   * is looked up at the gateway first: the success page may arrive before the webhook.
+   * One of the user's orders (someone else's answers like a missing one), as the database has it:
+   * the webhook is the news. A pending Stripe order may also be looked up at the gateway, a few
+   * times in all and spaced out (STRIPE_LOOKUP_DELAYS_MS after the order), for a webhook that is late.
    */
   async order(userId: string, orderId: string): Promise<OrderView> {
     this.requireEnabled();
     let order = await this.ownOrder(userId, orderId);
-    if (order.status === 'pending' && order.gateway === 'stripe' && order.gatewaySessionId && this.gateway.kind === 'stripe') {
+    const delays = this.config.payments.lookupDelaysMs;
+    const done = order.gatewayLookups;
+    const lookable = order.status === 'pending' && order.gateway === 'stripe' && order.gatewaySessionId && this.gateway.kind === 'stripe';
+    if (lookable && done < delays.length && Date.now() - order.createdAt.getTime() >= delays[done]! && (await this.orders.claimLookup(order.id, done, delays[done]!))) {
       try {
-        const update = await this.gateway.lookup(order.gatewaySessionId);
+        const update = await this.gateway.lookup(order.gatewaySessionId!);
         if (update) await this.applyUpdate(`lookup:${order.gatewaySessionId}:${update.type}`, update);
         order = (await this.orders.findById(order.id)) ?? order;
       } catch (error) {
         this.logger.warn({ err: error }, `Could not look up order ${order.id} at the gateway`);
       }
     }
-    return toOrderView(order);
+    return this.view(order);
   }
 
   /** /billing's Resume on a pending order: where to finish paying it (409 when its checkout cannot be paid any more). */
@@ -165,7 +189,7 @@ export class BillingService {
       await this.gateway.cancel(order);
       await this.applyUpdate(`cancel:${order.id}`, { type: 'canceled', sessionId: order.gatewaySessionId });
     }
-    return toOrderView((await this.orders.findById(order.id))!);
+    return this.view((await this.orders.findById(order.id))!);
   }
 
   /** The local test checkout's Pay and Cancel buttons: the same fulfilment as a Stripe webhook. */
@@ -182,7 +206,7 @@ export class BillingService {
         ? { type: 'paid', sessionId, amountPaidCents: order.amountCents, currency: 'usd', paymentRef: `local_pay_${order.id}`, paymentMethod: TEST_PAYMENT_METHOD }
         : { type: 'canceled', sessionId };
     await this.applyUpdate(`local:${order.id}:${result}`, update);
-    return toOrderView((await this.orders.findById(order.id))!);
+    return this.view((await this.orders.findById(order.id))!);
   }
 
   /**
@@ -199,7 +223,7 @@ export class BillingService {
       const first = await this.orders.findRefund(request.idempotencyKey);
       if (first) {
         if (first.orderId !== order.id || (request.amountCents !== undefined && request.amountCents !== first.amountCents)) throw new RefundKeyConflictError();
-        return toOrderView(order);
+        return this.view(order);
       }
       if (!order.gatewayPaymentRef || !['paid', 'partially_refunded'].includes(order.status)) {
         throw new RefundNotPossibleError('Only a paid order that is not fully refunded can be refunded.');
@@ -211,7 +235,7 @@ export class BillingService {
       await this.orders.recordRefund({ orderId: order.id, idempotencyKey: request.idempotencyKey, amountCents: amount, refundedCents, adminId: request.adminId });
       await this.applyUpdate(`refund:${order.id}:${refundedCents}`, { type: 'refunded', paymentRef: order.gatewayPaymentRef, refundedCents }, request.adminId);
       this.logger.log(`Order ${order.id}: ${amount} cents refunded by admin ${request.adminId}`);
-      return toOrderView((await this.orders.findById(order.id))!);
+      return this.view((await this.orders.findById(order.id))!);
     });
   }
 
@@ -219,6 +243,11 @@ export class BillingService {
   async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<EventOutcome> {
     this.requireEnabled();
     const event = await this.gateway.parseWebhook(rawBody, signature);
+    if (event.problem) {
+      // Acknowledged (a 5xx would have Stripe retry it for days), kept for the admin, not applied.
+      this.logger.warn(`Webhook event ${event.id} (${event.type}) refused: ${event.problem}`);
+      return (await this.orders.recordEvent(event.id, event.type, event.problem)) ? 'refused' : 'duplicate';
+    }
     return this.applyUpdate(event.id, event.update);
   }
 
@@ -246,6 +275,10 @@ export class BillingService {
           return this.takeBackRefund(update.paymentRef, update.refundedCents, adminId);
         case 'disputed':
           return this.takeBackDispute(update.paymentRef);
+        case 'dispute_won':
+          return this.restoreDispute(update.paymentRef, update.disputeId);
+        case 'refund_failed':
+          return this.reverseRefund(update);
       }
     });
   }
@@ -300,20 +333,63 @@ export class BillingService {
     if (refundedCents <= order.refundedCents) return 'ignored';
     const refunded = Math.min(refundedCents, order.amountCents);
     const target = Math.max(creditsForRefund(order, refunded), order.creditsRevoked);
-    const owed = target - order.creditsRevoked;
-    const taken = owed > 0 ? ((await this.ledger.revoke(orderLotRef(order.id), owed, `Refund of ${order.number}`, adminId)) ?? 0) : 0;
+    const back = await this.ledger.clawBack(orderLotRef(order.id), target, `Refund of ${order.number}`, adminId);
     await this.orders.update(order.id, { refundedCents: refunded, creditsRevoked: target, status: statusAfterRefund(order, refunded) });
-    this.logger.log(`Order ${order.id}: ${refunded} cents refunded in all; ${taken} of ${owed} credits taken back`);
+    this.logger.log(`Order ${order.id}: ${refunded} cents refunded in all; ${back?.taken ?? 0} of ${target} credits taken back in all`);
     return 'applied';
   }
 
   private async takeBackDispute(paymentRef: string): Promise<EventOutcome> {
     const order = await this.paidOrderOf(paymentRef);
     if (order.status === 'disputed') return 'ignored';
-    const taken = (await this.ledger.revoke(orderLotRef(order.id), order.credits, `Payment disputed: ${order.number}`)) ?? 0;
+    const back = await this.ledger.clawBack(orderLotRef(order.id), order.credits, `Payment disputed: ${order.number}`);
     await this.orders.update(order.id, { status: 'disputed', creditsRevoked: order.credits });
-    this.logger.warn(`Order ${order.id} disputed: ${taken} unspent credits taken back`);
+    this.logger.warn(`Order ${order.id} disputed: ${back?.taken ?? 0} of ${order.credits} credits taken back`);
     return 'applied';
+  }
+
+  /** A dispute decided for us: the order is as its refunds left it, and the credits the dispute took come back. Once per dispute. */
+  private async restoreDispute(paymentRef: string, disputeId: string): Promise<EventOutcome> {
+    const order = await this.paidOrderOf(paymentRef);
+    if (order.status !== 'disputed' || !(await this.orders.recordEvent(`fact:dispute_won:${disputeId}`, 'dispute_won'))) return 'ignored';
+    const target = creditsForRefund(order, order.refundedCents);
+    const back = await this.ledger.clawBack(orderLotRef(order.id), target, `Dispute of ${order.number} closed, the payment stands: credits given back`);
+    await this.orders.update(order.id, { status: statusOfPaid(order, order.refundedCents), creditsRevoked: target, disputeWonAt: new Date() });
+    this.logger.log(`Order ${order.id}: dispute ${disputeId} won, ${back?.change ?? 0} credits given back`);
+    return 'applied';
+  }
+
+  /**
+   * A refund that failed after it was counted: its cents leave the refunded amount and its share of
+   * the credits comes back (a dispute, if any, still holds them). Once per refund, whichever event says it.
+   */
+  private async reverseRefund(update: Extract<PaymentUpdate, { type: 'refund_failed' }>): Promise<EventOutcome> {
+    const order = await this.paidOrderOf(update.paymentRef);
+    if (!(await this.orders.recordEvent(`fact:refund_failed:${update.refundId}`, 'refund_failed'))) return 'ignored';
+    const failed = Math.min(update.amountCents, order.refundedCents);
+    if (failed <= 0) return 'ignored';
+    const refunded = order.refundedCents - failed;
+    const disputed = order.status === 'disputed';
+    const target = disputed ? order.credits : creditsForRefund(order, refunded);
+    const back = await this.ledger.clawBack(orderLotRef(order.id), target, `Refund of ${order.number} failed: credits given back`);
+    await this.orders.update(order.id, {
+      refundedCents: refunded,
+      refundFailedCents: order.refundFailedCents + failed,
+      creditsRevoked: target,
+      status: disputed ? 'disputed' : statusOfPaid(order, refunded),
+    });
+    this.logger.warn(`Order ${order.id}: refund ${update.refundId} of ${failed} cents failed, ${back?.change ?? 0} credits given back`);
+    return 'applied';
+  }
+
+  private async view(order: Order): Promise<OrderView> {
+    return toOrderView(order, (await this.takenBack([order])).get(order.id));
+  }
+
+  /** The credits actually taken back of each order's lot (a refund or dispute takes only what is unspent). */
+  private async takenBack(orders: Order[]): Promise<Map<string, number>> {
+    const lots = await this.ledger.clawbacks(orders.filter((o) => o.creditsRevoked > 0).map((o) => orderLotRef(o.id)));
+    return new Map(orders.map((o) => [o.id, lots.get(orderLotRef(o.id))?.taken ?? 0]));
   }
 
   private newOrder(userId: string, input: CheckoutInput) {
@@ -352,10 +428,6 @@ export class BillingService {
     return order;
   }
 
-  private paged({ items, total }: { items: Order[]; total: number }, page: number): Paged<OrderView> {
-    return { items: items.map(toOrderView), page, pages: pageCount(total), total };
-  }
-
   private requireEnabled(): void {
     if (!this.config.payments.enabled) throw new PaymentsDisabledError();
   }
@@ -363,7 +435,8 @@ export class BillingService {
 
 const pageCount = (total: number) => Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE));
 
-export function toOrderView(order: Order): OrderView {
+/** `creditsTakenBack`: what the ledger could take back of the order's lot (unknown: none). */
+export function toOrderView(order: Order, creditsTakenBack = 0): OrderView {
   return {
     id: order.id,
     number: order.number,
@@ -378,5 +451,9 @@ export function toOrderView(order: Order): OrderView {
     test: order.gateway === 'local',
     created_at: order.createdAt.toISOString(),
     paid_at: order.paidAt?.toISOString() ?? null,
+    credits_to_take_back: order.creditsRevoked,
+    credits_taken_back: creditsTakenBack,
+    refund_failed_cents: order.refundFailedCents,
+    dispute_won_at: order.disputeWonAt?.toISOString() ?? null,
   };
 }

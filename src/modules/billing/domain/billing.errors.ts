@@ -75,3 +75,15 @@ export class PaymentGatewayError extends AppError {
     super('The payment service is not answering; please try again in a moment.');
   }
 }
+
+/** The user has CHECKOUT_MAX_OPEN checkouts open: one of them is finished or canceled first (on /billing), or one expires. */
+export class TooManyOpenCheckoutsError extends AppError {
+  readonly code = 'BILLING.TOO_MANY_OPEN_CHECKOUTS';
+  readonly kind = 'rate_limited';
+  constructor(
+    limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`You have ${limit} unfinished checkouts. Finish or cancel one on your billing page, then try again.`);
+  }
+}

@@ -12,6 +12,14 @@ export interface OrderRefund {
   createdAt: Date;
 }
 
+/** A signed gateway event we acknowledged without applying it, and why. */
+export interface RefusedEvent {
+  id: string;
+  type: string;
+  problem: string;
+  receivedAt: Date;
+}
+
 export interface OrderSearch {
   email?: string;
   number?: string;
@@ -21,7 +29,7 @@ export interface OrderSearch {
 export type NewOrder = Pick<Order, 'userId' | 'kind' | 'packId' | 'description' | 'credits' | 'validityDays' | 'amountCents' | 'gateway'>;
 
 export type OrderChanges = Partial<
-  Pick<Order, 'status' | 'refundedCents' | 'creditsRevoked' | 'gatewaySessionId' | 'gatewayPaymentRef' | 'paymentMethod' | 'paidAt'>
+  Pick<Order, 'status' | 'refundedCents' | 'creditsRevoked' | 'gatewaySessionId' | 'gatewayPaymentRef' | 'paymentMethod' | 'paidAt' | 'disputeWonAt' | 'refundFailedCents'>
 >;
 
 /** Orders and the gateway events already applied. The `lock*` reads take a row lock: call them inside inTransaction. */
@@ -29,6 +37,18 @@ export abstract class OrderRepository {
   /** Runs `work` in one database transaction; the ledger and this repository join it. */
   abstract inTransaction<T>(work: () => Promise<T>): Promise<T>;
   abstract create(order: NewOrder): Promise<Order>;
+  /**
+   * Creates the order unless its user already has `limit` pending orders created within `withinMs`
+   * (then null); checked and created under a per-user lock, so a burst cannot slip past the count.
+   */
+  abstract createIfFewerOpen(order: NewOrder, limit: number, withinMs: number): Promise<Order | null>;
+  /** The user's pending orders created within `withinMs`, oldest first. */
+  abstract openOrders(userId: string, withinMs: number): Promise<Order[]>;
+  /**
+   * Claims the order's look-up number `done + 1` at the gateway: only while `done` were made and the
+   * order is at least `afterMs` old (by the database clock); false when not (too early, or taken).
+   */
+  abstract claimLookup(id: string, done: number, afterMs: number): Promise<boolean>;
   abstract findById(id: string): Promise<Order | null>;
   abstract lockById(id: string): Promise<Order | null>;
   abstract lockBySession(sessionId: string): Promise<Order | null>;
@@ -37,8 +57,13 @@ export abstract class OrderRepository {
   abstract update(id: string, changes: OrderChanges, from?: readonly OrderStatus[]): Promise<boolean>;
   abstract listForUser(userId: string, page: number, pageSize: number): Promise<{ items: Order[]; total: number }>;
   abstract list(filter: { status?: OrderStatus }, page: number, pageSize: number): Promise<{ items: Order[]; total: number }>;
-  /** Remembers a gateway event (and its order, once known); false when it was seen before (then it must change nothing). */
-  abstract recordEvent(id: string, type: string): Promise<boolean>;
+  /**
+   * Remembers a gateway event (and its order, once known); false when it was seen before (then it
+   * must change nothing). `problem`: why a signed event was refused unapplied (the admin lists those).
+   */
+  abstract recordEvent(id: string, type: string, problem?: string): Promise<boolean>;
+  /** Signed events refused unapplied, newest first. */
+  abstract refusedEvents(page: number, pageSize: number): Promise<{ items: RefusedEvent[]; total: number }>;
   /** Names the order a recorded event belonged to (the admin order page lists them). */
   abstract linkEvent(id: string, orderId: string): Promise<void>;
   /** The admin refund made with this idempotency key, if any. */

@@ -15,8 +15,14 @@ export class Order {
   amountCents!: number;
   /** Cumulative, as the gateway reports it. */
   refundedCents!: number;
-  /** Credits of the order's lot already taken back (refund shares, disputes). */
+  /** Credits of the order's lot to take back in all (refund shares, a dispute); the ledger says how many it could. */
   creditsRevoked!: number;
+  /** The success page's look-ups at the gateway so far (a few, spaced out: the webhook is the news). */
+  gatewayLookups!: number;
+  /** When a dispute of it was decided in our favour (its credits came back). */
+  disputeWonAt!: Date | null;
+  /** Refunds that failed after they were counted (their credits came back). */
+  refundFailedCents!: number;
   status!: OrderStatus;
   gateway!: 'stripe' | 'local';
   /** The gateway's checkout session: the key fulfilment goes by. */
@@ -41,6 +47,12 @@ export const PAID_STATUSES: readonly OrderStatus[] = ['paid', 'partially_refunde
  */
 export function creditsForRefund(order: Pick<Order, 'credits' | 'amountCents'>, refundedCents: number): number {
   return creditsForRefundedCents(order, refundedCents);
+}
+
+/** The status a paid order has after a cumulative refund of `refundedCents`, a dispute aside (a won dispute, a failed refund). */
+export function statusOfPaid(order: Pick<Order, 'amountCents'>, refundedCents: number): OrderStatus {
+  if (refundedCents <= 0) return 'paid';
+  return refundedCents >= order.amountCents ? 'refunded' : 'partially_refunded';
 }
 
 /** The status after a cumulative refund (a disputed order stays disputed). */

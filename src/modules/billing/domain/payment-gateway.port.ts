@@ -14,12 +14,22 @@ export type PaymentUpdate =
   | { type: 'expired'; sessionId: string }
   /** Refunds of the payment, cumulative (not the latest refund alone). */
   | { type: 'refunded'; paymentRef: string; refundedCents: number }
-  | { type: 'disputed'; paymentRef: string };
+  | { type: 'disputed'; paymentRef: string }
+  /** A dispute closed in our favour: the credits it took back return. `disputeId`: the same fact from another event applies once. */
+  | { type: 'dispute_won'; paymentRef: string; disputeId: string }
+  /** A refund counted before failed at the bank: its share of the credits returns, once per `refundId`. */
+  | { type: 'refund_failed'; paymentRef: string; refundId: string; amountCents: number };
 
-/** A webhook event: its id (each applies once) and what it means for us (null: nothing). */
+/**
+ * A webhook event: its id (each applies once), the gateway's type, and what it means for us (null:
+ * nothing). `problem`: why a signed event is refused unapplied (it does not read as its type says,
+ * or it is of the other mode, live or test); it is acknowledged, so the gateway does not retry it.
+ */
 export interface GatewayEvent {
   id: string;
+  type: string;
   update: PaymentUpdate | null;
+  problem?: string;
 }
 
 export interface CheckoutRequest {
@@ -38,7 +48,8 @@ export abstract class PaymentGateway {
 
   /**
    * Verifies and reads a webhook delivery (the raw body and its signature header). Throws
-   * InvalidWebhookError when the signature is missing, wrong or too old.
+   * InvalidWebhookError when the signature is missing, wrong, or dated outside the tolerance; a
+   * signed event it cannot read comes back with a `problem`, never as an exception.
    */
   abstract parseWebhook(rawBody: Buffer, signature: string | undefined): Promise<GatewayEvent>;
 

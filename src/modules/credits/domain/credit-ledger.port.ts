@@ -40,6 +40,13 @@ export interface LedgerEvent {
   actorId?: string | null;
 }
 
+/** A lot's clawback after a change: the target, what was actually taken back in all, and the balance's change (negative: taken, positive: given back). */
+export interface Clawback {
+  target: number;
+  taken: number;
+  change: number;
+}
+
 export interface GrantRequest {
   userId: string;
   source: LotSource;
@@ -83,11 +90,17 @@ export abstract class CreditLedger {
   abstract release(idempotencyKey: string, description: string): Promise<Charge>;
 
   /**
-   * Takes back up to `credits` still unspent in the lot of `sourceRef` (a refund, a dispute);
-   * returns how many were taken (spent credits cannot be taken back). Null for no such lot.
-   * `actorId`: the admin behind it (an admin refund), for the audit trail.
+   * Sets how many credits of the lot of `sourceRef` are to be taken back in all: a refund's share,
+   * a dispute (the whole lot), or less again after a won dispute or a failed refund. What is owed
+   * is taken from the unspent credits; what was taken beyond the target is given back ('restore').
+   * Credits owed but spent or held are taken when they come back (a failed job's release), so a
+   * refunded order's credits never become spendable again. The same target again changes nothing.
+   * `actorId`: the admin behind it (an admin refund), for the audit trail. Null for no such lot.
    */
-  abstract revoke(sourceRef: string, credits: number, description: string, actorId?: string): Promise<number | null>;
+  abstract clawBack(sourceRef: string, target: number, description: string, actorId?: string): Promise<Clawback | null>;
+
+  /** For each of these sourceRefs that has a lot: the credits it is to give back and has given back. */
+  abstract clawbacks(sourceRefs: string[]): Promise<Map<string, { target: number; taken: number }>>;
 
   /** The lot of `sourceRef` (an order's) and its history, oldest first; null for no such lot. */
   abstract lotActivity(sourceRef: string): Promise<{ lot: CreditLot; events: LedgerEvent[] } | null>;

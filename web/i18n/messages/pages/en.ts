@@ -246,6 +246,10 @@ const pages = {
   'billing.empty': 'No orders yet.',
   'billing.emptyText': 'Buy a credit pack or make a donation, and it shows here.',
   'billing.emptyLink': 'See pricing',
+  'billing.takenBack': 'Credits taken back: {taken}',
+  'billing.takenBackShort': 'Credits taken back: {taken} of {wanted} ({used} were already used)',
+  'billing.disputeWon': 'Dispute closed, the payment stands: credits given back',
+  'billing.refundFailed': 'Refund of {amount} failed: credits given back',
 
   'usage.title': 'Usage',
   'usage.signIn': 'Please sign in to see your usage.',
@@ -275,6 +279,7 @@ const pages = {
   'usage.kindRefund': 'Given back',
   'usage.kindRevoke': 'Taken back',
   'usage.kindExpire': 'Expired',
+  'usage.kindRestore': 'Restored',
 
   'image.seoTitle': 'AI Image Upscaler: Enlarge Images 2x or 4x',
   'image.seoDescription':

@@ -2,8 +2,8 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, UseG
 import { ApiBody, ApiHeader, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ORDER_STATUSES, type AdminOrderDetail, type AdminOrderView, type OrderStatus, type OrderView, type Paged } from 'src/contracts/billing';
-import { adminOrderDetailSchema, adminOrderPageSchema, adminRefundSchema, idempotencyKeySchema, orderViewSchema } from 'src/contracts/billing.schema';
+import { ORDER_STATUSES, type AdminOrderDetail, type AdminOrderView, type OrderStatus, type OrderView, type Paged, type RefusedEventView } from 'src/contracts/billing';
+import { adminOrderDetailSchema, adminOrderPageSchema, adminRefundSchema, idempotencyKeySchema, orderViewSchema, pageQuerySchema, refusedEventPageSchema } from 'src/contracts/billing.schema';
 import { AdminGuard } from 'src/modules/auth/auth-guards.module';
 import { PaymentsEnabledGuard } from 'src/modules/credits/credits.module';
 import { ApiJsonResponse, jsonSchema } from 'src/platform/http/openapi-schema';
@@ -61,5 +61,22 @@ export class BillingAdminController {
   ): Promise<OrderView> {
     const idempotencyKey = new ZodPipe(idempotencyKeySchema).transform(key);
     return this.billing.refund(id, { amountCents: input?.amount_cents, idempotencyKey, adminId: request.auth!.user.id });
+  }
+}
+
+/** Admin: signed Stripe events acknowledged without being applied (unreadable, or of the other mode), with the reason. */
+@ApiTags('admin')
+@ApiSecurity('session')
+@Controller('api/v1/admin/payment-events')
+@UseGuards(PaymentsEnabledGuard, AdminGuard)
+export class PaymentEventsAdminController {
+  constructor(private readonly billing: BillingService) {}
+
+  @Get('refused')
+  @RateLimit(120, 60_000)
+  @ApiOperation({ summary: 'Admin: signed webhook events that were acknowledged but not applied (unreadable, or live/test mode not ours), newest first' })
+  @ApiJsonResponse(refusedEventPageSchema)
+  refused(@Query(new ZodPipe(pageQuerySchema)) query: { page: number }): Promise<Paged<RefusedEventView>> {
+    return this.billing.refusedEvents(query.page);
   }
 }

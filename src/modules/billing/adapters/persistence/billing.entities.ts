@@ -22,6 +22,9 @@ export const OrderSchema = defineEntity({
     amountCents: p.integer(),
     refundedCents: p.integer().default(0),
     creditsRevoked: p.integer().default(0),
+    gatewayLookups: p.integer().default(0),
+    disputeWonAt: p.datetime().nullable(),
+    refundFailedCents: p.integer().default(0),
     status: p.string().length(20),
     gateway: p.string().length(10),
     gatewaySessionId: p.string().length(255).nullable().unique(),
@@ -40,6 +43,8 @@ export const PaymentEventSchema = defineEntity({
     id: p.string().length(255).primary(),
     type: p.string().length(60),
     orderId: p.uuid().nullable().index(),
+    /** Why a signed event was refused unapplied (unreadable, or of the other mode); null for the others. */
+    problem: p.string().length(300).nullable(),
     receivedAt: p.datetime().defaultRaw('now()'),
   },
 });

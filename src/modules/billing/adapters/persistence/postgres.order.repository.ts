@@ -3,7 +3,7 @@ import { SqlRunner } from 'src/platform/database/sql-runner';
 import type { OrderStatus } from 'src/contracts/billing';
 import type { Order } from '../../domain/order';
 import { newOrderNumber } from '../../domain/order-number';
-import { OrderRepository, type NewOrder, type OrderChanges, type OrderRefund, type OrderSearch } from '../../domain/order-repository.port';
+import { OrderRepository, type NewOrder, type OrderChanges, type OrderRefund, type OrderSearch, type RefusedEvent } from '../../domain/order-repository.port';
 
 interface OrderRow {
   id: string;
@@ -17,6 +17,9 @@ interface OrderRow {
   amount_cents: number;
   refunded_cents: number;
   credits_revoked: number;
+  gateway_lookups: number;
+  dispute_won_at: string | Date | null;
+  refund_failed_cents: number;
   status: OrderStatus;
   gateway: Order['gateway'];
   gateway_session_id: string | null;
@@ -40,6 +43,9 @@ const toOrder = (row: OrderRow): Order => ({
   amountCents: row.amount_cents,
   refundedCents: row.refunded_cents,
   creditsRevoked: row.credits_revoked,
+  gatewayLookups: row.gateway_lookups,
+  disputeWonAt: row.dispute_won_at === null ? null : new Date(row.dispute_won_at),
+  refundFailedCents: row.refund_failed_cents,
   status: row.status,
   gateway: row.gateway,
   gatewaySessionId: row.gateway_session_id,
@@ -79,6 +85,8 @@ const COLUMNS: Record<keyof OrderChanges, string> = {
   gatewayPaymentRef: 'gateway_payment_ref',
   paymentMethod: 'payment_method',
   paidAt: 'paid_at',
+  disputeWonAt: 'dispute_won_at',
+  refundFailedCents: 'refund_failed_cents',
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -108,6 +116,35 @@ export class PostgresOrderRepository extends OrderRepository {
       [newOrderNumber(), order.userId, order.kind, order.packId, order.description, order.credits, order.validityDays, order.amountCents, order.gateway],
     );
     return toOrder(row!);
+  }
+
+  createIfFewerOpen(order: NewOrder, limit: number, withinMs: number): Promise<Order | null> {
+    return this.inTransaction(async () => {
+      // One user's checkouts queue here (a transaction-scoped lock on the user id), so the count holds under a burst.
+      await this.sql(`select pg_advisory_xact_lock(hashtextextended(?, 22))`, [`checkout:${order.userId}`]);
+      const [open] = await this.sql<{ n: string }>(
+        `select count(*) as n from orders where user_id = ? and status = 'pending' and created_at > now() - make_interval(secs => ?)`,
+        [order.userId, withinMs / 1000],
+      );
+      return Number(open?.n ?? 0) >= limit ? null : this.create(order);
+    });
+  }
+
+  async openOrders(userId: string, withinMs: number): Promise<Order[]> {
+    const rows = await this.sql<OrderRow>(
+      `select * from orders where user_id = ? and status = 'pending' and created_at > now() - make_interval(secs => ?) order by created_at`,
+      [userId, withinMs / 1000],
+    );
+    return rows.map(toOrder);
+  }
+
+  async claimLookup(id: string, done: number, afterMs: number): Promise<boolean> {
+    const rows = await this.sql(
+      `update orders set gateway_lookups = gateway_lookups + 1
+        where id = ? and gateway_lookups = ? and created_at <= now() - make_interval(secs => ?) returning id`,
+      [id, done, afterMs / 1000],
+    );
+    return rows.length > 0;
   }
 
   async findById(id: string): Promise<Order | null> {
@@ -149,9 +186,23 @@ export class PostgresOrderRepository extends OrderRepository {
     return filter.status ? this.page(`status = ?`, [filter.status], page, pageSize) : this.page(`true`, [], page, pageSize);
   }
 
-  async recordEvent(id: string, type: string): Promise<boolean> {
-    const rows = await this.sql(`insert into payment_events (id, type) values (?, ?) on conflict (id) do nothing returning id`, [id.slice(0, 255), type.slice(0, 60)]);
+  async recordEvent(id: string, type: string, problem?: string): Promise<boolean> {
+    const rows = await this.sql(`insert into payment_events (id, type, problem) values (?, ?, ?) on conflict (id) do nothing returning id`, [
+      id.slice(0, 255),
+      type.slice(0, 60),
+      problem?.slice(0, 300) ?? null,
+    ]);
     return rows.length > 0;
+  }
+
+  async refusedEvents(page: number, pageSize: number): Promise<{ items: RefusedEvent[]; total: number }> {
+    const rows = await this.sql<{ id: string; type: string; problem: string; received_at: string | Date; total: string }>(
+      `select id, type, problem, received_at, count(*) over () as total from payment_events
+        where problem is not null order by received_at desc, id limit ? offset ?`,
+      [pageSize, (page - 1) * pageSize],
+    );
+    const total = rows[0] ? Number(rows[0].total) : Number((await this.sql<{ n: string }>(`select count(*) as n from payment_events where problem is not null`))[0]?.n ?? 0);
+    return { items: rows.map((r) => ({ id: r.id, type: r.type, problem: r.problem, receivedAt: new Date(r.received_at) })), total };
   }
 
   async linkEvent(id: string, orderId: string): Promise<void> {

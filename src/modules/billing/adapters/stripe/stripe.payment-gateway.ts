@@ -1,13 +1,46 @@
+import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import Stripe from 'stripe';
+import { z } from 'zod';
 import { AppConfig } from 'src/config/app-config';
 import type { AppError } from 'src/platform/errors/app-error';
 import { InvalidWebhookError, PaymentGatewayError, RefundNotPossibleError } from 'src/modules/billing/domain/billing.errors';
 import type { Order } from 'src/modules/billing/domain/order';
 import { PaymentGateway, type CheckoutRequest, type GatewayEvent, type PaymentUpdate } from 'src/modules/billing/domain/payment-gateway.port';
 
-/** Stripe's default tolerance (the issue's 5 minutes): an older delivery may be a replay. */
+/** Stripe's default tolerance (5 minutes), both ways: an older delivery may be a replay, a later one is forged or from a wrong clock. */
 const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+// What we read of Stripe's objects, checked: a signed event can still be oddly shaped (an API
+// version we do not know, a hand-made test event), and then it is refused, not applied.
+const stripeId = z.string().min(1).max(255);
+/** Cents: a non-negative integer a PostgreSQL integer holds, a million dollars at most. */
+const cents = z.number().int().min(0).max(100_000_000);
+/** An id, or the object itself when expanded. */
+const expandable = z.union([stripeId, z.looseObject({ id: stripeId })]);
+const envelopeSchema = z.looseObject({
+  id: stripeId,
+  type: z.string().min(1).max(100),
+  livemode: z.boolean(),
+  data: z.looseObject({ object: z.looseObject({ object: z.string() }) }),
+});
+const sessionSchema = z.looseObject({
+  object: z.literal('checkout.session'),
+  id: stripeId,
+  status: z.string().nullish(),
+  payment_status: z.string(),
+  amount_total: cents.nullable(),
+  currency: z.string().max(10).nullable(),
+  payment_intent: expandable.nullable(),
+});
+/** Expired or failed sessions: only the id is read. */
+const sessionRefSchema = z.looseObject({ object: z.literal('checkout.session'), id: stripeId });
+const chargeSchema = z.looseObject({ object: z.literal('charge'), id: stripeId, amount_refunded: cents, payment_intent: expandable.nullable() });
+const disputeSchema = z.looseObject({ object: z.literal('dispute'), id: stripeId, status: z.string(), charge: expandable, payment_intent: expandable.nullable() });
+const refundSchema = z.looseObject({ object: z.literal('refund'), id: stripeId, status: z.string().nullable(), amount: cents, charge: expandable.nullable(), payment_intent: expandable.nullable() });
+
+/** A signed event refused unapplied: acknowledged, logged and kept for the admin with `problem`. */
+class RefusedEvent extends Error {}
 
 const CARD_BRANDS: Record<string, string> = {
   visa: 'Visa',
@@ -33,6 +66,24 @@ const capitalise = (name: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
+const NOT_JSON = Symbol('not JSON');
+
+/** The first problems zod found, short enough for a log line and the admin's list. */
+const describeIssues = (error: z.ZodError) =>
+  error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join('.') || 'the event'}: ${issue.message}`)
+    .join('; ');
+
+/** An event's object read as its type says, or RefusedEvent saying what is wrong. */
+function read<T extends z.ZodType>(schema: T, object: unknown): z.infer<T> {
+  const parsed = schema.safeParse(object);
+  if (!parsed.success) throw new RefusedEvent(`unreadable event: ${describeIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+const isIdObject = (value: unknown): value is { id: string } => !!value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string';
+
 /** Stripe fields that hold an id, or the object itself when expanded. */
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   typeof value === 'string' ? value : (value?.id ?? null);
@@ -54,6 +105,8 @@ export class StripePaymentGateway extends PaymentGateway {
   readonly kind = 'stripe';
   private readonly stripe: Stripe;
   private readonly webhookSecret: string;
+  /** The key's mode (sk_live_/rk_live_: live; sk_test_/rk_test_: test): events of the other mode are refused. Undefined: not told by the key. */
+  private readonly livemode: boolean | undefined;
   private readonly logger = new Logger('StripeGateway');
 
   constructor(config: AppConfig) {
@@ -72,6 +125,8 @@ export class StripePaymentGateway extends PaymentGateway {
       timeout: 10_000,
     });
     this.webhookSecret = settings.webhookSecret;
+    const mode = /^[sr]k_(live|test)_/.exec(settings.secretKey)?.[1];
+    this.livemode = mode === undefined ? undefined : mode === 'live';
   }
 
   async createCheckout({ order, customerEmail, successUrl, cancelUrl }: CheckoutRequest): Promise<{ sessionId: string; url: string }> {
@@ -105,8 +160,27 @@ export class StripePaymentGateway extends PaymentGateway {
   }
 
   async parseWebhook(rawBody: Buffer, signature: string | undefined): Promise<GatewayEvent> {
-    const event = this.verify(rawBody, signature);
-    return { id: event.id, update: await this.toUpdate(event) };
+    const raw = this.verify(rawBody, signature);
+    // Signed from here on: whatever is wrong is acknowledged and kept, never answered 5xx.
+    const fallbackId = `unreadable:${createHash('sha256').update(rawBody).digest('hex').slice(0, 32)}`;
+    const envelope = envelopeSchema.safeParse(raw);
+    if (!envelope.success) {
+      const shape = (raw && typeof raw === 'object' ? raw : {}) as { id?: unknown; type?: unknown };
+      const id = typeof shape.id === 'string' && shape.id ? shape.id : fallbackId;
+      const type = typeof shape.type === 'string' && shape.type ? shape.type : 'unknown';
+      return { id, type, update: null, problem: `unreadable event: ${describeIssues(envelope.error)}` };
+    }
+    const event = envelope.data;
+    if (this.livemode !== undefined && event.livemode !== this.livemode) {
+      const mode = (live: boolean) => (live ? 'live' : 'test');
+      return { id: event.id, type: event.type, update: null, problem: `a ${mode(event.livemode)} mode event, and this site's key is ${mode(this.livemode)} mode` };
+    }
+    try {
+      return { id: event.id, type: event.type, update: await this.toUpdate(event.type, event.data.object) };
+    } catch (error) {
+      if (error instanceof RefusedEvent) return { id: event.id, type: event.type, update: null, problem: error.message };
+      throw error;
+    }
   }
 
   async resumeUrl(order: Order): Promise<string | null> {
@@ -154,51 +228,70 @@ export class StripePaymentGateway extends PaymentGateway {
     return { refundedCents: order.refundedCents + refund.amount };
   }
 
-  private verify(rawBody: Buffer, signature: string | undefined): Stripe.Event {
+  /** Checks the signature (one header, one timestamp within the tolerance either way) and returns the parsed JSON, or a marker when it is not JSON. */
+  private verify(rawBody: Buffer, signature: string | undefined): unknown {
     if (!signature) throw new InvalidWebhookError('missing Stripe-Signature header');
-    let event: Stripe.Event;
+    // Two headers arrive joined with ", ": two timestamps. Stripe sends one (several v1 while a secret rolls).
+    const timestamps = signature.split(',').filter((part) => part.trim().startsWith('t='));
+    if (timestamps.length !== 1) throw new InvalidWebhookError('malformed Stripe-Signature header');
+    const timestamp = Number(timestamps[0]!.trim().slice(2));
+    const age = Math.floor(Date.now() / 1000) - timestamp;
+    if (!Number.isInteger(timestamp)) throw new InvalidWebhookError('malformed Stripe-Signature header');
+    if (age > WEBHOOK_TOLERANCE_SECONDS) throw new InvalidWebhookError('timestamp too old');
+    if (-age > WEBHOOK_TOLERANCE_SECONDS) throw new InvalidWebhookError('timestamp in the future');
     try {
-      event = this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
+      return this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret, WEBHOOK_TOLERANCE_SECONDS) as unknown;
     } catch (error) {
-      if (!(error instanceof Stripe.errors.StripeSignatureVerificationError)) throw new InvalidWebhookError('not a Stripe event');
+      // The SDK parses the body only once the signature matched: a signed body that is not JSON.
+      if (!(error instanceof Stripe.errors.StripeSignatureVerificationError)) return NOT_JSON;
       if (/tolerance/i.test(error.message)) throw new InvalidWebhookError('timestamp too old');
       if (/extract timestamp|expected scheme/i.test(error.message)) throw new InvalidWebhookError('malformed Stripe-Signature header');
       throw new InvalidWebhookError('signature does not match');
     }
-    // Signed by Stripe, so well formed; checked anyway before anything reads it.
-    const shape = event as Partial<Stripe.Event> | null;
-    if (typeof shape?.id !== 'string' || typeof shape.type !== 'string' || typeof shape.data?.object !== 'object') {
-      throw new InvalidWebhookError('not a Stripe event');
-    }
-    return event;
   }
 
-  private async toUpdate(event: Stripe.Event): Promise<PaymentUpdate | null> {
-    switch (event.type) {
+  private async toUpdate(type: string, object: unknown): Promise<PaymentUpdate | null> {
+    switch (type) {
       case 'checkout.session.completed':
-      case 'checkout.session.async_payment_succeeded':
+      case 'checkout.session.async_payment_succeeded': {
         // A delayed method (bank debit) completes the session unpaid; async_payment_succeeded follows.
-        return event.data.object.payment_status === 'paid' ? this.paid(event.data.object) : null;
-      case 'checkout.session.async_payment_failed':
-        return { type: 'failed', sessionId: event.data.object.id };
-      case 'checkout.session.expired':
-        return { type: 'expired', sessionId: event.data.object.id };
-      case 'charge.refunded': {
-        const paymentRef = idOf(event.data.object.payment_intent);
-        // amount_refunded is the charge's running total, which is what the port asks for.
-        return paymentRef ? { type: 'refunded', paymentRef, refundedCents: event.data.object.amount_refunded } : null;
+        const session = read(sessionSchema, object);
+        return session.payment_status === 'paid' ? this.paid(session) : null;
       }
-      case 'charge.dispute.created': {
-        const dispute = event.data.object;
+      case 'checkout.session.async_payment_failed':
+        return { type: 'failed', sessionId: read(sessionRefSchema, object).id };
+      case 'checkout.session.expired':
+        return { type: 'expired', sessionId: read(sessionRefSchema, object).id };
+      case 'charge.refunded': {
+        const charge = read(chargeSchema, object);
+        const paymentRef = idOf(charge.payment_intent);
+        // amount_refunded is the charge's running total, which is what the port asks for.
+        return paymentRef ? { type: 'refunded', paymentRef, refundedCents: charge.amount_refunded } : null;
+      }
+      case 'charge.dispute.created':
+      case 'charge.dispute.closed': {
+        const dispute = read(disputeSchema, object);
+        if (type === 'charge.dispute.closed' && dispute.status !== 'won') return null;
         const paymentRef = idOf(dispute.payment_intent) ?? (await this.paymentIntentOfCharge(dispute.charge));
-        return paymentRef ? { type: 'disputed', paymentRef } : null;
+        if (!paymentRef) return null;
+        return type === 'charge.dispute.created' ? { type: 'disputed', paymentRef } : { type: 'dispute_won', paymentRef, disputeId: dispute.id };
+      }
+      case 'refund.failed':
+      case 'refund.updated':
+      case 'charge.refund.updated': {
+        // A refund that fails at the bank (days later) sends refund.failed and refund.updated: one fact, keyed by the refund's id.
+        const refund = read(refundSchema, object);
+        if (refund.status !== 'failed') return null;
+        const paymentRef = idOf(refund.payment_intent) ?? (refund.charge ? await this.paymentIntentOfCharge(refund.charge) : null);
+        return paymentRef ? { type: 'refund_failed', paymentRef, refundId: refund.id, amountCents: refund.amount } : null;
       }
       default:
         return null;
     }
   }
 
-  private async paid(session: Stripe.Checkout.Session): Promise<PaymentUpdate> {
+  /** A paid session, as a webhook carries it or the API answers it. */
+  private async paid(session: Pick<Stripe.Checkout.Session, 'id' | 'amount_total' | 'currency'> & { payment_intent: string | { id: string } | null }): Promise<PaymentUpdate> {
     const paymentRef = idOf(session.payment_intent);
     return {
       type: 'paid',
@@ -222,8 +315,8 @@ export class StripePaymentGateway extends PaymentGateway {
     }
   }
 
-  private async paymentIntentOfCharge(charge: string | Stripe.Charge): Promise<string | null> {
-    if (typeof charge === 'object' && charge.payment_intent) return idOf(charge.payment_intent);
+  private async paymentIntentOfCharge(charge: string | { id: string; payment_intent?: unknown }): Promise<string | null> {
+    if (typeof charge === 'object' && (typeof charge.payment_intent === 'string' || isIdObject(charge.payment_intent))) return idOf(charge.payment_intent);
     const chargeId = idOf(charge);
     if (!chargeId) return null;
     const retrieved = await this.call('charges.retrieve', () => this.stripe.charges.retrieve(chargeId));

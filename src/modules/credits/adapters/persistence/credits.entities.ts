@@ -16,6 +16,9 @@ export const CreditLotSchema = defineEntity({
     description: p.string().length(200),
     granted: p.integer(),
     remaining: p.integer(),
+    /** Credits the lot's order wants taken back in all (refund share, dispute), and those actually taken. */
+    clawbackTarget: p.integer().default(0),
+    clawbackTaken: p.integer().default(0),
     expiresAt: p.datetime(),
     expiryRecordedAt: p.datetime().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),

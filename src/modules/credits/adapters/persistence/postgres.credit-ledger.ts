@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SqlRunner } from 'src/platform/database/sql-runner';
 import { EXPIRING_SOON_DAYS, type LedgerEventKind, type LotSource } from 'src/contracts/billing';
 import { allocate } from '../../domain/allocate';
-import { CreditLedger, type Charge, type ChargeState, type CreditLot, type GrantRequest, type HoldRequest, type LedgerEvent } from '../../domain/credit-ledger.port';
+import { CreditLedger, type Charge, type Clawback, type ChargeState, type CreditLot, type GrantRequest, type HoldRequest, type LedgerEvent } from '../../domain/credit-ledger.port';
 import { ChargeKeyConflictError, InsufficientCreditsError, UnknownChargeError } from '../../domain/credits.errors';
 
 interface ChargeRow {
@@ -148,8 +148,8 @@ export class PostgresCreditLedger extends CreditLedger {
         [idempotencyKey],
       );
       if (!released) return this.chargeByKey(idempotencyKey);
-      const parts = await this.sql<{ lot_id: string; amount: number; expired: boolean }>(
-        `select p.lot_id, p.amount, l.expires_at <= now() as expired
+      const parts = await this.sql<{ lot_id: string; amount: number; expired: boolean; owed: number }>(
+        `select p.lot_id, p.amount, l.expires_at <= now() as expired, l.clawback_target - l.clawback_taken as owed
            from credit_charge_parts p join credit_lots l on l.id = p.lot_id
           where p.charge_id = ?
           order by l.expires_at, l.id
@@ -160,28 +160,55 @@ export class PostgresCreditLedger extends CreditLedger {
         await this.sql(`update credit_lots set remaining = remaining + ? where id = ?`, [part.amount, part.lot_id]);
       }
       await this.event(released.user_id, 'refund', released.amount, description, { chargeId: released.id });
-      // Credits given back to a lot that has expired meanwhile expire at once, in the history too.
-      for (const part of parts.filter((p) => p.expired)) {
-        await this.sql(`update credit_lots set remaining = remaining - ?, expiry_recorded_at = now() where id = ?`, [part.amount, part.lot_id]);
-        await this.event(released.user_id, 'expire', -part.amount, 'Returned credits of an expired lot', { lotId: part.lot_id });
+      for (const part of parts) {
+        // Credits given back to a lot that has expired meanwhile expire at once, in the history too.
+        if (part.expired) {
+          await this.expireReturned(released.user_id, part.lot_id, part.amount, 'Returned credits of an expired lot');
+          continue;
+        }
+        // A lot whose order was refunded or disputed after the hold: its returned credits go where the rest went.
+        const back = Math.min(part.amount, Math.max(part.owed, 0));
+        if (back > 0) {
+          await this.sql(`update credit_lots set remaining = remaining - ?, clawback_taken = clawback_taken + ? where id = ?`, [back, back, part.lot_id]);
+          await this.event(released.user_id, 'revoke', -back, 'Returned credits of a refunded or disputed order', { lotId: part.lot_id });
+        }
       }
       return toCharge(released);
     });
   }
 
-  async revoke(sourceRef: string, credits: number, description: string, actorId?: string): Promise<number | null> {
+  async clawBack(sourceRef: string, target: number, description: string, actorId?: string): Promise<Clawback | null> {
     return this.inTransaction(async () => {
-      const [lot] = await this.sql<{ id: string; user_id: string; remaining: number }>(
-        `select id, user_id, remaining from credit_lots where source_ref = ? for update`,
+      const [lot] = await this.sql<{ id: string; user_id: string; granted: number; remaining: number; clawback_taken: number; expired: boolean }>(
+        `select id, user_id, granted, remaining, clawback_taken, expires_at <= now() as expired from credit_lots where source_ref = ? for update`,
         [sourceRef],
       );
       if (!lot) return null;
-      const take = Math.min(Math.max(credits, 0), lot.remaining);
-      if (take === 0) return 0;
-      await this.sql(`update credit_lots set remaining = remaining - ? where id = ?`, [take, lot.id]);
-      await this.event(lot.user_id, 'revoke', -take, description, { lotId: lot.id, actorId });
-      return take;
+      const wanted = Math.min(Math.max(Math.trunc(target), 0), lot.granted);
+      const owed = wanted - lot.clawback_taken;
+      // Owed: what is unspent now; the rest when it comes back. Over-taken: all of it given back.
+      const change = owed > 0 ? 0 - Math.min(owed, lot.remaining) : owed < 0 ? -owed : 0;
+      await this.sql(`update credit_lots set clawback_target = ?, clawback_taken = clawback_taken - ?, remaining = remaining + ? where id = ?`, [wanted, change, change, lot.id]);
+      if (change < 0) {
+        const short = owed + change;
+        const text = short > 0 ? `${description}: ${-change} of ${owed} credits taken back, ${short} already used` : description;
+        await this.event(lot.user_id, 'revoke', change, text, { lotId: lot.id, actorId });
+      } else if (change > 0) {
+        await this.event(lot.user_id, 'restore', change, description, { lotId: lot.id, actorId });
+        // Given back to a lot that has expired meanwhile: they expire at once, in the history too.
+        if (lot.expired) await this.expireReturned(lot.user_id, lot.id, change, 'Restored credits of an expired lot');
+      }
+      return { target: wanted, taken: lot.clawback_taken - change, change };
     });
+  }
+
+  async clawbacks(sourceRefs: string[]): Promise<Map<string, { target: number; taken: number }>> {
+    if (!sourceRefs.length) return new Map();
+    const rows = await this.sql<{ source_ref: string; clawback_target: number; clawback_taken: number }>(
+      `select source_ref, clawback_target, clawback_taken from credit_lots where source_ref in (${sourceRefs.map(() => '?').join(', ')})`,
+      sourceRefs,
+    );
+    return new Map(rows.map((row) => [row.source_ref, { target: row.clawback_target, taken: row.clawback_taken }]));
   }
 
   async lotActivity(sourceRef: string): Promise<{ lot: CreditLot; events: LedgerEvent[] } | null> {
@@ -294,6 +321,11 @@ export class PostgresCreditLedger extends CreditLedger {
       [sourceRefPrefix, limit],
     );
     return rows.map((row) => row.id);
+  }
+
+  private async expireReturned(userId: string, lotId: string, credits: number, description: string): Promise<void> {
+    await this.sql(`update credit_lots set remaining = remaining - ?, expiry_recorded_at = now() where id = ?`, [credits, lotId]);
+    await this.event(userId, 'expire', -credits, description, { lotId });
   }
 
   private async chargeByKey(idempotencyKey: string): Promise<Charge> {
