@@ -251,6 +251,7 @@ const pages = {
   'usage.signIn': 'Please sign in to see your usage.',
   'usage.balance': 'Balance',
   'usage.buy': 'Get more credits',
+  'usage.trialRefused': 'This account got no free trial because your email address already had one with another account (the trial is once per address, counting +tags and Gmail dots as the same address).',
   'usage.lots': 'Your credits',
   'usage.lotsIntro': 'Credits are spent from the batch that expires first.',
   'usage.lotsEmpty': 'You have no credits right now.',
