@@ -77,6 +77,8 @@ describe('wrong passwords per account per hour, from many addresses', () => {
   const CAP = 12;
   const site = useSite({
     redis: true,
+    // The worker sends the mail.
+    worker: true,
     mail: true,
     env: {
       HAS_LOGIN: 'true',
