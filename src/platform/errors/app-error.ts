@@ -50,6 +50,16 @@ export class ConflictError extends AppError {
   readonly kind = 'conflict';
 }
 
+/** This client (its forwarded address) already holds HTTP_MAX_CONNECTIONS_PER_CLIENT connections. */
+export class TooManyConnectionsError extends AppError {
+  readonly code = 'HTTP.TOO_MANY_CONNECTIONS';
+  readonly kind = 'rate_limited';
+  readonly retryAfterSeconds = 5;
+  constructor() {
+    super('Too many open connections from your address. Please close some and try again.');
+  }
+}
+
 /** The image upload route takes exactly a multipart form or JSON: an urlencoded form or text is neither. */
 export class UploadBodyTypeError extends AppError {
   readonly code = 'REQUEST.UNSUPPORTED_BODY';
