@@ -312,7 +312,7 @@ describe('what POST /api/v1/images takes, and its cap on unfinished jobs', () =>
     return token;
   }
 
-  const post = (token: string, body: string, type?: string) =>
+  const post = (token: string, body: string | Blob, type?: string) =>
     fetch(`${site.url}/api/v1/images`, { method: 'POST', headers: { authorization: `Bearer ${token}`, ...(type ? { 'content-type': type } : {}) }, body });
 
   it('takes exactly multipart and JSON: urlencoded, text, none and multipart/mixed get 415 with nothing held', async () => {
@@ -321,7 +321,8 @@ describe('what POST /api/v1/images takes, and its cap on unfinished jobs', () =>
     for (const [type, body] of [
       ['application/x-www-form-urlencoded', 'conversion=sketch&url=https%3A%2F%2Fexample.com%2Fa.png'],
       ['text/plain', '{"conversion":"sketch","url":"https://example.com/a.png"}'],
-      [undefined, '{"conversion":"sketch","url":"https://example.com/a.png"}'],
+      // A Blob without a type, so fetch sends no content type (a string gets text/plain).
+      [undefined, new Blob(['{"conversion":"sketch","url":"https://example.com/a.png"}'])],
       [`multipart/mixed; boundary=${boundary}`, `--${boundary}\r\ncontent-disposition: form-data; name="conversion"\r\n\r\nsketch\r\n--${boundary}--\r\n`],
       ['application/jsonp', '{"conversion":"sketch","url":"https://example.com/a.png"}'],
     ] as const) {
