@@ -10,6 +10,7 @@ import { Migration20261123010000ImageJobs } from './Migration20261123010000Image
 import { Migration20261123191629GuideReports } from './Migration20261123191629GuideReports';
 import { Migration20261125000000AdminAudit } from './Migration20261125000000AdminAudit';
 import { Migration20261125230000B_MoneyEvents } from './Migration20261125230000B_MoneyEvents';
+import { Migration20261125230000aTrialClaims } from './Migration20261125230000aTrialClaims';
 
 /**
  * Every migration, in order. Append new ones (npm run migration:create writes the file); never edit
@@ -27,4 +28,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123191629GuideReports', class: Migration20261123191629GuideReports },
   { name: 'Migration20261125000000AdminAudit', class: Migration20261125000000AdminAudit },
   { name: 'Migration20261125230000B_MoneyEvents', class: Migration20261125230000B_MoneyEvents },
+  { name: 'Migration20261125230000aTrialClaims', class: Migration20261125230000aTrialClaims },
 ];

@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { OpsModule } from './modules/ops/ops.module';
 import type { AppConfig } from './config/app-config';
+import { TooManyConnectionsError } from './platform/errors/app-error';
 import { applyConnectionLimits, ConnectionCutLog, connectionLimitOptions } from './platform/http/connection-limits';
 import { BODY_LIMIT_BYTES, configureHttpPlatform } from './platform/http/http-platform';
 import { frameworkErrors, writeClientError } from './platform/http/framework-errors';
@@ -42,7 +43,16 @@ export async function createWebApp(config: AppConfig, rootDir: string): Promise<
     rawBody: true,
   });
   app.useLogger(app.get(Logger));
-  applyConnectionLimits(app.getHttpServer(), limits, cuts);
+  const clients = applyConnectionLimits(app.getHttpServer(), limits, cuts);
+  // Behind TRUST_PROXY the client's own address is known per request only: over its cap, answer and close.
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (request, reply, done) => {
+      if (clients.admitRequest(request.ip, request.raw.socket)) return done();
+      void reply.header('connection', 'close');
+      done(new TooManyConnectionsError());
+    });
   await configureHttpPlatform(app, config, app.get(RedisConnection));
   registerMetricsHttp(app, app.get(MetricsService), config);
   setupOpenApi(app, config);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { linkToken } from './support/mail-sink';
 import { REDIS_URL } from './support/services';
 import { startSite, useSite, type Site } from './support/site';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
@@ -69,6 +70,78 @@ describe('sign-in limits on PostgreSQL and Redis', () => {
 
     // Once the flood has passed, sign-in answers normally again.
     expect((await post(site, '/auth/sign_in', { email: unique('after'), password: 'whatever it is' }, randomIp())).status).toBe(401);
+  });
+});
+
+describe('wrong passwords per account per hour, from many addresses', () => {
+  const CAP = 12;
+  const site = useSite({
+    redis: true,
+    // The worker sends the mail.
+    worker: true,
+    mail: true,
+    env: {
+      HAS_LOGIN: 'true',
+      MIGRATE_ON_START: 'true',
+      TRUST_PROXY: '1',
+      AUTH_SIGN_IN_FAILURES_PER_HOUR: String(CAP),
+      // The slowdown after ten failures is not the point here: its longest wait is made short.
+      AUTH_SIGN_IN_MAX_DELAY_MS: '20',
+      // One hash at a time and one waiting: parallel checks of one account beyond two would answer 503.
+      AUTH_HASH_CONCURRENCY: '1',
+      AUTH_HASH_QUEUE: '1',
+    },
+  });
+
+  const PAUSED = {
+    errors: [
+      'Too many wrong passwords were tried for this account in the last hour, so password sign-in is paused for it. We can email you a one-time sign-in link instead.',
+    ],
+    code: 'AUTH.PASSWORD_SIGN_IN_PAUSED',
+    sign_in_link: true,
+  };
+
+  it('checks only the hourly cap of guesses from as many addresses, refuses the rest, and lets the owner in with a mailed link', async () => {
+    const email = unique('target');
+    await confirmedAccount(site, email);
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < CAP + 8; i++) {
+      last = await post(site, '/auth/sign_in', { email, password: `guess ${i}` }, randomIp());
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([...Array(CAP).fill(401), ...Array(8).fill(429)]);
+    expect(await last!.json()).toEqual(PAUSED);
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(60);
+
+    // The right password is not checked either: the guesser learns nothing from it.
+    const owner = await post(site, '/auth/sign_in', { email, password: PASSWORD }, randomIp());
+    expect([owner.status, await owner.json()]).toEqual([429, PAUSED]);
+
+    // The link: the same answer for an address without an account, a mail for the owner.
+    const before = site.mail!.delivered.length;
+    const asked = await post(site, '/auth/sign_in_link', { email }, randomIp());
+    const nobody = await post(site, '/auth/sign_in_link', { email: unique('nobody') }, randomIp());
+    expect(asked.status).toBe(202);
+    expect([nobody.status, await nobody.json()]).toEqual([202, await asked.json()]);
+    const token = linkToken(await site.mail!.waitFor(email, /sign-in link/, before), '/auth/sign_in_link');
+    const signedIn = await post(site, '/auth/sign_in_with_link', { token }, randomIp());
+    expect(signedIn.status).toBe(200);
+    expect(await signedIn.json()).toMatchObject({ email });
+    const info = await fetch(`${site.url}/api/v1/user_info`, { headers: { authorization: signedIn.headers.get('authorization')! } });
+    expect(await info.json()).toMatchObject({ email });
+    // Once only.
+    expect((await post(site, '/auth/sign_in_with_link', { token }, randomIp())).status).toBe(400);
+  });
+
+  it('checks 25 parallel guesses for one account one at a time: exactly the cap checked, none turned away as busy', async () => {
+    const email = unique('parallel');
+    await confirmedAccount(site, email);
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => post(site, '/auth/sign_in', { email, password: `guess ${i}` }, randomIp())));
+    const statuses = answers.map((r) => r.status).sort();
+    // Unserialised, the 25 would read the count together (all checked) and overflow the hashing
+    // queue of two (503 AUTH.BUSY); one at a time, exactly CAP are checked and the rest refused.
+    expect(statuses).toEqual([...Array(CAP).fill(401), ...Array(25 - CAP).fill(429)]);
   });
 });
 

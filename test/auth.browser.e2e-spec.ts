@@ -15,7 +15,8 @@ describe('accounts in a real browser', () => {
 
   beforeAll(async () => {
     // Without REDIS_URL the web process sends the mail itself, here to a real SMTP server.
-    site = await startSite({ browser: true, mail: true, env: { HAS_LOGIN: 'true' } });
+    // Password sign-in pauses for an address after 3 wrong passwords in an hour here (100 by default).
+    site = await startSite({ browser: true, mail: true, env: { HAS_LOGIN: 'true', AUTH_SIGN_IN_FAILURES_PER_HOUR: '3' } });
     ({ app } = site);
     browser = site.browser!;
     mail = site.mail!;
@@ -177,6 +178,38 @@ describe('accounts in a real browser', () => {
       await page.waitForURL(`${app.url}/auth/email_verifications?email=${encodeURIComponent(email)}&type=account_confirm`);
       await page.getByRole('button', { name: 'Resend' }).click();
       await page.getByRole('status').getByText('If this address has an unconfirmed account, a new link is on its way.').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('offers a mailed sign-in link once password sign-in is paused for the account, and the link signs in', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const email = `paused-${Date.now().toString(36)}@example.com`;
+    try {
+      await site.signedInUser(email);
+      const json = { 'content-type': 'application/json' };
+      for (let i = 0; i < 3; i++) {
+        const guess = await fetch(`${app.url}/auth/sign_in`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: `guess number ${i}` }) });
+        expect(guess.status).toBe(401);
+      }
+      await page.goto(`${app.url}/auth/login`);
+      await hydrated(page);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+      const offer = page.getByTestId('sign-in-link-offer');
+      await offer.getByText('Password sign-in is paused for this account after too many wrong passwords.').waitFor();
+      const before = mail.delivered.length;
+      await offer.getByRole('button', { name: 'Email me a sign-in link' }).click();
+      await page.getByRole('status').getByText('If this address has an account, a sign-in link is on its way.').waitFor();
+
+      const token = linkToken(await mail.waitFor(email, /sign-in link/, before), '/auth/sign_in_link');
+      await page.goto(`${app.url}/auth/sign_in_link#token=${token}`);
+      await page.waitForURL(`${app.url}/`);
+      await page.getByLabel('Account').click();
+      await poll(() => page.getByTestId('account-email').textContent()).toBe(email);
     } finally {
       await context.close();
     }

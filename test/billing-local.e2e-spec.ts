@@ -11,6 +11,8 @@ import { until } from './support/until';
 
 const PASSWORD = 'correct horse battery';
 const ADMIN = 'ops@example.com';
+/** A second admin, for tests that cannot reuse the first one's session. */
+const SUPPORT_ADMIN = 'support@example.com';
 const DAY = 86_400_000;
 
 /**
@@ -28,7 +30,7 @@ describe('credits with the local test checkout, end to end', () => {
   beforeAll(async () => {
     site = await startSite({
       mail: true,
-      env: { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', ADMIN_EMAILS: ADMIN, NODE_ENV: 'production', MIGRATE_ON_START: 'true', TRUST_PROXY: 'true' },
+      env: { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', ADMIN_EMAILS: `${ADMIN},${SUPPORT_ADMIN}`, NODE_ENV: 'production', MIGRATE_ON_START: 'true', TRUST_PROXY: 'true' },
       // Seeded before the process that runs the housekeeping starts: an expired lot and a stale
       // pending order are waiting for it.
       seed: (url) => seed(url),
@@ -88,8 +90,7 @@ describe('credits with the local test checkout, end to end', () => {
   }
 
   /** Signs up, confirms from the captured email and signs in: the path a new user takes. */
-  async function newUser(): Promise<{ email: string; token: string }> {
-    const email = `player-${randomBytes(4).toString('hex')}@example.com`;
+  async function newUser(email = `player-${randomBytes(4).toString('hex')}@example.com`): Promise<{ email: string; token: string }> {
     const before = mail.delivered.length;
     expect((await call('POST', '/auth/sign_up', { body: { email, password: PASSWORD, password_confirmation: PASSWORD } })).status).toBe(202);
     const token = linkToken(await mail.waitFor(email, /Confirm your email/, before), '/auth/confirm');
@@ -244,6 +245,34 @@ describe('credits with the local test checkout, end to end', () => {
     const unknown = await call('POST', '/api/v1/admin/credits', { token: admin, body: { ...grant, email: 'nobody@example.com' } });
     expect(unknown.status).toBe(404);
     expect((await call('POST', '/api/v1/admin/credits', { token, body: grant })).status).toBe(403);
+  });
+
+  it('gives the trial once per normalised address: a +tag account is created without one, and /api/v1/credits says so', async () => {
+    const name = `ann.${randomBytes(4).toString('hex')}`;
+    const first = await newUser(`${name}@gmail.com`);
+    expect(await read<CreditsView>('/api/v1/credits', first.token)).toMatchObject({ balance: 10, trial_refused: false });
+    for (const email of [`${name}+promo@gmail.com`, `${name.replace('.', '')}@googlemail.com`]) {
+      const again = await newUser(email);
+      expect(await read<CreditsView>('/api/v1/credits', again.token)).toMatchObject({ balance: 0, lots: [], trial_refused: true });
+    }
+    const other = await newUser(`${name}+x@example.com`);
+    expect((await read<CreditsView>('/api/v1/credits', other.token)).balance).toBe(10);
+  });
+
+  it("scopes the admin grant's Idempotency-Key per account: one key grants two accounts once each", async () => {
+    const adminSession = await site.signedInUser(SUPPORT_ADMIN);
+    const [a, b] = [await newUser(), await newUser()];
+    const headers = { 'idempotency-key': `ticket-${randomBytes(4).toString('hex')}` };
+    for (const user of [a, b, a, b]) {
+      const answer = await call('POST', '/api/v1/admin/credits', {
+        token: adminSession,
+        body: { email: user.email, credits: 7, validity_days: 30, reason: 'Goodwill credits' },
+        headers,
+      });
+      expect(answer.status).toBe(201);
+    }
+    expect((await read<CreditsView>('/api/v1/credits', a.token)).balance).toBe(17);
+    expect((await read<CreditsView>('/api/v1/credits', b.token)).balance).toBe(17);
   });
 
   it('lists /pricing, /tools/image and the refund policy in the sitemap while payments are on', async () => {

@@ -125,6 +125,30 @@ describe('credits and payments in a real browser', () => {
     }
   });
 
+  it('says on /usage, in one sentence, why a second account on a +tag address got no trial', async () => {
+    const name = `tagged-${Date.now().toString(36)}`;
+    for (const [email, balance, refused] of [
+      [`${name}@example.com`, /^10\b/, false],
+      [`${name}+again@example.com`, /^0\b/, true],
+    ] as const) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      try {
+        await signUpAndSignIn(site, page, email);
+        await page.goto(`${app.url}/usage`);
+        await hydrated(page);
+        await poll(() => page.getByTestId('usage-balance').textContent()).toMatch(balance);
+        await poll(() => page.getByTestId('trial-refused').allTextContents()).toEqual(
+          refused
+            ? ['This account got no free trial because your email address already had one with another account (the trial is once per address, counting +tags and Gmail dots as the same address).']
+            : [],
+        );
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   it('opens the sign-in modal when a signed-out visitor buys, then goes on to the test checkout', async () => {
     const email = `modal-${Date.now().toString(36)}@example.com`;
     const setup = await browser.newContext();

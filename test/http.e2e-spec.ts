@@ -102,6 +102,18 @@ describe('the built web app on PostgreSQL and Redis', () => {
     expect(again.status).toBe(304);
   });
 
+  it("gives a payload the page's Referrer-Policy, rendered and from the cache", async () => {
+    const page = await fetch(`${site.url}/levels`);
+    const policy = page.headers.get('referrer-policy');
+    expect(policy).toBe('no-referrer');
+    for (let i = 0; i < 2; i++) {
+      const payload = await fetch(`${site.url}/levels/_payload.json`);
+      expect(payload.status).toBe(200);
+      expect(payload.headers.get('referrer-policy')).toBe(policy);
+      expect(payload.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+
   it('answers unknown API routes with JSON, not a page', async () => {
     const response = await fetch(`${site.url}/api/v1/nothing-here`);
     expect(response.status).toBe(404);

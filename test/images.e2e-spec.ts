@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import type { CreditsView, Paged } from 'src/contracts/billing';
 import type { ImageJobView } from 'src/contracts/images';
 import type { RunningApp, RunningWorker } from './support/app-process';
-import { startSite, type Site } from './support/site';
+import { startSite, useSite, type Site } from './support/site';
 import { until } from './support/until';
 
 const ADMIN = 'images-ops@example.com';
@@ -286,4 +286,69 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
     expect(job.status).toBe('succeeded');
     expect(await balance(token)).toBe(1);
   }, 120_000);
+});
+
+/** The upload route's body types and its per-user cap, on a site with no worker: submitted jobs stay queued. */
+describe('what POST /api/v1/images takes, and its cap on unfinished jobs', () => {
+  const site = useSite({
+    redis: true,
+    env: { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', TRIAL_CREDITS: '0', ADMIN_EMAILS: ADMIN, MIGRATE_ON_START: 'true', IMAGE_MAX_UNFINISHED: '1' },
+  });
+
+  let admin = '';
+  beforeAll(async () => {
+    admin = await site.signedInUser(ADMIN);
+  });
+
+  async function userWithCredits(): Promise<string> {
+    const email = `types-${randomBytes(4).toString('hex')}@example.com`;
+    const token = await site.signedInUser(email);
+    const grant = await fetch(`${site.url}/api/v1/admin/credits`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, credits: 5, validity_days: 30, reason: 'Body types test' }),
+    });
+    expect(grant.status).toBe(201);
+    return token;
+  }
+
+  const post = (token: string, body: string | Blob, type?: string) =>
+    fetch(`${site.url}/api/v1/images`, { method: 'POST', headers: { authorization: `Bearer ${token}`, ...(type ? { 'content-type': type } : {}) }, body });
+
+  it('takes exactly multipart and JSON: urlencoded, text, none and multipart/mixed get 415 with nothing held', async () => {
+    const token = await userWithCredits();
+    const boundary = 'XyZ123';
+    for (const [type, body] of [
+      ['application/x-www-form-urlencoded', 'conversion=sketch&url=https%3A%2F%2Fexample.com%2Fa.png'],
+      ['text/plain', '{"conversion":"sketch","url":"https://example.com/a.png"}'],
+      // A Blob without a type, so fetch sends no content type (a string gets text/plain).
+      [undefined, new Blob(['{"conversion":"sketch","url":"https://example.com/a.png"}'])],
+      [`multipart/mixed; boundary=${boundary}`, `--${boundary}\r\ncontent-disposition: form-data; name="conversion"\r\n\r\nsketch\r\n--${boundary}--\r\n`],
+      ['application/jsonp', '{"conversion":"sketch","url":"https://example.com/a.png"}'],
+    ] as const) {
+      const response = await post(token, body, type);
+      expect([type, response.status]).toEqual([type, 415]);
+      expect(await response.json()).toEqual({
+        errors: ['Send the image as a multipart form (multipart/form-data) or its URL as JSON (application/json).'],
+        code: 'REQUEST.UNSUPPORTED_BODY',
+      });
+    }
+    const credits = await fetch(`${site.url}/api/v1/credits`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await credits.json()) as CreditsView).balance).toBe(5);
+
+    // JSON with a charset, in upper case, is JSON: the job is queued (no worker runs here).
+    const json = await post(token, JSON.stringify({ conversion: 'sketch', url: 'https://example.com/a.png' }), 'APPLICATION/JSON; charset=UTF-8');
+    expect(json.status).toBe(202);
+
+    // The cap (1 here) is reached: 429 with a Retry-After the client can wait.
+    const over = await post(token, JSON.stringify({ conversion: 'sketch', url: 'https://example.com/b.png' }), 'application/json');
+    expect(over.status).toBe(429);
+    expect(await over.json()).toMatchObject({ code: 'IMAGES.TOO_MANY_UNFINISHED' });
+    expect(over.headers.get('retry-after')).toBe('10');
+
+    // A multipart form with an upper-case type still reaches the route (refused there as no image, not as a type).
+    const form = `--${boundary}\r\ncontent-disposition: form-data; name="conversion"\r\n\r\nsketch\r\n--${boundary}--\r\n`;
+    const multipart = await post(token, form, `MULTIPART/FORM-DATA; boundary=${boundary}`);
+    expect(multipart.status).not.toBe(415);
+  });
 });

@@ -5,7 +5,7 @@ const Nothing: ComponentType = () => null;
 const nothing = async () => Nothing;
 
 const AUTH_MODULE = 'web/routes/auth.pages.tsx';
-const auth = (name: 'LoginPage' | 'SignUpPage' | 'EmailVerificationPage' | 'ConfirmPage' | 'ForgotPasswordPage' | 'PasswordResetPage') => () =>
+const auth = (name: 'LoginPage' | 'SignUpPage' | 'EmailVerificationPage' | 'ConfirmPage' | 'SignInLinkPage' | 'ForgotPasswordPage' | 'PasswordResetPage') => () =>
   import('web/routes/auth.pages').then((m) => m[name]);
 
 /** The account pages; their loader sends everyone home while accounts are off (HAS_LOGIN). */
@@ -15,6 +15,7 @@ function authRoutes(): PageRoute[] {
     { id: 'auth-signup', path: '/auth/signup', module: AUTH_MODULE, load: auth('SignUpPage') },
     { id: 'auth-email-verifications', path: '/auth/email_verifications', module: AUTH_MODULE, load: auth('EmailVerificationPage') },
     { id: 'auth-confirm', path: '/auth/confirm', module: AUTH_MODULE, load: auth('ConfirmPage') },
+    { id: 'auth-sign-in-link', path: '/auth/sign_in_link', module: AUTH_MODULE, load: auth('SignInLinkPage') },
     { id: 'auth-forgot-password', path: '/auth/forgot_password', module: AUTH_MODULE, load: auth('ForgotPasswordPage') },
     { id: 'auth-password-reset', path: '/auth/password_reset', module: AUTH_MODULE, load: auth('PasswordResetPage') },
   ];

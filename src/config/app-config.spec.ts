@@ -179,7 +179,7 @@ describe('loadConfig', () => {
     }
   });
   it('reads the HTTP limits, refusing a headers timeout longer than the request timeout', () => {
-    expect(loadConfig({}).http.limits).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 120_000, idleTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxConnections: 2048 });
+    expect(loadConfig({}).http.limits).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 120_000, idleTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxConnections: 2048, maxConnectionsPerClient: 64 });
     expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
   });
 });

@@ -21,6 +21,8 @@ export interface HttpLimits {
   /** An idle keep-alive connection between requests. */
   keepAliveTimeoutMs: number;
   maxConnections: number;
+  /** Open connections per client address (socket and, behind TRUST_PROXY, forwarded). */
+  maxConnectionsPerClient: number;
 }
 
 /**
@@ -67,6 +69,8 @@ export class AppConfig {
     secret: string;
     /** Concurrent argon2 hashes per process, and how many may wait before AUTH.BUSY. */
     hashing: { concurrency: number; queue: number };
+    /** Failed password checks per account per hour (then a mailed link), and the longest wait before a check. */
+    signIn: { failuresPerHour: number; maxDelayMs: number };
     google?: { clientId: string; clientSecret: string; authorizationUrl: string; tokenUrl: string; userInfoUrl: string };
   };
   /** Credits and payments; `enabled` needs both HAS_PAYMENT and HAS_LOGIN (credits belong to accounts). */
@@ -110,6 +114,7 @@ export class AppConfig {
         idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
         keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
         maxConnections: e.HTTP_MAX_CONNECTIONS,
+        maxConnectionsPerClient: e.HTTP_MAX_CONNECTIONS_PER_CLIENT,
       },
     };
     this.log = { level: e.LOG_LEVEL, format: e.LOG_FORMAT };
@@ -146,6 +151,7 @@ export class AppConfig {
       firstAccountIsAdmin: switches.local && switches.login,
       secret: e.AUTH_SECRET ?? randomBytes(32).toString('base64url'),
       hashing: { concurrency: e.AUTH_HASH_CONCURRENCY, queue: e.AUTH_HASH_QUEUE },
+      signIn: { failuresPerHour: e.AUTH_SIGN_IN_FAILURES_PER_HOUR, maxDelayMs: e.AUTH_SIGN_IN_MAX_DELAY_MS },
       google:
         switches.google && e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
           ? {

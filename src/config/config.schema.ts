@@ -83,6 +83,8 @@ export const envSchema = z.object({
   HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(2048),
+  // Open connections from one client address (the socket's; behind TRUST_PROXY also the forwarded one, per request).
+  HTTP_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).default(64),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Unset: pretty on a terminal in development, JSON otherwise (see chooseLogFormat).
   LOG_FORMAT: z.enum(['json', 'pretty']).optional().or(z.literal('').transform(() => undefined)),
@@ -195,6 +197,11 @@ export const envSchema = z.object({
     .max(64)
     .default(() => Math.max(1, availableParallelism() - 1)),
   AUTH_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
+  // Wrong passwords checked per account per hour (from everywhere); past it, password sign-in for
+  // that account pauses and its owner signs in with an emailed link (ASVS: at most about 100).
+  AUTH_SIGN_IN_FAILURES_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(100),
+  // The longest wait before a password is checked once an account has many recent failures.
+  AUTH_SIGN_IN_MAX_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   // Signs short-lived values such as the Google sign-in state; shared by every web process.
   AUTH_SECRET: optionalText(512).pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   GOOGLE_CLIENT_ID: optionalText(512),

@@ -141,6 +141,7 @@ export const creditsViewSchema = z.object({
   ),
   has_paid: z.boolean(),
   daily_usage: z.array(z.object({ date: z.string().describe('YYYY-MM-DD (UTC)'), credits: z.number().int() })),
+  trial_refused: z.boolean().describe('No free trial for this account: its address (ignoring +tags, and dots for Gmail) already had one'),
 }) satisfies z.ZodType<CreditsView>;
 
 export const ledgerPageSchema = paged(

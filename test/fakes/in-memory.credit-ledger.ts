@@ -19,6 +19,10 @@ export class InMemoryCreditLedger extends CreditLedger {
   readonly events: (LedgerEvent & { userId: string; lotId: string | null })[] = [];
   /** Accounts confirmed (the trial backfill looks for them). */
   readonly confirmedUsers = new Set<string>();
+  /** Account addresses (`<id>@example.com` unless set). */
+  readonly emailsById = new Map<string, string>();
+  /** The trial decided per account, against its normalised address. */
+  readonly trialClaims = new Map<string, { address: string; granted: boolean }>();
 
   /** The state now, and how to go back to it (a database transaction that rolls back). */
   snapshot(): () => void {
@@ -165,8 +169,26 @@ export class InMemoryCreditLedger extends CreditLedger {
     return due.length;
   }
 
-  async confirmedUsersWithout(sourceRefPrefix: string, limit: number): Promise<string[]> {
-    return [...this.confirmedUsers].filter((userId) => !this.lotRows.some((lot) => lot.sourceRef === `${sourceRefPrefix}${userId}`)).slice(0, limit);
+  async usersAwaitingTrial(limit: number): Promise<{ id: string; email: string }[]> {
+    return [...this.confirmedUsers]
+      .filter((userId) => !this.trialClaims.has(userId))
+      .slice(0, limit)
+      .map((id) => ({ id, email: this.emailsById.get(id) ?? `${id}@example.com` }));
+  }
+
+  async emailOf(userId: string): Promise<string | null> {
+    return this.emailsById.get(userId) ?? `${userId}@example.com`;
+  }
+
+  async grantTrial(request: GrantRequest, address: string): Promise<{ granted: boolean }> {
+    if (this.trialClaims.has(request.userId)) return { granted: false };
+    const taken = [...this.trialClaims.values()].some((claim) => claim.granted && claim.address === address);
+    this.trialClaims.set(request.userId, { address, granted: !taken });
+    return taken ? { granted: false } : this.grant(request);
+  }
+
+  async trialRefused(userId: string): Promise<boolean> {
+    return this.trialClaims.get(userId)?.granted === false;
   }
 
   /** A user's unexpired lots with credits left, soonest to expire first. */

@@ -18,7 +18,7 @@ describe('credits', () => {
   });
 
   it('loads the balance only with payments on and someone signed in, one request at a time', async () => {
-    const view = { balance: 10, lots: [], has_paid: true, daily_usage: [] };
+    const view = { balance: 10, lots: [], has_paid: true, daily_usage: [], trial_refused: false };
     const fetch = jest.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(JSON.stringify(view), { status: 200 }));
     configureSession(true, true);
     await expect(refreshCredits()).resolves.toBeNull();

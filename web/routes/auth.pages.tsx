@@ -146,6 +146,20 @@ export function LoginForm({ onDone, onSignedIn }: { onDone?: () => void; onSigne
   const { settings } = useSiteConfig();
   const { pathname, search } = useLocation();
   const form = useValidatedForm(signInSchema, { email: '', password: '' });
+  // Password sign-in is paused for this address (too many wrong passwords this hour): offer a mailed link.
+  const [linkOffer, setLinkOffer] = useState(false);
+  const [linkBusy, setLinkBusy] = useState(false);
+  const sendLink = async () => {
+    setLinkBusy(true);
+    try {
+      await apiRequest(t, 'POST', '/auth/sign_in_link', { email: form.values.email });
+      notify(t('auth.linkSent'));
+    } catch (error) {
+      if (error instanceof ApiError) notify(error.message, 'error');
+    } finally {
+      setLinkBusy(false);
+    }
+  };
 
   const submit = form.onSubmit(
     async () => {
@@ -158,6 +172,10 @@ export function LoginForm({ onDone, onSignedIn }: { onDone?: () => void; onSigne
       else void navigate('/');
     },
     (error) => {
+      if (error.code === 'AUTH.PASSWORD_SIGN_IN_PAUSED') {
+        setLinkOffer(true);
+        return true;
+      }
       // An unconfirmed account: its first error names the address (spec section 8).
       const email = error.status === 401 ? EMAIL_IN_TEXT.exec(error.errors[0] ?? '')?.[0] : undefined;
       if (!email) return false;
@@ -191,6 +209,14 @@ export function LoginForm({ onDone, onSignedIn }: { onDone?: () => void; onSigne
           <button type="submit" disabled={form.busy} className={buttonClass}>
             {t('auth.signIn')}
           </button>
+          {linkOffer && (
+            <div role="alert" className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950/40 dark:text-amber-100" data-testid="sign-in-link-offer">
+              <p>{t('auth.linkOffer')}</p>
+              <button type="button" onClick={() => void sendLink()} disabled={linkBusy} className={`${buttonClass} mt-3`}>
+                {t('auth.linkButton')}
+              </button>
+            </div>
+          )}
           <p className="flex justify-between text-sm">
             <Link to="/auth/forgot_password" className={linkClass} onClick={onDone}>
               {t('auth.forgotLink')}
@@ -310,6 +336,43 @@ export function ConfirmPage() {
         {result === 'pending' ? t('auth.confirming') : result === 'done' ? t('auth.confirmed') : t('auth.invalidLink')}
       </p>
       {result === 'done' && (
+        <Link to="/auth/login" className={`${buttonClass} mt-6`}>
+          {t('auth.signIn')}
+        </Link>
+      )}
+    </AuthCard>
+  );
+}
+
+/** Opened from a sign-in link email: signs in once, then goes home. */
+export function SignInLinkPage() {
+  const { t } = usePageI18n();
+  const navigate = useNavigate();
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    const token = tokenFromHash();
+    const signIn = token ? apiRequest<UserInfo>(t, 'POST', '/auth/sign_in_with_link', { token }) : Promise.reject(new Error('no token'));
+    signIn.then(
+      (response) => {
+        if (!live) return;
+        takeToken(response.headers);
+        signedIn(response.data);
+        notify(t('auth.loginSuccess'));
+        void navigate('/');
+      },
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [t, navigate]);
+  return (
+    <AuthCard title={t('auth.linkTitle')}>
+      <p role="status" className="text-gray-700 dark:text-gray-300">
+        {failed ? t('auth.invalidLink') : t('auth.linkSigningIn')}
+      </p>
+      {failed && (
         <Link to="/auth/login" className={`${buttonClass} mt-6`}>
           {t('auth.signIn')}
         </Link>

@@ -753,6 +753,11 @@ export function UsagePage() {
             <p className="mt-2 text-4xl font-extrabold tracking-tight tabular-nums" data-testid="usage-balance">
               {creditsLabel(t, view.balance, tag)}
             </p>
+            {view.trial_refused ? (
+              <p className={`mt-3 text-sm ${mutedClass}`} data-testid="trial-refused">
+                {t('usage.trialRefused')}
+              </p>
+            ) : null}
             <Link to="/pricing" className={`${buttonClass} mt-5 w-full`}>
               {t('usage.buy')}
             </Link>

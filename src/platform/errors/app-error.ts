@@ -50,6 +50,25 @@ export class ConflictError extends AppError {
   readonly kind = 'conflict';
 }
 
+/** This client (its forwarded address) already holds HTTP_MAX_CONNECTIONS_PER_CLIENT connections. */
+export class TooManyConnectionsError extends AppError {
+  readonly code = 'HTTP.TOO_MANY_CONNECTIONS';
+  readonly kind = 'rate_limited';
+  readonly retryAfterSeconds = 5;
+  constructor() {
+    super('Too many open connections from your address. Please close some and try again.');
+  }
+}
+
+/** The image upload route takes exactly a multipart form or JSON: an urlencoded form or text is neither. */
+export class UploadBodyTypeError extends AppError {
+  readonly code = 'REQUEST.UNSUPPORTED_BODY';
+  readonly kind = 'unsupported_media_type';
+  constructor() {
+    super('Send the image as a multipart form (multipart/form-data) or its URL as JSON (application/json).');
+  }
+}
+
 /** API writes take JSON (uploads multipart on their own routes): a cross-site HTML form cannot send it. */
 export class JsonOnlyError extends AppError {
   readonly code = 'REQUEST.JSON_ONLY';

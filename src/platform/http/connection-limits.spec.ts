@@ -3,7 +3,7 @@ import { ConnectionCutLog } from './connection-limits';
 describe('ConnectionCutLog', () => {
   it('logs the first cut, then at most one line a minute per kind with the count since the last', () => {
     const warn = jest.fn();
-    const limits = { headersTimeoutMs: 1, requestTimeoutMs: 1, idleTimeoutMs: 1, keepAliveTimeoutMs: 1, maxConnections: 1 };
+    const limits = { headersTimeoutMs: 1, requestTimeoutMs: 1, idleTimeoutMs: 1, keepAliveTimeoutMs: 1, maxConnections: 1, maxConnectionsPerClient: 1 };
     const cuts = new ConnectionCutLog({ warn }, limits);
     cuts.note('slow request', 0);
     for (let i = 1; i <= 500; i++) cuts.note('slow request', i);

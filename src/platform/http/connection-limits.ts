@@ -1,9 +1,9 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { LoggerService } from '@nestjs/common';
 import type { HttpLimits } from 'src/config/app-config';
 
-type Cut = 'slow request' | 'idle connection' | 'over the connection cap';
+type Cut = 'slow request' | 'idle connection' | 'over the connection cap' | 'over the per-client cap' | 'idle, shed near the cap';
 
 /**
  * Counts the connections cut or refused and logs at most one line a minute per kind (a flood of
@@ -48,8 +48,9 @@ export function connectionLimitOptions(limits: HttpLimits) {
 /**
  * Caps open connections (a connection over the cap is closed at once, before any byte is read) and
  * logs idle connections as they are cut. Slow requests are logged by the client error handler (408).
+ * Also caps connections per client, and sheds idle ones near the total cap (ClientConnections).
  */
-export function applyConnectionLimits(server: Server, limits: HttpLimits, cuts: ConnectionCutLog): void {
+export function applyConnectionLimits(server: Server, limits: HttpLimits, cuts: ConnectionCutLog): ClientConnections {
   server.maxConnections = limits.maxConnections;
   server.on('drop', () => cuts.note('over the connection cap'));
   // With a 'timeout' listener Node leaves the socket open: cut it here.
@@ -57,4 +58,104 @@ export function applyConnectionLimits(server: Server, limits: HttpLimits, cuts: 
     cuts.note('idle connection');
     socket.destroy();
   });
+  return new ClientConnections(server, limits, cuts);
+}
+
+/**
+ * One client must not hold every connection. Each socket's remote address may hold
+ * `maxConnectionsPerClient` connections; one more is closed at once. Behind a reverse proxy every
+ * socket comes from the proxy, and the client's own address (X-Forwarded-For, with TRUST_PROXY) is
+ * only known per request: `admitRequest` counts the connections that carried a request from each
+ * forwarded address, and closes the one over the cap after answering. So the proxy itself must
+ * limit connections per client (nginx `limit_conn`, HAProxy `src_conn_cur`) and set
+ * X-Forwarded-For: this process cannot tell its clients apart before a request arrives.
+ * Near the total cap (the last tenth), a new connection first closes the longest-idle one
+ * (no request in flight: an idle keep-alive or one that never sent a request), so idle holders
+ * give way to visitors instead of refusing them.
+ */
+export class ClientConnections {
+  private readonly perAddress = new Map<string, number>();
+  private readonly forwarded = new Map<string, Set<Socket>>();
+  private readonly clientsOf = new WeakMap<Socket, Set<string>>();
+  /** Sockets with no request in flight, the longest idle first (a Set keeps insertion order). */
+  private readonly idle = new Set<Socket>();
+  private open = 0;
+  private readonly nearCap: number;
+
+  constructor(
+    server: Server,
+    private readonly limits: HttpLimits,
+    private readonly cuts: ConnectionCutLog,
+  ) {
+    this.nearCap = limits.maxConnections - Math.max(1, Math.floor(limits.maxConnections / 10));
+    server.on('connection', (socket: Socket) => this.connected(socket));
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      const { socket } = request;
+      this.idle.delete(socket);
+      response.once('close', () => {
+        if (!socket.destroyed) this.idle.add(socket);
+      });
+    });
+  }
+
+  private connected(socket: Socket): void {
+    const address = socket.remoteAddress ?? '';
+    const count = (this.perAddress.get(address) ?? 0) + 1;
+    if (count > this.limits.maxConnectionsPerClient) {
+      this.cuts.note('over the per-client cap');
+      socket.destroy();
+      return;
+    }
+    this.perAddress.set(address, count);
+    this.open += 1;
+    if (this.open > this.nearCap) this.shedIdle();
+    this.idle.add(socket);
+    socket.once('close', () => {
+      this.open -= 1;
+      this.idle.delete(socket);
+      const left = (this.perAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(address, left);
+      else this.perAddress.delete(address);
+    });
+  }
+
+  private shedIdle(): void {
+    const oldest = this.idle.values().next();
+    if (oldest.done) return;
+    this.idle.delete(oldest.value);
+    this.cuts.note('idle, shed near the cap');
+    oldest.value.destroy();
+  }
+
+  /**
+   * Counts this request's connection for its forwarded client address (`clientIp`, from
+   * X-Forwarded-For behind TRUST_PROXY); false when that client already holds the cap in other
+   * connections: the caller answers and closes this one.
+   */
+  admitRequest(clientIp: string, socket: Socket): boolean {
+    if (clientIp === socket.remoteAddress) return true;
+    const sockets = this.forwarded.get(clientIp) ?? new Set<Socket>();
+    if (sockets.has(socket)) return true;
+    if (sockets.size >= this.limits.maxConnectionsPerClient) {
+      this.cuts.note('over the per-client cap');
+      return false;
+    }
+    sockets.add(socket);
+    this.forwarded.set(clientIp, sockets);
+    // A proxy's connection carries many clients: one close listener per socket forgets them all.
+    let clients = this.clientsOf.get(socket);
+    if (!clients) {
+      const mine = (clients = new Set());
+      this.clientsOf.set(socket, mine);
+      socket.once('close', () => {
+        for (const ip of mine) {
+          const held = this.forwarded.get(ip);
+          held?.delete(socket);
+          if (held?.size === 0) this.forwarded.delete(ip);
+        }
+      });
+    }
+    clients.add(clientIp);
+    return true;
+  }
 }

@@ -6,7 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from 'src/config/app-config';
-import { JsonOnlyError } from 'src/platform/errors/app-error';
+import { JsonOnlyError, UploadBodyTypeError } from 'src/platform/errors/app-error';
 import type { RedisConnection } from 'src/platform/redis/redis.module';
 import { cspDirectives } from './csp';
 import { rateLimitStore } from './rate-limit-store';
@@ -20,8 +20,11 @@ export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const API_PATH = /^\/(api|auth)\//;
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
-/** The API writes whose body is not JSON: the image upload (multipart) and Stripe's signed webhook (raw bytes). */
-const NON_JSON_ROUTES = new Set(['POST /api/v1/images', 'POST /api/v1/payments/stripe/webhook']);
+const MULTIPART_FORM_TYPE = /^multipart\/form-data\s*(;|$)/i;
+/** The API write that takes a multipart form as well as JSON: the image upload. */
+const UPLOAD_ROUTE = 'POST /api/v1/images';
+/** The API write whose body is raw bytes: Stripe's signed webhook (checked by its signature). */
+const RAW_BODY_ROUTE = 'POST /api/v1/payments/stripe/webhook';
 
 /**
  * Fastify plugins every route shares: security headers, compression, rate limits and the request-id
@@ -41,11 +44,17 @@ export async function configureHttpPlatform(
   });
 
   // API writes take JSON only: another site's HTML form (urlencoded, multipart, text) cannot make one.
+  // The upload takes multipart/form-data too (a cross-site form can send that: SignedInGuard
+  // refuses it), and nothing else, so an urlencoded form never reaches it.
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (!WRITE_METHODS.has(request.method) || !API_PATH.test(request.url)) return done();
-    if (NON_JSON_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) return done();
+    const route = `${request.method} ${request.routeOptions.url}`;
+    if (route === RAW_BODY_ROUTE) return done();
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
-    done(hasBody && !JSON_TYPE.test(request.headers['content-type'] ?? '') ? new JsonOnlyError() : undefined);
+    const type = request.headers['content-type'] ?? '';
+    if (!hasBody || JSON_TYPE.test(type)) return done();
+    if (route === UPLOAD_ROUTE) return done(MULTIPART_FORM_TYPE.test(type) ? undefined : new UploadBodyTypeError());
+    done(new JsonOnlyError());
   });
 
   await app.register(cookie);

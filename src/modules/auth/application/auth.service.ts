@@ -2,7 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import type { PasswordResetInput, SignInInput, SignUpInput } from 'src/contracts/auth.schema';
 import { MailOutbox } from 'src/platform/mail/mail-outbox';
-import { InvalidCredentialsError, InvalidLinkError, TooManyAttemptsError, UnconfirmedAccountError } from '../domain/auth.errors';
+import {
+  InvalidCredentialsError,
+  InvalidLinkError,
+  PasswordSignInPausedError,
+  TooManyAttemptsError,
+  UnconfirmedAccountError,
+} from '../domain/auth.errors';
 import { SIGN_IN_THROTTLE, signInDelayMs } from '../domain/sign-in-throttle';
 import { TOKEN_LIFETIME_MS, type TokenPurpose } from '../domain/one-time-token';
 import { AttemptLimiter, OneTimeTokenRepository, PasswordHasher, SessionRepository, UserRepository } from '../domain/ports';
@@ -10,7 +16,7 @@ import { hashSecret, looksLikeSecret, newSecret } from '../domain/secrets';
 import type { Session } from '../domain/session';
 import { normalizeEmail, type User } from '../domain/user';
 import { AccountEvents } from './account-events.service';
-import { accountExistsEmail, confirmationEmail, passwordResetEmail } from './emails';
+import { accountExistsEmail, confirmationEmail, passwordResetEmail, signInLinkEmail } from './emails';
 
 /**
  * Per-address budgets for the mailing actions, on top of the per-IP limits of the routes. Keyed by
@@ -88,24 +94,54 @@ export class AuthService {
 
   /**
    * Checks a password. `clientIp` keys the hard limit (this client, this address); failures from
-   * everywhere only slow the address down (SIGN_IN_THROTTLE), so strangers cannot lock its owner out.
+   * everywhere slow the address down (SIGN_IN_THROTTLE), and past AUTH_SIGN_IN_FAILURES_PER_HOUR
+   * pause password checks for it; its owner is never locked out: an emailed link still signs them in.
    */
   async signIn(input: SignInInput, clientIp: string): Promise<SignedIn> {
     const email = normalizeEmail(input.email);
     const clientKey = `sign-in:${email}:${clientIp}`;
     const addressKey = `sign-in-failures:${email}`;
+    const hourlyKey = `sign-in-hourly-failures:${email}`;
+    const { failuresPerHour, maxDelayMs } = this.config.auth.signIn;
     await this.limit(clientKey, SIGN_IN_THROTTLE.perClient);
-    const delay = signInDelayMs(await this.limiter.count(addressKey));
+    const delay = signInDelayMs((await this.limiter.peek(addressKey)).count, maxDelayMs);
     if (delay > 0) await this.wait(delay);
+    // One check at a time per address across every web process: the hourly cap is read and counted
+    // by one attempt at a time, so 25 parallel guesses cannot all pass it together.
+    return this.limiter.exclusive(`sign-in:${email}`, async () => {
+      const hourly = await this.limiter.peek(hourlyKey);
+      // Known or not, the address answers the same (unknown ones are counted too).
+      if (hourly.count >= failuresPerHour) throw new PasswordSignInPausedError(hourly.retryAfterSeconds);
+      const user = await this.users.findByEmail(email);
+      // Unknown address and wrong password cost the same argon2 verify and give the same error.
+      const valid = user?.passwordHash ? await this.hasher.verify(user.passwordHash, input.password) : await this.dummyVerify(input.password);
+      if (!user || !valid) {
+        await this.limiter.hit(addressKey, Number.MAX_SAFE_INTEGER, SIGN_IN_THROTTLE.perAddress.windowMs);
+        await this.limiter.hit(hourlyKey, Number.MAX_SAFE_INTEGER, SIGN_IN_THROTTLE.hourlyWindowMs);
+        throw new InvalidCredentialsError();
+      }
+      await this.limiter.clear(clientKey);
+      if (!user.confirmedAt) throw new UnconfirmedAccountError(user.email);
+      return this.startSession(user);
+    });
+  }
+
+  /**
+   * Mails a one-time sign-in link to a confirmed account (the way in while password sign-in is
+   * paused); the same answer whether the address has an account or not.
+   */
+  async requestSignInLink(rawEmail: string): Promise<void> {
+    const email = normalizeEmail(rawEmail);
+    await this.limit(`sign-in-link:${email}`, MAIL_LIMIT);
     const user = await this.users.findByEmail(email);
-    // Unknown address and wrong password cost the same argon2 verify and give the same error.
-    const valid = user?.passwordHash ? await this.hasher.verify(user.passwordHash, input.password) : await this.dummyVerify(input.password);
-    if (!user || !valid) {
-      await this.limiter.hit(addressKey, Number.MAX_SAFE_INTEGER, SIGN_IN_THROTTLE.perAddress.windowMs);
-      throw new InvalidCredentialsError();
-    }
-    await this.limiter.clear(clientKey);
-    if (!user.confirmedAt) throw new UnconfirmedAccountError(user.email);
+    if (user?.confirmedAt) await this.sendLink(user, 'sign_in_link');
+  }
+
+  /** Signs in with an emailed sign-in link: once, within 15 minutes, for a confirmed account. */
+  async signInWithLink(token: string): Promise<SignedIn> {
+    const userId = await this.consume(token, 'sign_in_link');
+    const user = await this.users.findById(userId);
+    if (!user?.confirmedAt) throw new InvalidLinkError();
     return this.startSession(user);
   }
 
@@ -202,7 +238,9 @@ export class AuthService {
     const mail =
       purpose === 'account_confirm'
         ? confirmationEmail(ctx, `${site}/auth/confirm#token=${token}`)
-        : passwordResetEmail(ctx, `${site}/auth/password_reset#token=${token}`);
+        : purpose === 'sign_in_link'
+          ? signInLinkEmail(ctx, `${site}/auth/sign_in_link#token=${token}`)
+          : passwordResetEmail(ctx, `${site}/auth/password_reset#token=${token}`);
     await this.mail.send(mail);
   }
 

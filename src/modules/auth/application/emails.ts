@@ -49,3 +49,15 @@ export const accountExistsEmail = (ctx: EmailContext, signInUrl: string, resetUr
       `If it was you, sign in at ${signInUrl}, or reset your password at ${resetUrl}. If not, ignore this email.`,
     ],
   );
+
+/** The way in while password sign-in is paused for the account (too many wrong passwords this hour). */
+export const signInLinkEmail = (ctx: EmailContext, url: string) =>
+  message(
+    ctx,
+    `Your ${ctx.siteName} sign-in link`,
+    [
+      `Someone (hopefully you) asked for a link to sign in to ${ctx.siteName} without a password.`,
+      'The link works once, within 15 minutes. If you did not ask, ignore this email: nobody can use it without your inbox.',
+    ],
+    { label: 'Sign me in', url },
+  );

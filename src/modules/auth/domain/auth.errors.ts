@@ -73,6 +73,21 @@ export class TooManyAttemptsError extends AppError {
   }
 }
 
+/**
+ * The address's failed password checks this hour reached AUTH_SIGN_IN_FAILURES_PER_HOUR: no password
+ * is checked (the right one neither) until the hour ends; the owner signs in with an emailed link.
+ */
+export class PasswordSignInPausedError extends AppError {
+  readonly code = 'AUTH.PASSWORD_SIGN_IN_PAUSED';
+  readonly kind = 'rate_limited';
+  override readonly extra = { sign_in_link: true };
+  constructor(readonly retryAfterSeconds: number) {
+    super(
+      'Too many wrong passwords were tried for this account in the last hour, so password sign-in is paused for it. We can email you a one-time sign-in link instead.',
+    );
+  }
+}
+
 /** Every password-hashing slot of this process is taken and its queue is full: try again in a moment. */
 export class AuthBusyError extends AppError {
   readonly code = 'AUTH.BUSY';

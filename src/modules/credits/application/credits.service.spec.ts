@@ -26,6 +26,18 @@ describe('CreditsService', () => {
     expect(lot!.expiresAt.getTime() - ledger.now.getTime()).toBe(14 * DAY_MS);
   });
 
+  it('grants the trial once per normalised address: a +tag or Gmail dots make no second trial, and the view says so', async () => {
+    const credits = service();
+    ledger.emailsById.set('u1', 'Ann.Lee@gmail.com');
+    ledger.emailsById.set('u2', 'annlee+again@googlemail.com');
+    ledger.emailsById.set('u3', 'ann.lee@example.com');
+    expect(await credits.grantTrial('u1')).toBe(true);
+    expect(await credits.grantTrial('u2')).toBe(false);
+    expect(await credits.grantTrial('u3')).toBe(true);
+    expect(await credits.view('u2')).toMatchObject({ balance: 0, trial_refused: true });
+    expect(await credits.view('u1')).toMatchObject({ balance: 10, trial_refused: false });
+  });
+
   it('grants no trial while payments are off or TRIAL_CREDITS is 0', async () => {
     expect(await service({ HAS_PAYMENT: 'false' }).grantTrial('u1')).toBe(false);
     expect(await service({ HAS_LOGIN: 'false' }).grantTrial('u1')).toBe(false);

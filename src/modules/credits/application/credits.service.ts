@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import { TRIAL_DAYS, type CreditsView, type LedgerEventView, type Paged } from 'src/contracts/billing';
 import { CreditLedger } from '../domain/credit-ledger.port';
+import { trialAddress } from '../domain/trial-address';
 
 const HISTORY_PAGE_SIZE = 20;
 const USAGE_DAYS = 30;
@@ -18,10 +19,11 @@ export class CreditsService {
   ) {}
 
   async view(userId: string): Promise<CreditsView> {
-    const [lots, hasPaid, dailyUsage] = await Promise.all([
+    const [lots, hasPaid, dailyUsage, trialRefused] = await Promise.all([
       this.ledger.lots(userId),
       this.ledger.hasPaid(userId),
       this.ledger.dailyUsage(userId, USAGE_DAYS),
+      this.ledger.trialRefused(userId),
     ]);
     return {
       balance: lots.reduce((sum, lot) => sum + lot.remaining, 0),
@@ -36,6 +38,7 @@ export class CreditsService {
       })),
       has_paid: hasPaid,
       daily_usage: dailyUsage,
+      trial_refused: trialRefused,
     };
   }
 
@@ -55,19 +58,25 @@ export class CreditsService {
     };
   }
 
-  /** The free trial: TRIAL_CREDITS valid 14 days, once per account ever (while payments are on). */
-  async grantTrial(userId: string): Promise<boolean> {
+  /**
+   * The free trial: TRIAL_CREDITS valid 14 days, once per normalised address ever (trialAddress:
+   * `ann+1@` and `ann+2@` are one mailbox), while payments are on. `email` saves a lookup.
+   */
+  async grantTrial(userId: string, email?: string): Promise<boolean> {
     const credits = this.config.payments.trialCredits;
     if (!this.config.payments.enabled || credits <= 0) return false;
-    const { granted } = await this.ledger.grant({
+    const address = email ?? (await this.ledger.emailOf(userId));
+    if (!address) return false;
+    const request = {
       userId,
-      source: 'trial',
+      source: 'trial' as const,
       sourceRef: `${TRIAL_REF_PREFIX}${userId}`,
       credits,
       validityDays: TRIAL_DAYS,
       description: `Free trial: ${credits} credits for ${TRIAL_DAYS} days`,
-    });
-    if (granted) this.logger.log(`Trial of ${credits} credits granted to user ${userId}`);
+    };
+    const { granted } = await this.ledger.grantTrial(request, trialAddress(address));
+    this.logger.log(granted ? `Trial of ${credits} credits granted to user ${userId}` : `No trial for user ${userId}: its address already had one`);
     return granted;
   }
 
@@ -76,7 +85,8 @@ export class CreditsService {
     const { granted } = await this.ledger.grant({
       userId: input.userId,
       source: 'admin',
-      sourceRef: `admin:${input.reference}`,
+      // Per account: one key reused for two accounts grants both, a retry for one account grants once.
+      sourceRef: `admin:${input.userId}:${input.reference}`,
       credits: input.credits,
       validityDays: input.validityDays,
       description: input.reason,
@@ -94,8 +104,8 @@ export class CreditsService {
     for (let batch; (batch = await this.ledger.expireDue(500)) > 0; ) expired += batch;
     let trials = 0;
     if (this.config.payments.enabled && this.config.payments.trialCredits > 0) {
-      for (const userId of await this.ledger.confirmedUsersWithout(TRIAL_REF_PREFIX, 500)) {
-        if (await this.grantTrial(userId)) trials++;
+      for (const user of await this.ledger.usersAwaitingTrial(500)) {
+        if (await this.grantTrial(user.id, user.email)) trials++;
       }
     }
     if (expired || trials) this.logger.log(`Housekeeping: ${expired} lot(s) expired, ${trials} trial(s) granted`);

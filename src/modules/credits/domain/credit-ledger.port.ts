@@ -123,6 +123,18 @@ export abstract class CreditLedger {
   /** Records the expiry of lots past their date (their credits leave the balance in the history); returns how many. */
   abstract expireDue(limit: number): Promise<number>;
 
-  /** Confirmed accounts that have no lot with this sourceRef prefix + user id (the trial backfill). */
-  abstract confirmedUsersWithout(sourceRefPrefix: string, limit: number): Promise<string[]>;
+  /** Confirmed accounts whose trial was not decided yet, with their address (the trial backfill). */
+  abstract usersAwaitingTrial(limit: number): Promise<{ id: string; email: string }[]>;
+
+  /** The account's address (its trial is counted against it), or null when there is no such account. */
+  abstract emailOf(userId: string): Promise<string | null>;
+
+  /**
+   * Grants the trial lot unless `address` already had a trial with another account; decides once
+   * per account, atomically (two accounts of one address confirmed at once: one gets it).
+   */
+  abstract grantTrial(request: GrantRequest, address: string): Promise<{ granted: boolean }>;
+
+  /** Whether the account was refused the trial because its address already had one. */
+  abstract trialRefused(userId: string): Promise<boolean>;
 }

@@ -22,9 +22,14 @@ export class ImageFetchError extends AppError {
   }
 }
 
+/**
+ * The per-user cap on jobs queued or running. Retry-After is a fixed 10 s: a conversion takes about
+ * 6 s once it runs (README, Benchmarks), so one slot is usually free by then.
+ */
 export class TooManyUnfinishedJobsError extends AppError {
   readonly code = 'IMAGES.TOO_MANY_UNFINISHED';
   readonly kind = 'rate_limited';
+  readonly retryAfterSeconds = 10;
   constructor(max: number) {
     super(`You have ${max} images in progress: wait for one to finish.`);
   }

@@ -95,6 +95,33 @@ export class AuthController {
     return toUserView(user, await this.sessions.isAdmin(user));
   }
 
+  @Post('auth/sign_in_link')
+  @HttpCode(202)
+  @RateLimit(10, HOUR)
+  @ApiOperation({ summary: 'Email a one-time sign-in link to a confirmed account (same answer whatever the address)' })
+  @ApiJsonBody(emailOnlySchema)
+  async requestSignInLink(@Body(new ZodPipe(emailOnlySchema)) input: { email: string }) {
+    this.requireEmailLogin();
+    await this.auth.requestSignInLink(input.email);
+    return { message: 'If this address has an account, a sign-in link is on its way. It works once, within 15 minutes.' };
+  }
+
+  @Post('auth/sign_in_with_link')
+  @HttpCode(200)
+  @RateLimit(20, HOUR)
+  @ApiOperation({ summary: 'Sign in with the token of an emailed sign-in link (as sign_in answers)' })
+  @ApiJsonBody(linkTokenSchema)
+  async signInWithLink(
+    @Body(new ZodPipe(linkTokenSchema)) input: { token: string },
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<UserView> {
+    this.requireEmailLogin();
+    const { user, token } = await this.auth.signInWithLink(input.token);
+    setSessionCookie(reply, this.config, token);
+    void reply.header('authorization', `Bearer ${token}`).header('cache-control', 'no-store');
+    return toUserView(user, await this.sessions.isAdmin(user));
+  }
+
   @Delete('auth/sign_out')
   @HttpCode(200)
   @RateLimit(30, 60_000)

@@ -1,12 +1,23 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import { RedisConnection } from 'src/platform/redis/redis.module';
+import { AuthBusyError } from '../../domain/auth.errors';
 import { AttemptLimiter } from '../../domain/ports';
 
 type Hit = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /** Keeps the in-memory map bounded: expired entries go when it grows past this. */
 const MEMORY_ENTRIES = 10_000;
+/** A lock outlives a crashed holder by this much at most; the work it guards takes well under it. */
+const LOCK_TTL_MS = 15_000;
+/** A caller waiting longer than this for a lock gets AUTH.BUSY (a queue that long is a flood). */
+const LOCK_WAIT_MS = 30_000;
+/** How often a waiter asks Redis again (with jitter, so waiters do not move in step). */
+const LOCK_POLL_MS = 20;
+/** Deletes the lock only if it is still ours (it may have expired and gone to another holder). */
+const UNLOCK_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 /**
  * Fixed-window counters: in Redis when configured, so every web process shares them; in this
@@ -17,6 +28,8 @@ const MEMORY_ENTRIES = 10_000;
 export class RedisOrMemoryAttemptLimiter extends AttemptLimiter {
   private readonly logger = new Logger('AttemptLimiter');
   private readonly memory = new Map<string, { count: number; resetAt: number }>();
+  /** Per key, the promise the next holder waits for (the lock without Redis). */
+  private readonly memoryLocks = new Map<string, Promise<void>>();
   private redisFailing = false;
 
   constructor(
@@ -38,15 +51,65 @@ export class RedisOrMemoryAttemptLimiter extends AttemptLimiter {
     );
   }
 
-  count(key: string): Promise<number> {
+  peek(key: string): Promise<{ count: number; retryAfterSeconds: number }> {
     return this.withFallback(
-      async (client, redisKey) => Number((await client.get(redisKey)) ?? 0),
+      async (client, redisKey) => {
+        const [[, count], [, ttl]] = (await client.multi().get(redisKey).pttl(redisKey).exec()) as [[null, string | null], [null, number]];
+        return { count: Number(count ?? 0), retryAfterSeconds: Math.max(1, Math.ceil(Math.max(ttl, 0) / 1000)) };
+      },
       () => {
         const entry = this.memory.get(key);
-        return entry && entry.resetAt > Date.now() ? entry.count : 0;
+        const now = Date.now();
+        return entry && entry.resetAt > now
+          ? { count: entry.count, retryAfterSeconds: Math.max(1, Math.ceil((entry.resetAt - now) / 1000)) }
+          : { count: 0, retryAfterSeconds: 1 };
       },
       key,
     );
+  }
+
+  async exclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const release = await this.lock(key);
+    try {
+      return await work();
+    } finally {
+      await release();
+    }
+  }
+
+  /** Takes `key`'s lock (Redis SET NX with a token; this process's queue without Redis); resolves with its release. */
+  private async lock(key: string): Promise<() => Promise<void>> {
+    const token = randomBytes(16).toString('hex');
+    const giveUpAt = Date.now() + LOCK_WAIT_MS;
+    for (;;) {
+      const taken = await this.withFallback(
+        async (client, redisKey) => ((await client.set(redisKey, token, 'PX', LOCK_TTL_MS, 'NX')) === 'OK' ? redisKey : null),
+        () => null,
+        `lock:${key}`,
+      );
+      if (taken) {
+        return async () => {
+          await this.redis.client?.eval(UNLOCK_SCRIPT, 1, taken, token).catch(() => undefined);
+        };
+      }
+      // No Redis (or it failed): this process's own queue for the key.
+      if (!this.redis.client || this.redisFailing) return this.lockInMemory(key);
+      if (Date.now() > giveUpAt) throw new AuthBusyError(2);
+      await sleep(LOCK_POLL_MS + Math.random() * LOCK_POLL_MS);
+    }
+  }
+
+  private async lockInMemory(key: string): Promise<() => Promise<void>> {
+    const previous = this.memoryLocks.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    this.memoryLocks.set(key, tail);
+    await previous;
+    return async () => {
+      release();
+      if (this.memoryLocks.get(key) === tail) this.memoryLocks.delete(key);
+    };
   }
 
   clear(key: string): Promise<void> {

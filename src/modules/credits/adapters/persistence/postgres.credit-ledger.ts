@@ -310,17 +310,39 @@ export class PostgresCreditLedger extends CreditLedger {
     });
   }
 
-  async confirmedUsersWithout(sourceRefPrefix: string, limit: number): Promise<string[]> {
+  async usersAwaitingTrial(limit: number): Promise<{ id: string; email: string }[]> {
     // Reads the accounts table directly: a trial is owed to every confirmed account (auth's rule,
     // applied here in one query instead of paging accounts through the auth module).
-    const rows = await this.sql<{ id: string }>(
-      `select u.id from users u
+    return this.sql<{ id: string; email: string }>(
+      `select u.id, u.email from users u
         where u.confirmed_at is not null
-          and not exists (select 1 from credit_lots l where l.source_ref = ? || u.id::text)
+          and not exists (select 1 from trial_claims c where c.user_id = u.id)
         order by u.confirmed_at limit ?`,
-      [sourceRefPrefix, limit],
+      [limit],
     );
-    return rows.map((row) => row.id);
+  }
+
+  async emailOf(userId: string): Promise<string | null> {
+    const [row] = await this.sql<{ email: string }>(`select email from users where id = ?`, [userId]);
+    return row?.email ?? null;
+  }
+
+  async grantTrial(request: GrantRequest, address: string): Promise<{ granted: boolean }> {
+    return this.inTransaction(async () => {
+      // The partial unique index on granted addresses decides between two accounts of one address.
+      const [claimed] = await this.sql<{ user_id: string }>(
+        `insert into trial_claims (user_id, address, granted) values (?, ?, true) on conflict do nothing returning user_id`,
+        [request.userId, address],
+      );
+      if (claimed) return this.grant(request);
+      await this.sql(`insert into trial_claims (user_id, address, granted) values (?, ?, false) on conflict do nothing`, [request.userId, address]);
+      return { granted: false };
+    });
+  }
+
+  async trialRefused(userId: string): Promise<boolean> {
+    const rows = await this.sql(`select 1 from trial_claims where user_id = ? and not granted`, [userId]);
+    return rows.length > 0;
   }
 
   private async expireReturned(userId: string, lotId: string, credits: number, description: string): Promise<void> {
