@@ -91,6 +91,8 @@ export class AppConfig {
     jobLockMs: number;
     /** How often the housekeeping runs where the jobs run: relay, refunds of lost jobs, old files. */
     housekeepingEveryMs: number;
+    /** How long the recent durations behind the queue estimate are cached (browsers poll each second). */
+    estimateCacheMs: number;
     /** Files under DATA_DIR/images, or S3-compatible storage shared by several machines. */
     store: { kind: 'file'; dir: string } | { kind: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   };
@@ -168,6 +170,7 @@ export class AppConfig {
       maxUnfinished: e.IMAGE_MAX_UNFINISHED,
       jobLockMs: e.IMAGE_JOB_LOCK_MS,
       housekeepingEveryMs: e.IMAGE_HOUSEKEEPING_INTERVAL_MS,
+      estimateCacheMs: e.IMAGE_ESTIMATE_CACHE_MS,
       store:
         e.IMAGE_STORE === 's3' && e.S3_BUCKET
           ? {

@@ -233,6 +233,8 @@ export const envSchema = z.object({
   // how often the image housekeeping (the relay of jobs left queued, refunds, old files) runs.
   IMAGE_JOB_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
   IMAGE_HOUSEKEEPING_INTERVAL_MS: z.coerce.number().int().min(500).max(3_600_000).default(30_000),
+  // How long the recent job durations behind the queue estimate are kept before being read again.
+  IMAGE_ESTIMATE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   IMAGE_STORE: z.enum(['file', 's3']).default('file'),
   S3_BUCKET: optionalText(63),
   S3_ENDPOINT: optionalUrl,

@@ -16,7 +16,6 @@ import { ImageJobNotFoundError, TooManySubmissionsError, TooManyUnfinishedJobsEr
 
 const PAGE_SIZE = 20;
 /** Recent durations are percentiles over the last jobs: recomputed at most this often, not on every poll. */
-const ESTIMATE_TTL_MS = 5_000;
 const NO_HISTORY_TTL_MS = 2_000;
 
 export const CONVERSION_NAMES: Record<ConversionId, string> = {
@@ -138,7 +137,7 @@ export class ImageToolService {
     if (cached && cached.until > Date.now()) return cached.spread;
     const spread = await this.jobs.recentDurations(conversion).catch(() => null);
     // No history yet (or the database was busy): asked again soon, so the first jobs' figures show at once.
-    this.durations.set(conversion, { spread, until: Date.now() + (spread ? ESTIMATE_TTL_MS : NO_HISTORY_TTL_MS) });
+    this.durations.set(conversion, { spread, until: Date.now() + (spread ? this.config.images.estimateCacheMs : Math.min(NO_HISTORY_TTL_MS, this.config.images.estimateCacheMs)) });
     return spread;
   }
 
