@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { Queue } from 'bullmq';
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Client } from 'pg';
 import sharp from 'sharp';
@@ -10,6 +10,7 @@ import type { RunningApp, RunningWorker } from './support/app-process';
 import { REDIS_URL } from './support/services';
 import { startTcpProxy } from './support/tcp-proxy';
 import { startSite, type Site } from './support/site';
+import { poll } from './support/poll';
 import { until } from './support/until';
 
 const ADMIN = 'images-ops@example.com';
@@ -348,4 +349,27 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
       await proxy.close();
     }
   }, 180_000);
+
+  it('runs a job left running whose BullMQ job had given up (the relay queues it again with all its attempts)', async () => {
+    const token = await user(2);
+    await worker.stop();
+    // As after an outage that outlasted the attempts: the job failed for good in BullMQ, and its
+    // failure handler could not mark the row, left running.
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    const givingUp = new Worker('images', () => Promise.reject(new UnrecoverableError('the database is down')), { connection: redis, prefix: `${site.redisPrefix}bull` });
+    try {
+      const queued = await submit(token, upload(await png(40, 40), 'sketch'));
+      await poll(() => queueState(queued.id)).toBe('failed');
+      await givingUp.close();
+      await db.query(`update image_jobs set status = 'running', started_at = now() - interval '1 minute' where id = $1`, [queued.id]);
+      worker = await site.startWorker();
+      const job = await finished(token, queued.id, 60_000);
+      expect(job.status).toBe('succeeded');
+      expect(await balance(token)).toBe(1);
+    } finally {
+      await givingUp.close();
+      redis.disconnect();
+      if (worker.process.exitCode !== null) worker = await site.startWorker();
+    }
+  }, 120_000);
 });
