@@ -28,12 +28,11 @@ async function main(): Promise<void> {
   SharpImageCodec.configureSharpForWorkers();
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
+  // Stop fetching jobs and let the running ones finish; a job cut short by the timeout is picked
+  // up again once its lock expires. Installed before "ready": a signal right after it is graceful too.
+  closeOnSignals(app, { timeoutMs: WORKER_SHUTDOWN_TIMEOUT_MS, doing: 'finishing running jobs, then stopping' });
   const logger = new NestLogger('Main');
   logger.log(`Worker ready (${config.database.kind} database)`);
-
-  // Stop fetching jobs and let the running ones finish; a job cut short by the timeout is picked
-  // up again once its lock expires.
-  closeOnSignals(app, { timeoutMs: WORKER_SHUTDOWN_TIMEOUT_MS, doing: 'finishing running jobs, then stopping' });
 }
 
 main().catch((error: unknown) => {

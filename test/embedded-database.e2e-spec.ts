@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { EmbeddedPostgres } from 'src/platform/database/embedded-postgres';
+import sharp from 'sharp';
+import type { CreditsView } from 'src/contracts/billing';
+import type { ImageJobView } from 'src/contracts/images';
 import { runUntilExit, startApp } from './support/app-process';
+import { linkToken } from './support/mail-sink';
+import { startSite } from './support/site';
+import { until } from './support/until';
 
 /**
  * The project's Node binary where another user can run it. It lives in the clone's node_modules,
@@ -91,4 +97,47 @@ describe('the embedded database server', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('image jobs on the embedded database (no Redis: the web process converts)', () => {
+  it('runs again, after a kill -9 and a restart, the job that was converting, and charges it one credit', async () => {
+    const site = await startSite({ database: 'embedded', mail: true, env: { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', TRIAL_CREDITS: '2' } });
+    try {
+      const json = { 'content-type': 'application/json' };
+      const post = (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+        fetch(`${base}${path}`, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify(body) });
+      const email = 'embedded-artist@example.com';
+      const password = 'a long enough password 42';
+      expect((await post(site.url, '/auth/sign_up', { email, password, password_confirmation: password })).status).toBe(202);
+      const token = linkToken(await site.mail!.waitFor(email, /Confirm your email/), '/auth/confirm');
+      expect((await post(site.url, '/auth/confirm', { token })).status).toBe(200);
+      const signedIn = await post(site.url, '/auth/sign_in', { email, password });
+      expect(signedIn.status).toBe(200);
+      const auth = { authorization: signedIn.headers.get('authorization')! };
+
+      // Big enough to be converting when the process is killed.
+      const image = await sharp({ create: { width: 256, height: 256, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
+      const form = new FormData();
+      form.append('conversion', 'ai-2x');
+      form.append('file', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'photo.png');
+      const accepted = await fetch(`${site.url}/api/v1/images`, { method: 'POST', headers: auth, body: form });
+      expect(accepted.status).toBe(202);
+      const { id } = (await accepted.json()) as ImageJobView;
+      const job = async (base: string) => (await (await fetch(`${base}/api/v1/images/${id}`, { headers: auth })).json()) as ImageJobView;
+      await until('the job to be converting', async () => (await job(site.url)).status === 'running', 60_000, 100);
+      site.app.process.kill('SIGKILL');
+      await site.app.stop();
+
+      const restarted = await site.startApp();
+      const done = await until('the job to finish', async () => {
+        const now = await job(restarted.url);
+        return now.status === 'succeeded' || now.status === 'failed' ? now : undefined;
+      }, 120_000, 500);
+      expect(done.status).toBe('succeeded');
+      const credits = (await (await fetch(`${restarted.url}/api/v1/credits`, { headers: auth })).json()) as CreditsView;
+      expect(credits.balance).toBe(1);
+    } finally {
+      await site.close();
+    }
+  }, 300_000);
 });

@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import type { Client } from 'pg';
 import sharp from 'sharp';
 import type { CreditsView, Paged } from 'src/contracts/billing';
 import type { ImageJobView } from 'src/contracts/images';
 import type { RunningApp, RunningWorker } from './support/app-process';
+import { REDIS_URL } from './support/services';
+import { startTcpProxy } from './support/tcp-proxy';
 import { startSite, useSite, type Site } from './support/site';
+import { poll } from './support/poll';
 import { until } from './support/until';
 
 const ADMIN = 'images-ops@example.com';
@@ -184,6 +189,33 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
     await until('the credit to come back', async () => (await balance(token)) === 2, 20_000, 250);
     const { rows } = await db.query(`select state from credit_charges where idempotency_key = $1`, [`image-job:${queued.id}`]);
     expect(rows).toEqual([{ state: 'released' }]);
+    expect(await queueState(queued.id)).toBe('gone');
+  });
+
+  /** The job's entry in BullMQ (done jobs are removed at once; failed ones are kept to inspect): its state, or 'gone'. */
+  async function queueState(id: string): Promise<string> {
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    const queue = new Queue('images', { connection: redis, prefix: `${site.redisPrefix}bull` });
+    try {
+      return (await (await queue.getJob(`image-${id}`))?.getState()) ?? 'gone';
+    } finally {
+      await queue.close();
+      redis.disconnect();
+    }
+  }
+
+  it("ends the user's own failures (a truncated file) as the user's outcome: credit back, logged as info, not in the queue's failed list", async () => {
+    const token = await user(1);
+    const whole = await png(64, 64);
+    // Its header is fine (accepted), the rest is missing (found when the worker decodes it).
+    const queued = await submit(token, upload(whole.subarray(0, Math.floor(whole.length * 0.6))));
+    const job = await finished(token, queued.id);
+    expect(job).toMatchObject({ status: 'failed', error: { code: 'IMAGES.INVALID_IMAGE' } });
+    await until('the credit to come back', async () => (await balance(token)) === 1, 20_000, 250);
+    expect(await queueState(queued.id)).toBe('gone'); // completed, not failed: no alert for a user's bad file
+    const lines = worker.stdout().split('\n').filter((line) => line.includes(queued.id));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect((JSON.parse(line) as { level: number }).level).toBeLessThanOrEqual(30);
   });
 
   it('accepts exactly 5 of 20 concurrent submissions against 5 credits', async () => {
@@ -291,6 +323,60 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
     const job = await finished(token, accepted.id, 60_000);
     expect(job.status).toBe('succeeded');
     expect(await balance(token)).toBe(1);
+  }, 120_000);
+
+  it('runs a job whose worker lost PostgreSQL for longer than its attempts\' backoff once the database is back, charging one credit', async () => {
+    const token = await user(2);
+    const direct = new URL(site.database!.url);
+    const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const proxied = new URL(direct);
+    proxied.host = `127.0.0.1:${proxy.port}`;
+    // The only worker reaches PostgreSQL through the proxy; the web process directly.
+    await worker.stop();
+    worker = await site.startWorker({ DATABASE_URL: proxied.toString(), JOB_DATABASE_RETRY_MS: '1000' });
+    try {
+      proxy.cut();
+      const queued = await submit(token, upload(await png(40, 40), 'sketch'));
+      expect(await balance(token)).toBe(1);
+      // The outage: longer than the job's attempts with their backoff (5 s, then 10 s).
+      await until('the worker to find the database unreachable', () => worker.stdout().includes('the database is unreachable') || worker.stdout().includes(`image-${queued.id} failed`));
+      const outageEnds = Date.now() + 20_000;
+      await until('the outage to last 20 s', () => Date.now() > outageEnds, 30_000, 500);
+      proxy.restore();
+      const job = await finished(token, queued.id, 90_000);
+      expect(job.status).toBe('succeeded');
+      expect(await balance(token)).toBe(1);
+      const charges = await db.query(`select state from credit_charges where idempotency_key = $1`, [`image-job:${queued.id}`]);
+      expect(charges.rows).toEqual([{ state: 'captured' }]);
+    } finally {
+      proxy.restore();
+      await worker.stop();
+      worker = await site.startWorker();
+      await proxy.close();
+    }
+  }, 180_000);
+
+  it('runs a job left running whose BullMQ job had given up (the relay queues it again with all its attempts)', async () => {
+    const token = await user(2);
+    await worker.stop();
+    // As after an outage that outlasted the attempts: the job failed for good in BullMQ, and its
+    // failure handler could not mark the row, left running.
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    const givingUp = new Worker('images', () => Promise.reject(new UnrecoverableError('the database is down')), { connection: redis, prefix: `${site.redisPrefix}bull` });
+    try {
+      const queued = await submit(token, upload(await png(40, 40), 'sketch'));
+      await poll(() => queueState(queued.id)).toBe('failed');
+      await givingUp.close();
+      await db.query(`update image_jobs set status = 'running', started_at = now() - interval '1 minute' where id = $1`, [queued.id]);
+      worker = await site.startWorker();
+      const job = await finished(token, queued.id, 60_000);
+      expect(job.status).toBe('succeeded');
+      expect(await balance(token)).toBe(1);
+    } finally {
+      await givingUp.close();
+      redis.disconnect();
+      if (worker.process.exitCode !== null) worker = await site.startWorker();
+    }
   }, 120_000);
 });
 

@@ -11,29 +11,38 @@ export const WORKER_SHUTDOWN_TIMEOUT_MS = 25_000;
  * Graceful shutdown of a process on SIGTERM or SIGINT: `app.close()` runs the Nest shutdown hooks
  * (stop taking work, finish what is running, close Redis and the database), then the process exits
  * 0. A shutdown that hangs is cut short after `timeoutMs` (exit 1), so the orchestrator is never
- * kept waiting.
+ * kept waiting. A signal sent again (npm passes a signal on to its script, so Ctrl-C or a signal to
+ * npm's process group arrives twice) never cuts the drain: it is logged, and the bound stays.
+ * SIGKILL stops at once.
  */
 export function closeOnSignals(
   app: { close(): Promise<void> },
   { timeoutMs, doing, drain }: { timeoutMs: number; doing: string; drain?: () => Promise<void> },
 ): void {
   const logger = new Logger('Main');
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      logger.log(`${signal} received: ${doing}`);
-      setTimeout(() => process.exit(1), timeoutMs).unref();
-      // First what must end while the database is open (the HTTP requests in flight), then the hooks.
-      (drain ?? (() => Promise.resolve()))()
-        .then(() => app.close())
-        .then(
+  let deadline: number | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (deadline !== undefined) {
+      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      logger.warn(`${signal} received again: still ${doing} (at most ${left} s more); send SIGKILL to stop at once`);
+      return;
+    }
+    deadline = Date.now() + timeoutMs;
+    logger.log(`${signal} received: ${doing}`);
+    setTimeout(() => process.exit(1), timeoutMs).unref();
+    // First what must end while the database is open (the HTTP requests in flight), then the hooks.
+    (drain ?? (() => Promise.resolve()))()
+      .then(() => app.close())
+      .then(
         () => process.exit(0),
         (error: unknown) => {
           logger.error({ err: error }, 'Shutdown failed');
           process.exit(1);
         },
       );
-    });
-  }
+  };
+  // on, not once: without a listener, a second signal would end the process mid-drain.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, onSignal);
 }
 
 /**

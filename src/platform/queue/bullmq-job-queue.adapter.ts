@@ -108,10 +108,17 @@ export class BullmqJobQueue extends JobQueue implements OnModuleInit, OnApplicat
     else this.client.disconnect();
   }
 
-  /** Runs again, with all its attempts, a job of this id that failed for good; false if there is none. */
+  /**
+   * Runs again, with all its attempts, a job of this id that failed for good; false if there is none.
+   * A completed one still kept (done jobs are removed at once, so only a leftover) is removed, so
+   * the add that follows queues the work again instead of doing nothing.
+   */
   private async retriedFailed(queue: Queue, jobId: string): Promise<boolean> {
     const job = await queue.getJob(jobId);
-    if (!job || !(await job.isFailed())) return false;
+    if (!job) return false;
+    const state = await job.getState();
+    if (state === 'completed') await job.remove();
+    if (state !== 'failed') return false;
     // Its 'giving up' error was logged when it failed; this line says it gets another round.
     this.logger.warn(`Job ${job.name} ${jobId} had given up (${job.failedReason}); queued again with ${job.opts.attempts ?? 1} attempt(s)`);
     await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });

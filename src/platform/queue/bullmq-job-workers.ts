@@ -1,7 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { AppConfig } from 'src/config/app-config';
+import { isDatabaseUnavailable } from 'src/platform/database/database.errors';
 import { bullmqPrefix } from './bullmq-job-queue.adapter';
 import { JobProcessors } from './job-processors';
 import { isJobName, QUEUE_CONCURRENCY, QUEUE_NAMES, validateJob, type QueueName } from './jobs';
@@ -33,7 +34,7 @@ export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy
     this.connection = new Redis(this.config.redis.url, { maxRetriesPerRequest: null });
     this.connection.on('error', () => undefined);
     for (const queue of QUEUE_NAMES) {
-      const worker = new Worker(queue, (job) => this.process(job), {
+      const worker = new Worker(queue, (job, token) => this.process(job, token), {
         connection: this.connection,
         prefix: bullmqPrefix(this.config),
         concurrency: QUEUE_CONCURRENCY[queue] ?? this.config.queue.concurrency,
@@ -69,7 +70,7 @@ export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy
     this.connection?.disconnect();
   }
 
-  private async process(job: Job): Promise<void> {
+  private async process(job: Job, token?: string): Promise<void> {
     const name = job.name;
     // Another version's job, or data that no longer parses, would fail every attempt alike.
     if (!isJobName(name)) throw new UnrecoverableError(`Unknown job ${name}`);
@@ -85,6 +86,14 @@ export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy
       await this.processors.run(name, data, context);
     } catch (error) {
       if (error instanceof PermanentJobError) throw new UnrecoverableError(`${error.name}: ${describeFailure(error.cause)}`);
+      // An outage is nobody's attempt: counting it would use up the attempts (and fail the job for
+      // good, its failure handler failing too) while the database is down. The job waits instead.
+      if (isDatabaseUnavailable(error) && token) {
+        const ms = this.config.queue.databaseRetryMs;
+        this.logger.warn(`Job ${name} ${job.id}: the database is unreachable; it runs again in ${ms / 1000} s (attempt not counted)`);
+        await job.moveToDelayed(Date.now() + ms, token);
+        throw new DelayedError();
+      }
       throw error;
     }
   }

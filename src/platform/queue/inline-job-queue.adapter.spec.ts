@@ -88,6 +88,25 @@ describe('InlineJobQueue', () => {
     ]);
   });
 
+  it('waits out a database outage without using attempts: the job runs when the database is back', async () => {
+    const attempts: number[] = [];
+    const failed = jest.fn(async () => undefined);
+    processors.register(
+      'image.convert',
+      async (_data, job) => {
+        attempts.push(job.attempt);
+        // Down for 10 tries (longer than 3 attempts with their backoff), then back.
+        if (attempts.length <= 10) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' });
+      },
+      { onFailed: failed },
+    );
+    await queue.enqueue('image.convert', { jobId: PLAYER });
+    await jest.advanceTimersByTimeAsync(10 * 5_000);
+    expect(attempts).toEqual(Array(11).fill(1));
+    expect(queue.counts().images).toMatchObject({ completed: 1, failed: 0 });
+    expect(failed).not.toHaveBeenCalled();
+  });
+
   it('runs a job id once while it is pending', async () => {
     const handler = jest.fn(async () => undefined);
     processors.register('mail.send', handler);

@@ -1,4 +1,5 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { isDatabaseUnavailable } from 'src/platform/database/database.errors';
 import { JobProcessors } from './job-processors';
 import { JobQueue, type EnqueueOptions } from './job-queue';
 import { backoffDelay, JobRetryPolicy } from './job-retry-policy';
@@ -45,6 +46,8 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
   constructor(
     private readonly processors: JobProcessors,
     private readonly policy: JobRetryPolicy,
+    /** A job that finds the database unreachable runs again after this long, the attempt not counted. */
+    private readonly databaseRetryMs = 5_000,
   ) {
     super();
   }
@@ -141,6 +144,10 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
       this.jobs.delete(job.id);
       this.tally(job, 'completed');
     } catch (error) {
+      if (isDatabaseUnavailable(error) && !this.closing) {
+        this.logger.warn(`Job ${job.name} ${job.id}: the database is unreachable; it runs again in ${this.databaseRetryMs / 1000} s (attempt not counted)`);
+        return this.schedule(job, this.databaseRetryMs);
+      }
       job.attemptsMade = attempt;
       const failure = `Job ${job.name} ${job.id} failed (attempt ${attempt}/${policy.attempts}, ${describeFailure(error)})`;
       if (error instanceof PermanentJobError || attempt >= policy.attempts) {

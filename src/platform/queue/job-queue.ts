@@ -8,7 +8,8 @@ export interface EnqueueOptions {
   jobId?: string;
   /**
    * With jobId: a job of that id that failed for good (kept in Redis for a week to inspect) runs
-   * again with all its attempts, instead of the enqueue doing nothing (the mail outbox's sweeper).
+   * again with all its attempts, instead of the enqueue doing nothing (the outbox relays of mail and
+   * image jobs); a completed one still kept is removed first, and the job queued again.
    */
   retryFailed?: boolean;
 }

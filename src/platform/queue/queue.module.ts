@@ -23,7 +23,7 @@ import { LiveWorkers } from './worker-heartbeat.service';
       provide: JobQueue,
       inject: [AppConfig, JobProcessors, JobRetryPolicy],
       useFactory: (config: AppConfig, processors: JobProcessors, policy: JobRetryPolicy) =>
-        config.redis.url ? new BullmqJobQueue(config, policy) : new InlineJobQueue(processors, policy),
+        config.redis.url ? new BullmqJobQueue(config, policy) : new InlineJobQueue(processors, policy, config.queue.databaseRetryMs),
     },
   ],
   exports: [JobQueue, JobProcessors, JobRetryPolicy, LiveWorkers],

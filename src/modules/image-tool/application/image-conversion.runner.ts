@@ -72,17 +72,33 @@ export class ImageConversionRunner {
       });
     } catch (raw) {
       const error = deadline.aborted && !(raw instanceof InvalidImageError) && !(raw instanceof ImageFetchError) ? new DeadlineError() : raw;
-      if (error instanceof InvalidImageError || error instanceof ImageFetchError || error instanceof DeadlineError) {
-        const reason = error instanceof DeadlineError ? error.message : error.reason;
-        this.logger.warn(`Image job ${job.id} failed for good: ${reason}`);
-        const message = error instanceof DeadlineError ? 'The conversion took too long. Try a smaller image or a faster conversion.' : error.message;
-        await this.failForGood(job.id, error instanceof DeadlineError ? 'IMAGES.TOO_SLOW' : (error as InvalidImageError).code, message);
-        throw new PermanentJobError(reason, { cause: error });
+      if (error instanceof InvalidImageError || error instanceof ImageFetchError) {
+        // The user's outcome (a bad URL, a truncated or unsupported file), not a fault of ours: the row
+        // says so and the credit returns, and the queue's job completes, out of the failed list and alerts.
+        this.logger.log(`Image job ${job.id} ended without a result, the user's input: ${error.reason}`);
+        await this.failForGood(job.id, error.code, error.message);
+        return;
+      }
+      if (error instanceof DeadlineError) {
+        this.logger.warn(`Image job ${job.id} failed for good: ${error.message}`);
+        await this.failForGood(job.id, 'IMAGES.TOO_SLOW', 'The conversion took too long. Try a smaller image or a faster conversion.');
+        throw new PermanentJobError(error.message, { cause: error });
       }
       // Another attempt may succeed (storage, database); after the last one the queue calls failedForGood.
       this.logger.warn(`Image job ${job.id} attempt ${context.attempt}/${context.attempts} failed`);
       throw error;
     }
+  }
+
+  /**
+   * At start with the embedded database and no Redis: every unfinished job runs again, the one
+   * converting when the process died too. The DATA_DIR lock means no other process can own them.
+   */
+  async resumeAfterRestart(): Promise<number> {
+    const unfinished = await this.jobs.unfinishedBefore(new Date(), 500);
+    for (const id of unfinished) await this.service.enqueue(id);
+    if (unfinished.length) this.logger.log(`${unfinished.length} unfinished image job(s) from before the restart queued again`);
+    return unfinished.length;
   }
 
   /** The queue's verdict that a job failed for good (attempts exhausted, stalled too often). */
@@ -107,9 +123,15 @@ export class ImageConversionRunner {
    * (and refunds) those that can no longer finish, and deletes files past the retention period.
    */
   async housekeeping(now = new Date()): Promise<{ requeued: number; lost: number; deleted: number }> {
-    const queued = await this.jobs.queuedBefore(new Date(now.getTime() - REQUEUE_AFTER_MS), 200);
-    for (const id of queued) await this.service.enqueue(id);
-    if (queued.length) this.logger.log(`${queued.length} queued image job(s) handed to the queue again`);
+    const before = new Date(now.getTime() - REQUEUE_AFTER_MS);
+    // Running rows too where BullMQ can tell whether their job still lives (an active one is left
+    // alone); in this process's own queue (no Redis) a running row may be another web process's.
+    const running = this.config.redis.url ? await this.jobs.runningSince(before, 200) : [];
+    const queued = [...(await this.jobs.queuedBefore(before, 200)), ...running];
+    // retryFailed: a job that gave up (the database was down through its attempts) stays in Redis
+    // under this id, and a plain add would do nothing; the job would wait for the lost-job sweep.
+    for (const id of queued) await this.service.enqueue(id, { retryFailed: true });
+    if (queued.length) this.logger.log(`${queued.length} unfinished image job(s) handed to the queue again`);
     const lost = await this.jobs.unfinishedBefore(new Date(now.getTime() - LOST_JOB_AFTER_MS), 200);
     for (const id of lost) await this.failForGood(id, 'IMAGES.LOST', 'The conversion could not finish.');
     if (lost.length) this.logger.warn(`${lost.length} image job(s) could not finish: failed, credits returned`);

@@ -87,6 +87,9 @@ class InMemoryImageJobRepository extends ImageJobRepository {
   async queuedBefore() {
     return [];
   }
+  async runningSince() {
+    return [];
+  }
   async unfinishedBefore() {
     return [];
   }

@@ -37,6 +37,8 @@ export abstract class ImageJobRepository {
   abstract recentDurations(conversion: ConversionId | null): Promise<DurationSpread | null>;
   /** Queued jobs created before `before`: their queue message may be lost (Redis was down). */
   abstract queuedBefore(before: Date, limit: number): Promise<string[]>;
+  /** Jobs marked running since before `before`: their job may have given up or been lost. */
+  abstract runningSince(before: Date, limit: number): Promise<string[]>;
   /** Unfinished jobs created before `before`: they can no longer finish (lost, stalled for good). */
   abstract unfinishedBefore(before: Date, limit: number): Promise<string[]>;
   /** Jobs whose files are older than `before` and not deleted yet. */

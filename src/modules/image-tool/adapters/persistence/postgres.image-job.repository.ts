@@ -162,6 +162,10 @@ export class PostgresImageJobRepository extends ImageJobRepository {
     return this.ids(`status = 'queued' and created_at < ?`, [before], limit);
   }
 
+  async runningSince(before: Date, limit: number): Promise<string[]> {
+    return this.ids(`status = 'running' and started_at < ?`, [before], limit);
+  }
+
   async unfinishedBefore(before: Date, limit: number): Promise<string[]> {
     return this.ids(`status in ('queued', 'running') and created_at < ?`, [before], limit);
   }

@@ -23,8 +23,14 @@ export class ImageJobsHousekeeping implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     if (!this.schedule || !this.config.payments.enabled) return;
-    this.schedule.addTimeout('images.housekeeping.first', setTimeout(() => void this.run(), FIRST_RUN_MS));
+    // Embedded, jobs run in this process's memory queue: after a crash or restart it is empty.
+    const resume = this.config.database.kind === 'embedded' && !this.config.redis.url;
+    this.schedule.addTimeout('images.housekeeping.first', setTimeout(() => void (resume ? this.resume() : Promise.resolve()).then(() => this.run()), FIRST_RUN_MS));
     this.schedule.addInterval('images.housekeeping', setInterval(() => void this.run(), this.config.images.housekeepingEveryMs));
+  }
+
+  private async resume(): Promise<void> {
+    await this.runner.resumeAfterRestart().catch((error: unknown) => this.logger.warn({ err: error }, 'Resuming image jobs failed'));
   }
 
   async run(): Promise<void> {
