@@ -48,6 +48,8 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
         IMAGE_HOUSEKEEPING_INTERVAL_MS: '1000',
         // The estimate reads the durations of the jobs just run, not those cached a moment before.
         IMAGE_ESTIMATE_CACHE_MS: '0',
+        // Retries 0.3 s, then 0.6 s apart instead of 5 and 10 s.
+        JOB_RETRY_DELAY_MS: '300',
       },
     });
     ({ app } = site);
@@ -338,10 +340,11 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
       proxy.cut();
       const queued = await submit(token, upload(await png(40, 40), 'sketch'));
       expect(await balance(token)).toBe(1);
-      // The outage: longer than the job's attempts with their backoff (5 s, then 10 s).
+      // The outage: several times longer than the job's attempts with their backoff (0.3 s, then
+      // 0.6 s, JOB_RETRY_DELAY_MS), which it used up before the fix.
       await until('the worker to find the database unreachable', () => worker.stdout().includes('the database is unreachable') || worker.stdout().includes(`image-${queued.id} failed`));
-      const outageEnds = Date.now() + 20_000;
-      await until('the outage to last 20 s', () => Date.now() > outageEnds, 30_000, 500);
+      const outageEnds = Date.now() + 4_000;
+      await until('the outage to last 4 s', () => Date.now() > outageEnds, 30_000, 250);
       proxy.restore();
       const job = await finished(token, queued.id, 90_000);
       expect(job.status).toBe('succeeded');

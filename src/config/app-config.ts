@@ -57,7 +57,8 @@ export class AppConfig {
   readonly redirects: ReadonlyMap<string, string>;
   readonly mail: { smtpUrl?: string; from: string; dir: string };
   /** databaseRetryMs: a job that found the database unreachable waits this long, its attempt not counted. */
-  readonly queue: { concurrency: number; databaseRetryMs: number };
+  /** retryDelayMs: every job's first retry delay instead of its own, when set (tests shorten it). */
+  readonly queue: { concurrency: number; databaseRetryMs: number; retryDelayMs?: number };
   /** /metrics: the bearer token (unset: loopback only), and the worker's own listener port (unset: none). */
   readonly metrics: { token?: string; workerPort?: number };
   readonly auth: {
@@ -144,7 +145,7 @@ export class AppConfig {
       from: e.MAIL_FROM ?? `"${e.SITE_NAME.replace(/["\\]/g, '')}" <no-reply@${new URL(publicUrl).hostname}>`,
       dir: resolve(this.dataDir, 'mail'),
     };
-    this.queue = { concurrency: e.WORKER_CONCURRENCY, databaseRetryMs: e.JOB_DATABASE_RETRY_MS };
+    this.queue = { concurrency: e.WORKER_CONCURRENCY, databaseRetryMs: e.JOB_DATABASE_RETRY_MS, retryDelayMs: e.JOB_RETRY_DELAY_MS };
     this.metrics = { token: e.METRICS_TOKEN, workerPort: e.WORKER_METRICS_PORT };
     const day = 24 * 60 * 60 * 1000;
     this.auth = {

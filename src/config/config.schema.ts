@@ -176,6 +176,8 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   // A job that finds the database unreachable runs again after this long, the attempt not counted.
   JOB_DATABASE_RETRY_MS: z.coerce.number().int().min(100).max(300_000).default(5_000),
+  // The first retry's delay of every job (doubling after), instead of each job's own (5 s): for tests.
+  JOB_RETRY_DELAY_MS: z.coerce.number().int().min(10).max(300_000).optional(),
 
   // Metrics (/metrics, Prometheus): readable with this bearer token; unset, from loopback only.
   METRICS_TOKEN: optionalText(512).pipe(z.string().min(16, 'must be at least 16 characters').optional()),

@@ -1,12 +1,15 @@
 import { JOBS, type JobName, type RetryPolicy } from './jobs';
 
 /**
- * Each job's retry policy, as the registry sets it. A provider of its own only so tests can
- * shorten the backoff (`overrideProvider(JobRetryPolicy)`); production never overrides it.
+ * Each job's retry policy, as the registry sets it; `retryDelayMs` (JOB_RETRY_DELAY_MS, unset in
+ * production) replaces every job's first delay, so tests wait out retries in a fraction of the time.
  */
 export class JobRetryPolicy {
+  constructor(private readonly retryDelayMs?: number) {}
+
   of(name: JobName): RetryPolicy {
-    return JOBS[name].retry;
+    const { retry } = JOBS[name];
+    return this.retryDelayMs === undefined ? retry : { ...retry, backoff: { ...retry.backoff, delayMs: this.retryDelayMs } };
   }
 }
 

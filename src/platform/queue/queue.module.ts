@@ -18,7 +18,7 @@ import { LiveWorkers } from './worker-heartbeat.service';
   providers: [
     LiveWorkers,
     JobProcessors,
-    { provide: JobRetryPolicy, useValue: new JobRetryPolicy() },
+    { provide: JobRetryPolicy, inject: [AppConfig], useFactory: (config: AppConfig) => new JobRetryPolicy(config.queue.retryDelayMs) },
     {
       provide: JobQueue,
       inject: [AppConfig, JobProcessors, JobRetryPolicy],
