@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { startApp, type RunningApp } from './support/app-process';
+import type { RunningApp } from './support/app-process';
 import { sendFrom } from './support/loopback-client';
 import { useSite } from './support/site';
 import { until } from './support/until';
@@ -70,11 +70,10 @@ describe('slow and idle clients', () => {
     let capped: RunningApp;
 
     beforeAll(async () => {
-      capped = await startApp({
-        DATABASE_URL: site.database!.url,
-        DATA_DIR: site.dataDir,
-        NODE_ENV: 'production',
-        MIGRATE_ON_START: 'false',
+      // The site's short request timeouts would free the busy connections this test holds.
+      capped = await site.startApp({
+        HTTP_HEADERS_TIMEOUT_MS: '10000',
+        HTTP_REQUEST_TIMEOUT_MS: '120000',
         HTTP_MAX_CONNECTIONS: '5',
         // The start-up check's keep-alive connection must not hold a place for long.
         HTTP_KEEP_ALIVE_TIMEOUT_MS: '200',
@@ -116,11 +115,9 @@ describe('slow and idle clients', () => {
     let capped: RunningApp;
 
     beforeAll(async () => {
-      capped = await startApp({
-        DATABASE_URL: site.database!.url,
-        DATA_DIR: site.dataDir,
-        NODE_ENV: 'production',
-        MIGRATE_ON_START: 'false',
+      capped = await site.startApp({
+        HTTP_HEADERS_TIMEOUT_MS: '10000',
+        HTTP_REQUEST_TIMEOUT_MS: '120000',
         HTTP_MAX_CONNECTIONS_PER_CLIENT: '4',
         TRUST_PROXY: '1',
       });
