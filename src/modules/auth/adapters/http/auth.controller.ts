@@ -90,9 +90,7 @@ export class AuthController {
     this.requireEmailLogin();
     // request.ip honours TRUST_PROXY: the client's address behind the configured proxies only.
     const { user, token } = await this.auth.signIn(input, request.ip);
-    setSessionCookie(reply, this.config, token);
-    void reply.header('authorization', `Bearer ${token}`).header('cache-control', 'no-store');
-    return toUserView(user, await this.sessions.isAdmin(user));
+    return this.signedIn(reply, user, token);
   }
 
   @Post('auth/sign_in_link')
@@ -117,9 +115,7 @@ export class AuthController {
   ): Promise<UserView> {
     this.requireEmailLogin();
     const { user, token } = await this.auth.signInWithLink(input.token);
-    setSessionCookie(reply, this.config, token);
-    void reply.header('authorization', `Bearer ${token}`).header('cache-control', 'no-store');
-    return toUserView(user, await this.sessions.isAdmin(user));
+    return this.signedIn(reply, user, token);
   }
 
   @Delete('auth/sign_out')
@@ -173,6 +169,13 @@ export class AuthController {
 
   private requireLogin(): void {
     if (!this.config.public.settings.has_login) throw new LoginDisabledError();
+  }
+
+  /** A new session's answer, for a password and a link alike: the cookie, the header, the user. */
+  private async signedIn(reply: FastifyReply, user: Parameters<typeof toUserView>[0], token: string): Promise<UserView> {
+    setSessionCookie(reply, this.config, token);
+    void reply.header('authorization', `Bearer ${token}`).header('cache-control', 'no-store');
+    return toUserView(user, await this.sessions.isAdmin(user));
   }
 
   private requireEmailLogin(): void {
