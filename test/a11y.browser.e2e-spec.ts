@@ -9,12 +9,13 @@ import { AUTH_PAGES, PAGES } from 'web/route-table';
 
 const ADMIN = 'a11y-admin@example.com';
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-const MODES = [
-  { colorScheme: 'light', width: 1280, height: 800 },
-  { colorScheme: 'dark', width: 1280, height: 800 },
-  { colorScheme: 'light', width: 390, height: 844 },
-  { colorScheme: 'dark', width: 390, height: 844 },
+/** The two widths audited; at each, both colour schemes. */
+const WIDTHS = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
 ] as const;
+/** Pages audited side by side (each in a context of its own): the audits wait on the browser, not on each other. */
+const LANES = 2;
 
 /**
  * A real path for every route of the route table (web/route-table.tsx), so a new page is audited
@@ -86,6 +87,23 @@ async function audit(page: Page, axeSource: string, colourScheme: 'light' | 'dar
   return violations.flatMap((v) => v.nodes.map((node) => `${v.id} (${v.help}) at ${node.target.join(' ')}: ${node.failureSummary ?? ''}`));
 }
 
+/**
+ * Switches the OS colour scheme of a loaded page and waits until the page has followed it (the
+ * media query's change event, then two frames) and its colours have finished their transitions:
+ * axe reads the colours as painted.
+ */
+async function showScheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await page.waitForFunction(() => !document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running'));
+}
+
+/**
+ * Audits each path in the four modes (two widths, light and dark) on one load: the modes differ only
+ * in CSS (breakpoints and colour custom properties, which the page follows live), so the page is
+ * loaded once at the desktop width and then switched, as a visitor turning their phone or their OS
+ * theme would. The light audits run every rule, the dark ones the colour rules.
+ */
 async function auditPages(
   { browser, url, token, axeSource }: { browser: Browser; url: string; token: string; axeSource: string },
   paths: string[],
@@ -93,32 +111,46 @@ async function auditPages(
   ready: (page: Page) => Promise<void> = settled,
 ) {
   const found: string[] = [];
-  // The four modes side by side, each in a context of its own: the audits wait on the browser, not on each other.
+  const lanes = Array.from({ length: LANES }, (_, lane) => paths.filter((_, i) => i % LANES === lane));
   await Promise.all(
-    MODES.map(async (mode, i) => {
-      // Each mode a visitor of its own (the site trusts one proxy hop here), so the per-client limits of the API count each apart.
+    lanes.map(async (lanePaths, lane) => {
+      // Each lane a visitor of its own (the site trusts one proxy hop here), so the per-client limits of the API count each apart.
       const context: BrowserContext = await browser.newContext({
-        colorScheme: mode.colorScheme,
-        viewport: { width: mode.width, height: mode.height },
-        extraHTTPHeaders: { 'x-forwarded-for': `10.11.${signedIn ? 1 : 2}.${i + 1}` },
+        colorScheme: 'light',
+        viewport: WIDTHS[0],
+        extraHTTPHeaders: { 'x-forwarded-for': `10.11.${signedIn ? 1 : 2}.${lane + 1}` },
       });
       if (signedIn) await context.addCookies([{ name: 'token', value: token, url }]);
       await context.addInitScript(axeSource);
       const page = await context.newPage();
       const problems = await watchConsole(page);
+      const auditModes = async (where: string) => {
+        for (const [i, size] of WIDTHS.entries()) {
+          if (i > 0) await page.setViewportSize(size);
+          // Light then dark at the first width, dark then light at the next: one switch each time.
+          for (const scheme of i % 2 === 0 ? (['light', 'dark'] as const) : (['dark', 'light'] as const)) {
+            await showScheme(page, scheme);
+            for (const line of await audit(page, axeSource, scheme)) found.push(`${where} ${scheme} ${size.width}: ${line}`);
+          }
+        }
+      };
       try {
-        for (const path of paths) {
+        for (const path of lanePaths) {
+          await page.setViewportSize(WIDTHS[0]);
+          await page.emulateMedia({ colorScheme: 'light' });
           await page.goto(`${url}${path}`);
           await ready(page);
-          for (const line of await audit(page, axeSource, mode.colorScheme)) found.push(`${path} ${mode.colorScheme} ${mode.width}: ${line}`);
+          await auditModes(path);
           // A clean console too: no error, no CSP violation, on every load.
-          for (const problem of problems.splice(0)) found.push(`${path} ${mode.colorScheme} ${mode.width}: console: ${problem}`);
+          for (const problem of problems.splice(0)) found.push(`${path}: console: ${problem}`);
         }
-        if (signedIn && ready === settled) {
-          // The account menu, open.
+        if (signedIn && ready === settled && lane === 0) {
+          // The account menu, open (at the desktop width, where it opens as a panel).
+          await page.setViewportSize(WIDTHS[0]);
+          await page.emulateMedia({ colorScheme: 'light' });
           await page.getByRole('button', { name: 'Account' }).click();
           await page.getByTestId('account-email').waitFor();
-          for (const line of await audit(page, axeSource, mode.colorScheme)) found.push(`account menu ${mode.colorScheme} ${mode.width}: ${line}`);
+          await auditModes('account menu');
         }
       } finally {
         await context.close();

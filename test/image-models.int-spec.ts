@@ -271,11 +271,12 @@ describe('the inference thread', () => {
     delay.disable();
 
     // Measured in the same run, so a busy machine slows both sides. Run in this thread, each tile
-    // would hold the loop for its whole time; in the thread, the waits are the OS's, not the model's.
+    // would hold the loop for its whole time: a handful of samples, most of them a tile long. In the
+    // thread the loop keeps turning; its waits are the OS's, and a loaded machine can stretch any one
+    // of them (CI saw a single wait longer than a tile), so the test reads the typical wait, not the worst.
     const tile = duration / tiles;
     expect(delay.count).toBeGreaterThan(20 * tiles);
-    expect(delay.percentile(99) / 1e6).toBeLessThan(tile / 4);
-    expect(delay.max / 1e6).toBeLessThan(tile);
+    expect(delay.percentile(90) / 1e6).toBeLessThan(tile / 4);
   });
 
   it('leaves the input as it was', async () => {
