@@ -117,6 +117,8 @@ async function auditPages(
       // Each lane a visitor of its own (the site trusts one proxy hop here), so the per-client limits of the API count each apart.
       const context: BrowserContext = await browser.newContext({
         colorScheme: 'light',
+        // The site honours reduced motion: a scheme switch repaints at once instead of fading (checked below).
+        reducedMotion: 'reduce',
         viewport: WIDTHS[0],
         extraHTTPHeaders: { 'x-forwarded-for': `10.11.${signedIn ? 1 : 2}.${lane + 1}` },
       });
@@ -301,6 +303,25 @@ describe('accessibility (axe-core) in a real browser', () => {
     } finally {
       await context.close();
     }
+  });
+
+  it('ends transitions at once for a visitor who asks the OS for reduced motion', async () => {
+    const durations = async (reducedMotion: 'reduce' | 'no-preference') => {
+      const context = await browser.newContext({ reducedMotion });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${app.url}/levels`);
+        await hydrated(page);
+        // Every element with a transition (links, buttons, the header), as computed.
+        return await page.evaluate(() =>
+          [...document.querySelectorAll('*')].map((e) => getComputedStyle(e).transitionDuration).filter((d) => d.split(',').some((one) => parseFloat(one) > 0)),
+        );
+      } finally {
+        await context.close();
+      }
+    };
+    expect((await durations('no-preference')).length).toBeGreaterThan(0);
+    expect((await durations('reduce')).every((d) => d.split(',').every((one) => parseFloat(one) < 0.001))).toBe(true);
   });
 
   it('shows media titles as links (underlined, in the link colour)', async () => {
