@@ -387,11 +387,11 @@ async function main() {
       ADMIN_EMAILS: ADMIN_EMAIL,
       TRUST_PROXY: 'true',
     };
-    const web = run([...WEB_NODE_FLAGS, 'dist/server/src/main.js'], { ...env, MIGRATE_ON_START: 'true' }, CORES.web);
+    const web = run([...WEB_NODE_FLAGS, 'dist/server/main.js'], { ...env, MIGRATE_ON_START: 'true' }, CORES.web);
     processes.push(web);
     await waitFor(`${ORIGIN}/healthz`).catch((e: Error) => Promise.reject(new Error(`${e.message}:\n${web.output()}`)));
     // The web process migrated; the worker starts on the schema.
-    const worker = run(['dist/server/src/worker.js'], env, CORES.worker);
+    const worker = run(['dist/server/worker.js'], env, CORES.worker);
     processes.push(worker);
     worker.child.once('exit', (code) => code !== 0 && !cleaning && console.error(`the worker exited with ${code}:\n${worker.output()}`));
     await db.connect();

@@ -83,10 +83,10 @@ async function main() {
   const variantsFile = join(tmpdir(), `${database.name}-variants.json`);
   const processes: ChildProcess[] = [];
   try {
-    const cachedApp = serve([...WEB_NODE_FLAGS, 'dist/server/src/main.js'], { ...common, PORT: String(PORTS.cached) });
+    const cachedApp = serve([...WEB_NODE_FLAGS, 'dist/server/main.js'], { ...common, PORT: String(PORTS.cached) });
     processes.push(cachedApp);
     await waitFor(`http://127.0.0.1:${PORTS.cached}/readyz`);
-    const uncachedApp = serve([...WEB_NODE_FLAGS, 'dist/server/src/main.js'], { ...common, PORT: String(PORTS.uncached), PAGE_CACHE: 'false', CONTENT_IMPORT_ON_START: 'false' });
+    const uncachedApp = serve([...WEB_NODE_FLAGS, 'dist/server/main.js'], { ...common, PORT: String(PORTS.uncached), PAGE_CACHE: 'false', CONTENT_IMPORT_ON_START: 'false' });
     processes.push(uncachedApp);
     await waitFor(`http://127.0.0.1:${PORTS.uncached}/readyz`);
 

@@ -32,7 +32,7 @@ const medianRun = <T,>(runs: T[], key: (run: T) => number) => [...runs].sort((a,
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-lh-'));
-  const app: ChildProcess = spawn(process.execPath, [...WEB_NODE_FLAGS, 'dist/server/src/main.js'], {
+  const app: ChildProcess = spawn(process.execPath, [...WEB_NODE_FLAGS, 'dist/server/main.js'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '3301', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: 'ignore',

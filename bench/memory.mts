@@ -50,7 +50,7 @@ async function main() {
   const database = await benchDatabase();
   let app: ChildProcess | undefined;
   try {
-    app = serve([...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? WEB_NODE_FLAGS), 'dist/server/src/main.js'], { HOST: '127.0.0.1', PORT: String(PORT), LOG_LEVEL: 'warn', DATABASE_URL: database.url, MIGRATE_ON_START: 'true' });
+    app = serve([...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? WEB_NODE_FLAGS), 'dist/server/main.js'], { HOST: '127.0.0.1', PORT: String(PORT), LOG_LEVEL: 'warn', DATABASE_URL: database.url, MIGRATE_ON_START: 'true' });
     const base = `http://127.0.0.1:${PORT}`;
     await waitFor(`${base}/readyz`);
     for (const path of ['/', '/levels', '/levels/27', '/blog']) await (await fetch(`${base}${path}`)).arrayBuffer();

@@ -24,7 +24,7 @@ async function main() {
   const [appPort, basePort] = [await freePort(), await freePort()];
   const site = `http://127.0.0.1:${appPort}/`;
   const baselineUrl = `http://127.0.0.1:${basePort}/`;
-  const app = serve([...WEB_NODE_FLAGS, 'dist/server/src/main.js'], { PORT: String(appPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PAGE_CACHE: 'false', ...(database ? { DATABASE_URL: database.url } : {}) });
+  const app = serve([...WEB_NODE_FLAGS, 'dist/server/main.js'], { PORT: String(appPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PAGE_CACHE: 'false', ...(database ? { DATABASE_URL: database.url } : {}) });
   try {
     await waitFor(`${site}healthz`);
     const html = await (await fetch(site)).text();

@@ -3,4 +3,4 @@ import { createRequire } from 'node:module';
 import { ensureBuild } from './ensure-build.mjs';
 
 ensureBuild();
-createRequire(import.meta.url)('../dist/server/src/main.js');
+createRequire(import.meta.url)('../dist/server/main.js');

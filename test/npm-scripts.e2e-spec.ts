@@ -327,7 +327,7 @@ describe('the npm scripts the README lists', () => {
     const flags = scripts.start!.split(' ').filter((arg) => arg.startsWith('--'));
     expect(flags).toEqual([expect.stringMatching(/^--max-semi-space-size=\d+$/), expect.stringMatching(/^--max-old-space-size=\d+$/)]);
     const cmd = /^CMD (\[.*\])$/m.exec(await readFile(join(ROOT, 'docker/Dockerfile'), 'utf8'))?.[1];
-    expect(JSON.parse(cmd!)).toEqual(['node', '--enable-source-maps', ...flags, 'dist/server/src/main.js']);
+    expect(JSON.parse(cmd!)).toEqual(['node', '--enable-source-maps', ...flags, 'dist/server/main.js']);
   });
 
   it.each(Object.keys(recipes))('npm run %s', async (name) => {

@@ -4,8 +4,8 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '../..');
-const MAIN = resolve(ROOT, 'dist/server/src/main.js');
-export const WORKER = resolve(ROOT, 'dist/server/src/worker.js');
+const MAIN = resolve(ROOT, 'dist/server/main.js');
+export const WORKER = resolve(ROOT, 'dist/server/worker.js');
 export const DB_CLI = resolve(ROOT, 'dist/server/src/cli/db.js');
 export const CONTENT_CLI = resolve(ROOT, 'dist/server/src/cli/content.js');
 
@@ -100,7 +100,7 @@ async function waitUntilReady(running: RunningProcess, what: string, ready: () =
 }
 
 /**
- * Runs the production build (`node dist/server/src/main.js`) as a real process with only the
+ * Runs the production build (`node dist/server/main.js`) as a real process with only the
  * given environment (plus PATH and HOME), and waits until it answers /healthz.
  */
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
@@ -111,7 +111,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   return { ...running, url, port };
 }
 
-/** Runs the built worker (`node dist/server/src/worker.js`) and waits until it logs that it is ready. */
+/** Runs the built worker (`node dist/server/worker.js`) and waits until it logs that it is ready. */
 export async function startWorker(env: Record<string, string>): Promise<RunningWorker> {
   const running = spawnBuilt(WORKER, [], env);
   await waitUntilReady(running, 'worker', () => running.stdout().includes('Worker ready'));

@@ -7,7 +7,8 @@
  * messages. ONNX Runtime's `session.run` blocks the event loop it is called on for a whole tile,
  * so the tiles run here, off the main thread. Plain JavaScript: a worker thread runs this file as
  * it is, both from src/ under jest (which transforms only what the test process imports) and from
- * dist/ after `npm run build` (where SWC re-emits it as the same CommonJS).
+ * dist/ after `npm run build` (where SWC re-emits it as the same CommonJS, and
+ * scripts/bundle-server.mjs copies it beside the bundles whose `__dirname` looks for it).
  *
  * One upscale at a time; a cancel for it, or a close, is read between tiles. The converter never
  * terminates this thread: stopped inside ONNX Runtime, the native code aborts the whole process.

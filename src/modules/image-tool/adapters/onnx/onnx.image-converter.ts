@@ -46,7 +46,7 @@ export interface Pass {
   tiles: Tile[];
 }
 
-/** The thread's code: plain CommonJS, run as it is from src/ (jest) and from dist/ (SWC re-emits it). */
+/** The thread's code: plain CommonJS, run as it is from src/ (jest) and from dist/ (SWC re-emits it; the bundler copies it beside the bundle). */
 const THREAD_FILE = join(__dirname, 'onnx-inference.thread.js');
 
 /** Messages to the inference thread. */
