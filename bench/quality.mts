@@ -12,7 +12,7 @@
  * - no block grid: the steps between neighbours are no more uneven across the scale's grid than
  *   bicubic's on the same photograph (the earlier 4x model repeated 2x2 pixels in every 4x4 block);
  * - grey in, grey out: no channel of a grey photograph's result more than 2 levels off grey.
- * The photographs: bench/quality-images.mts (scikit-image's set from Debian; QUALITY_IMAGES=<folder>).
+ * The photographs: bench/quality-images.mts (scikit-image's set from Debian; QUALITY_IMAGES=<folder>). QUALITY_CONVERSIONS=ai-2x,ai-4x measures only those.
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -33,7 +33,7 @@ const AHEAD_SHARE = 14 / 16;
 const GRID_TOLERANCE = 1.5;
 const GREY_TOLERANCE = 2;
 
-const ROWS: { id: ConversionId | 'bicubic'; scale: 2 | 4; says: string }[] = [
+const ALL_ROWS: { id: ConversionId | 'bicubic'; scale: 2 | 4; says: string }[] = [
   { id: 'bicubic', scale: 2, says: 'bicubic 2x (baseline)' },
   { id: 'ai-2x', scale: 2, says: 'AI upscale 2x: waifu2x CUnet' },
   { id: 'ai-2x-fast', scale: 2, says: 'AI upscale 2x, fast: waifu2x upconv_7' },
@@ -41,6 +41,12 @@ const ROWS: { id: ConversionId | 'bicubic'; scale: 2 | 4; says: string }[] = [
   { id: 'bicubic', scale: 4, says: 'bicubic 4x (baseline)' },
   { id: 'ai-4x', scale: 4, says: 'AI upscale 4x: CUnet, two passes' },
 ];
+/** QUALITY_CONVERSIONS='ai-2x-fast,ai-4x' measures only those (with the bicubic baselines of their scales). */
+const ONLY = process.env.QUALITY_CONVERSIONS?.split(',').map((id) => id.trim()).filter(Boolean);
+const unknown = ONLY?.filter((id) => !ALL_ROWS.some((row) => row.id === id && id !== 'bicubic')) ?? [];
+if (unknown.length) throw new Error(`QUALITY_CONVERSIONS: no conversion ${unknown.join(', ')}`);
+const measured = (id: string) => !ONLY || ONLY.includes(id);
+const ROWS = ALL_ROWS.filter((row) => (row.id === 'bicubic' ? ALL_ROWS.some((r) => r.scale === row.scale && r.id !== 'bicubic' && measured(r.id)) : measured(row.id)));
 
 interface Score {
   psnr: number;
@@ -138,7 +144,7 @@ const crop = async (side: number): Promise<Rgb> => {
   return { data: new Uint8Array(data), width: w, height: h };
 };
 const fullSize: string[] = [];
-for (const [id, side] of [['ai-2x', 512], ['ai-2x-fast', 512], ['ai-4x', 256], ['enhance', 512]] as const) {
+for (const [id, side] of ([['ai-2x', 512], ['ai-2x-fast', 512], ['ai-4x', 256], ['enhance', 512]] as const).filter(([id]) => measured(id))) {
   const input = await crop(side);
   const { cpu } = await timed(() => converter.convert(input, id, signal));
   fullSize.push(`${id} ${input.width}x${input.height} ${cpu.toFixed(2)} s`);

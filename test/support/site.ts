@@ -5,7 +5,6 @@ import { Client } from 'pg';
 import type { Browser } from 'playwright-core';
 import { insertSignedInUser } from './accounts';
 import { freePort, startApp, startWorker, type RunningApp, type RunningWorker } from './app-process';
-import { launchBrowser } from './browser';
 import { startMailSink, type MailSink } from './mail-sink';
 import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './services';
 
@@ -66,7 +65,8 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
     for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
   };
   try {
-    const browser = options.browser ? await launchBrowser() : undefined;
+    // Playwright loads only where a browser is asked for: requiring it costs most of a second of CPU.
+    const browser = options.browser ? await (await import('./browser')).launchBrowser() : undefined;
     if (browser) stops.push(() => browser.close());
     const dataDir = await mkdtemp(join(tmpdir(), 'site-'));
     stops.push(() => rm(dataDir, { recursive: true, force: true }));
