@@ -57,9 +57,21 @@ export function sessionLoaded(): Promise<void> {
   });
 }
 
-export const signedIn = (user: UserInfo) => set({ userInfo: user, loaded: true });
+/**
+ * Bumped by every sign-in and sign-out this page makes: a user_info answer asked for before one
+ * is stale (a sign-in link's page signs in while the start's user_info is still on its way, and
+ * that answer, "signed out", must not undo it).
+ */
+let changes = 0;
+export const signedIn = (user: UserInfo) => {
+  changes++;
+  set({ userInfo: user, loaded: true });
+};
 /** Signed out: the stored user info is cleared (spec). */
-export const signedOut = () => set({ token: null, userInfo: null, loaded: true });
+export const signedOut = () => {
+  changes++;
+  set({ token: null, userInfo: null, loaded: true });
+};
 
 let loginOn = false;
 let paymentsOn = false;
@@ -77,14 +89,17 @@ export const authorizationHeader = (): Record<string, string> =>
 
 /** Loads the signed-in user once at start (the cookie authenticates it); `{ email: null }` (or a 401) means signed out. */
 export async function loadUserInfo(): Promise<void> {
+  const asked = changes;
   try {
     const response = await fetch('/api/v1/user_info', { headers: { accept: 'application/json', ...authorizationHeader() }, credentials: 'same-origin' });
-    takeToken(response.headers);
     // Not signed in ({ email: null }, or a 401 whose body is only drained to release the connection).
     const info = response.ok ? ((await response.json()) as Partial<UserInfo> | null) : void (await response.body?.cancel());
-    if (typeof info?.email === 'string') signedIn(info as UserInfo);
-    else signedOut();
+    // The page signed in or out meanwhile: that is newer than this answer.
+    if (changes !== asked) return;
+    takeToken(response.headers);
+    if (typeof info?.email === 'string') set({ userInfo: info as UserInfo, loaded: true });
+    else set({ token: null, userInfo: null, loaded: true });
   } catch {
-    set({ loaded: true });
+    if (changes === asked) set({ loaded: true });
   }
 }
