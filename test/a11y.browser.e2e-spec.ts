@@ -85,10 +85,8 @@ export async function watchConsole(page: Page): Promise<string[]> {
 const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
 /** The violations on the page as it is now, one line each (rule, element, why); in dark mode the colour rules only. */
-async function audit(page: Page, axeSource: string, colourScheme: 'light' | 'dark' = 'light'): Promise<string[]> {
-  // Evaluated over the DevTools protocol: the page's CSP does not apply to it. Contexts of
-  // auditPages have it from their init script already (compiled as the page loads, not after).
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+async function audit(page: Page, colourScheme: 'light' | 'dark'): Promise<string[]> {
+  // axe-core comes from the context's init script (auditPages), which the page's CSP does not apply to.
   const runOnly = colourScheme === 'dark' ? { type: 'rule', values: COLOUR_RULES } : { type: 'tag', values: TAGS };
   const violations = await page.evaluate(
     (only) => (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe
@@ -144,7 +142,7 @@ async function auditPages(
           // Light then dark at the first width, dark then light at the next: one switch each time.
           for (const scheme of i % 2 === 0 ? (['light', 'dark'] as const) : (['dark', 'light'] as const)) {
             await showScheme(page, scheme);
-            for (const line of await audit(page, axeSource, scheme)) found.push(`${where} ${scheme} ${size.width}: ${line}`);
+            for (const line of await audit(page, scheme)) found.push(`${where} ${scheme} ${size.width}: ${line}`);
           }
         }
       };
