@@ -154,7 +154,11 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
     await until('the failure', async () => (await inspector.getJobState('rejected-1')) === 'failed');
     expect((await inspector.getJob('rejected-1'))?.attemptsMade).toBe(1);
     expect(sink.state.attempts).toBe(before); // refused at RCPT TO: no DATA
-    expect(logs).toContain('Job mail.send rejected-1 failed (attempt 1/5, UnrecoverableError): giving up');
+    // The failure's handler logs and clears the outbox after the job's state is stored: wait for both.
+    const line = 'Job mail.send rejected-1 failed (attempt 1/5, UnrecoverableError): giving up';
+    await until('the giving-up line', () => logs.includes(line));
+    expect(logs).toContain(line);
+    await until('the outbox row to go', async () => !(await outboxHas(rejected)));
     expect(await outboxHas(rejected)).toBe(false);
   });
 
@@ -214,7 +218,10 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
       const jobId = outboxJobId(row!.id);
       await until('the job to give up', async () => (await inspector.getJobState(jobId)) === 'failed');
       expect(sink.state.attempts - before).toBe(2);
-      expect(logs).toContain(`Job mail.send ${jobId} failed (attempt 2/2, Error EMESSAGE 451): giving up`);
+      // Logged by the failure's handler, after the job's state is stored: waited for, not read once.
+      const line = `Job mail.send ${jobId} failed (attempt 2/2, Error EMESSAGE 451): giving up`;
+      await until('the giving-up line', () => logs.includes(line));
+      expect(logs).toContain(line);
       expect(await outboxHas(row!.id)).toBe(true);
 
       // The server is back: the sweeper's next round sends it, with all its attempts again.
