@@ -17,11 +17,26 @@ function buildId(): Plugin {
   };
 }
 
+/**
+ * Loaders run on the server only. A route object names its loader (web/features/<feature>/*.loader.ts),
+ * so the browser's graph reaches it too: there every such module is an empty one, and neither the
+ * loader nor what it imports (zod schemas, say) ships. PageRoute.loader is undefined in the browser.
+ */
+function serverOnlyLoaders(): Plugin {
+  return {
+    name: 'server-only-loaders',
+    enforce: 'pre',
+    load(id) {
+      if (this.environment.config.consumer === 'client' && /\.loader\.ts$/.test(id.split('?', 1)[0]!)) return 'export default undefined;';
+    },
+  };
+}
+
 /** One config for the client bundle (dist/client) and the server-rendering bundle (dist/ssr). */
 export default defineConfig(({ isSsrBuild }) => ({
   root: resolve(import.meta.dirname),
   publicDir: 'web/public',
-  plugins: [react(), tailwindcss(), buildId()],
+  plugins: [serverOnlyLoaders(), react(), tailwindcss(), buildId()],
   resolve: {
     alias: { src: resolve(import.meta.dirname, 'src'), web: resolve(import.meta.dirname, 'web') },
   },

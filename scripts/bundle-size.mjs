@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const BUDGET_KB = 94;
-const PAGE = 'web/routes/level.page.tsx';
+const PAGE = 'web/features/levels/level.page.tsx';
 const client = resolve(fileURLToPath(import.meta.url), '../../dist/client');
 const manifest = JSON.parse(readFileSync(join(client, '.vite/manifest.json'), 'utf8'));
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -7,7 +7,7 @@ import { hydrated, settled } from './support/browser';
 import { startBrowserSite, type BrowserSite } from './support/browser-site';
 import { startSite } from './support/site';
 import { poll } from './support/poll';
-import { AUTH_PAGES, PAGES } from 'web/route-table';
+import { PAGES } from 'web/route-table';
 
 const ADMIN = 'a11y-admin@example.com';
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -20,38 +20,44 @@ const WIDTHS = [
 const LANES = 2;
 
 /**
- * A real path for every route of the route table (web/route-table.tsx), so a new page is audited
- * the day it is added: a route with parameters needs a sample here, or the first test fails.
+ * A real path for every route of the route table (web/route-table.ts), so a new page is audited
+ * the day it is added: a route with parameters needs a `sample` in its route object, or the first
+ * test fails. Only the samples that need this run's orders are written here.
  */
 function routeSamples(orders: { paid: string; pending: string }): Record<string, string> {
   const samples: Record<string, string> = {
-    level: '/levels/27',
-    'guide-report': '/levels/27/report',
-    post: '/blog/2026/search-every-guide',
-    category: '/category/tips',
-    month: '/month/2026-11',
-    detail: '/detail/hints-first',
     'payment-test-checkout': `/payment/test-checkout?order=${orders.pending}`,
     'payment-success': `/payment/success?order=${orders.paid}`,
     billing: `/billing?order=${orders.paid}`,
     'admin-order': `/admin/orders/${orders.paid}`,
-    page: '/terms-of-service',
-    'not-found': '/no-such-page',
   };
-  return Object.fromEntries(PAGES.map((route) => [route.id, samples[route.id] ?? (/[:*]/.test(route.path) ? '' : route.path)]));
+  return Object.fromEntries(PAGES.map((route) => [route.id, samples[route.id] ?? route.sample ?? (/[:*]/.test(route.path) ? '' : route.path)]));
 }
 /** Who sees a route: the account pages signed out only (signed in, they send you home), the admin pages signed in only (anyone else gets the 404 page). */
-const signedOutOnly = (id: string) => AUTH_PAGES.includes(id);
+const signedOutOnly = (id: string) => PAGES.find((route) => route.id === id)!.path.startsWith('/auth/');
 const signedInOnly = (id: string) => PAGES.find((route) => route.id === id)?.access === 'admin';
 /**
- * Signed in, a page differs from its signed-out audit where it reads the session (its module
- * imports web/lib/session: payments, the image tool) or is for admins; every other page differs by
- * the header's account button alone, audited signed in on the home page and on each of those.
+ * Signed in, a page differs from its signed-out audit where it reads the session (its module, or a
+ * module of web/ it imports, imports web/lib/session: payments, the image tool) or is for admins;
+ * every other page differs by the header's account button alone, audited signed in on the home
+ * page and on each of those.
  */
 function readsSession(id: string): boolean {
   const route = PAGES.find((r) => r.id === id)!;
   if (id === 'home' || route.access === 'admin') return true;
-  return !!route.module && readFileSync(join(ROOT, route.module), 'utf8').includes("from 'web/lib/session'");
+  return !!route.module && importsSession(route.module, new Set());
+}
+function importsSession(module: string, seen: Set<string>): boolean {
+  if (seen.has(module)) return false;
+  seen.add(module);
+  const source = readFileSync(join(ROOT, module), 'utf8');
+  if (source.includes("from 'web/lib/session'")) return true;
+  // Value imports only: a type-only import runs nothing.
+  const imported = [...source.matchAll(/^import (?!type )[^;]*? from '(web\/[^']+)';/gms)].map((match) => match[1]!);
+  return imported.some((name) => {
+    const file = [`${name}.ts`, `${name}.tsx`].find((candidate) => existsSync(join(ROOT, candidate)));
+    return !!file && importsSession(file, seen);
+  });
 }
 /** The queue dashboard (bull-board, with Redis): its overview and a queue's page. */
 const QUEUE_DASHBOARD = ['/admin/queues', '/admin/queues/queue/mail'];

@@ -5,6 +5,7 @@ import { ROOT, type RunningApp } from './support/app-process';
 import { hydrated, settled } from './support/browser';
 import { poll } from './support/poll';
 import { startSite, type Site } from './support/site';
+import { PAGES } from 'web/route-table';
 
 describe('the site in a real browser', () => {
   let app: RunningApp;
@@ -381,7 +382,7 @@ describe('the site in a real browser', () => {
   it('reloads once for a page chunk that fails to load, and not again within 10 s', async () => {
     // The content pages' chunk (the legal pages) is gone, as after a deploy.
     const manifest = JSON.parse(await readFile(join(ROOT, 'dist/client/.vite/manifest.json'), 'utf8')) as Record<string, { file: string }>;
-    const chunk = manifest['web/routes/content.page.tsx']!.file;
+    const chunk = manifest[PAGES.find((route) => route.id === 'page')!.module!]!.file;
     const context = await browser.newContext();
     const page = await context.newPage();
     try {

@@ -12,7 +12,7 @@ import { HydrationJsonContext } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
 import { loadPage } from 'web/route-table';
 import { BrowserRouter } from 'web/lib/router/router';
-import { RootLayout } from 'web/routes/root';
+import { RootLayout } from 'web/root';
 
 // Root data and the first page arrive once, as a JSON data block in the server's <head> (no inline script: see Document).
 const hydrationJson = document.getElementById(HYDRATION_DATA_ID)?.textContent ?? '';

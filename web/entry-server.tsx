@@ -11,12 +11,11 @@ import { LOCALES } from 'web/i18n/locales';
 import { FlushCoalescer } from 'web/lib/flush-coalescer';
 import { HydrationJsonContext, ParseTimeScriptsContext } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
-import { LOADERS } from 'web/loaders';
 import { compilePattern } from 'web/lib/router/match';
-import { createResolver, type PageState } from 'web/lib/router/page';
+import { createResolver, loadersOf, type PageState } from 'web/lib/router/page';
 import { StaticRouter } from 'web/lib/router/router';
 import { loadPage, PAGES } from 'web/route-table';
-import { RootLayout } from 'web/routes/root';
+import { RootLayout } from 'web/root';
 
 /** Gives up on a render that has not finished by then; the browser renders what is missing. */
 const ABORT_AFTER_MS = 10_000;
@@ -24,6 +23,7 @@ const ABORT_AFTER_MS = 10_000;
 const PARSE_TIME_SCRIPTS = { theme: THEME_SCRIPT, hintsReveal: HINTS_REVEAL_SCRIPT, analytics: analyticsScript };
 
 // Admin pages resolve for admins only; for anyone else they are not there at all (the 404 of an unknown path).
+const LOADERS = loadersOf(PAGES);
 const resolveForAdmin = createResolver(PAGES, LOADERS, LOCALES);
 const resolvePage = createResolver(
   PAGES.filter((page) => page.access !== 'admin'),
@@ -159,4 +159,5 @@ export const serverEntry: ServerEntry = {
   adminOnly,
   routePattern,
   localeRedirect: (pathAndQuery, request) => localeRedirect(pathAndQuery, request, LOCALES),
+  sitemapPaths: (payments) => PAGES.filter((page) => page.sitemap === 'always' || (payments && page.sitemap === 'with-payments')).map((page) => page.path),
 };

@@ -25,11 +25,6 @@ export interface ErrorGroupView {
   last_seen_at: string;
 }
 
-export interface AdminErrorsData {
-  scope: ErrorScope;
-  groups: ErrorGroupView[];
-}
-
 /** Where background jobs run: BullMQ in Redis (the worker runs them), or inside the web process. */
 export type QueueMode = 'redis' | 'inline';
 
@@ -47,10 +42,4 @@ export interface AdminQueuesData {
   mode: QueueMode;
   /** The web process's own queues (mode 'inline'); empty with Redis, where the dashboard shows BullMQ's. */
   queues: QueueCountsView[];
-}
-
-export interface AdminOverviewData {
-  queueMode: QueueMode;
-  /** Payments are on: the orders screen exists. */
-  payments: boolean;
 }

@@ -54,7 +54,7 @@ export interface PageAssets {
   styles: string[];
   /** Chunks the entry imports, preloaded so they download in parallel. */
   preloads: string[];
-  /** Per page module ('web/routes/level.page.tsx'): its chunk and the chunks it imports. */
+  /** Per page module ('web/features/levels/level.page.tsx'): its chunk and the chunks it imports. */
   pageChunks?: Record<string, string[]>;
 }
 

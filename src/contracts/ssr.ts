@@ -65,6 +65,8 @@ export interface ServerEntry {
    * Asked before the page cache, since cached pages do not look at request headers.
    */
   localeRedirect(pathAndQuery: string, request: { cookie?: string; acceptLanguage?: string }): string | null;
+  /** The paths of the route table's pages listed in sitemap.xml (in its order): the ones with payments too when they are on. */
+  sitemapPaths(payments: boolean): string[];
   /** The page shown when rendering itself failed: plain, with no data and no loaders. */
   renderErrorDocument(input: { assets: PageAssets; status: number }): string;
 }

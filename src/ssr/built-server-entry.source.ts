@@ -39,7 +39,7 @@ export class BuiltServerEntrySource extends ServerEntrySource {
     };
     const pageChunks = Object.fromEntries(
       Object.keys(manifest)
-        .filter((key) => key.startsWith('web/routes/'))
+        .filter((key) => key.startsWith('web/features/') && key.endsWith('.page.tsx'))
         .map((key) => [key, closure(key).filter((file) => !imports.includes(file))]),
     );
     this.pageAssets = {

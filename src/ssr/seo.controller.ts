@@ -4,6 +4,7 @@ import { AppConfig } from 'src/config/app-config';
 import { SiteContentService } from 'src/modules/content/application/site-content.service';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
 import { escapeMarkup } from 'src/platform/markup/escape-markup';
+import { ServerEntrySource } from './server-entry.source';
 
 
 /** The content page the footer links only while payments are on (spec). */
@@ -17,6 +18,7 @@ export class SeoController {
     private readonly config: AppConfig,
     private readonly levels: LevelsService,
     private readonly content: SiteContentService,
+    private readonly pages: ServerEntrySource,
   ) {}
 
   /** Atom feed of the blog, newest 30 posts. */
@@ -89,7 +91,8 @@ export class SeoController {
     const [posts, allPages, explore] = await Promise.all([this.content.latestPosts(1000), this.content.publishedPages(), this.content.explore()]);
     const payments = this.config.public.settings.has_payment;
     const pages = allPages.filter((page) => payments || page.slug !== REFUND_POLICY_SLUG);
-    const lists = ['/', '/levels', '/blog', '/faq', '/download', '/media', '/explore', ...(payments ? ['/pricing', '/tools/image'] : [])];
+    // The route table's pages marked `sitemap` (web/route-table.ts); the content pages follow.
+    const lists = (await this.pages.entry()).sitemapPaths(payments);
     const urls = [
       ...lists.map((path) => `<url><loc>${base}${path}</loc></url>`),
       ...explore.tags.map((entry) => `<url><loc>${base}/category/${encodeURIComponent(entry.tag)}</loc></url>`),

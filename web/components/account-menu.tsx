@@ -18,7 +18,7 @@ const orReload = <P,>(component: Promise<ComponentType<P>>) =>
 
 // Signed-in users and those who ask to sign in are few: their code is not in every visitor's first load.
 const SignedInMenu = lazy(() => orReload(import('./signed-in-menu').then((m) => m.SignedInMenu)));
-const LoginDialog = lazy(() => orReload(import('./login-dialog').then((m) => m.LoginDialog)));
+const LoginDialog = lazy(() => orReload(import('web/features/auth/login-dialog').then((m) => m.LoginDialog)));
 
 /**
  * The header's account corner (only with has_login): 'Sign in' opening the login modal, or the

@@ -13,6 +13,9 @@ export interface LoaderArgs {
 /** Runs on the server only; the browser receives its result as the page's payload JSON. */
 export type Loader = (args: LoaderArgs) => unknown;
 
+/** What a loader resolves to: the page's data, as its component reads it with useLoaderData<typeof loader>(). */
+export type LoaderData<L extends Loader> = Awaited<ReturnType<L>>;
+
 export interface PageRoute {
   id: string;
   /** See compilePattern: '/levels/:id', '/blog/*slug', '*'. */
@@ -22,12 +25,18 @@ export interface PageRoute {
    * download the blog. Loaded before rendering, on the server and in the browser alike.
    */
   load: () => Promise<ComponentType>;
-  /** Its source file ('web/routes/level.page.tsx'): the server preloads the chunk built from it. */
+  /** Its source file ('web/features/levels/level.page.tsx'): the server preloads the chunk built from it. */
   module?: string;
+  /**
+   * Runs on the server before the page renders; its result is the page's data. Server-only: the
+   * client build replaces every `*.loader.ts` module with an empty one (vite.config.mts), so in the
+   * browser this is undefined and nothing the loader imports ships.
+   */
+  loader?: Loader;
   /** The HTML depends only on content (not on the visitor), so the server may cache it. */
   cache?: boolean;
   /**
-   * The query parameters the page reads, its loader (web/loaders) and its component alike. A cached
+   * The query parameters the page reads, its loader and its component alike. A cached
    * page is cached, rendered and hydrated under its path plus these only: any other parameter
    * (`?utm_source=`, `?x=random`) is dropped, shares the page's cache entry and never reaches the
    * loader or the component. A page that starts reading a parameter must list it here
@@ -44,7 +53,25 @@ export interface PageRoute {
    * hides the theme toggle. 'system' forces nothing: it only logs a warning naming the route.
    */
   colorMode?: 'light' | 'dark' | 'system';
+  /** A path that reaches the page, for a route whose path has parameters (tests render and audit it). */
+  sample?: string;
+  /** Listed in sitemap.xml: always, or while payments are on (has_payment). */
+  sitemap?: 'always' | 'with-payments';
 }
+
+/** A page's route as a feature declares it: `page` is its component module, loaded on demand. */
+export type PageDefinition = Omit<PageRoute, 'load'> & { page?: () => Promise<{ default: ComponentType }> };
+
+const Nothing: ComponentType = () => null;
+
+/** One page's route object (web/features/<feature>/<feature>.routes.ts), listed once in web/route-table.ts. */
+export function definePage({ page, ...route }: PageDefinition): PageRoute {
+  return { ...route, load: page ? () => page().then((m) => m.default) : async () => Nothing };
+}
+
+/** The loaders of a route table by route id: what createResolver runs (on the server). */
+export const loadersOf = (routes: readonly PageRoute[]): Record<string, Loader> =>
+  Object.fromEntries(routes.flatMap((route) => (route.loader ? [[route.id, route.loader]] : [])));
 
 /** A deliberate answer other than 200 (a 404 for a missing level, say), thrown by a loader. */
 export class PageError extends Error {

@@ -13,7 +13,7 @@ import {
   type ReactNode,
 } from 'react';
 import { localizePath, splitLocale } from 'web/i18n/locale';
-import type { PageState } from './page';
+import type { Loader, LoaderData, PageState } from './page';
 
 interface RouterValue {
   page: PageState;
@@ -34,7 +34,11 @@ function useRouter(): RouterValue {
 }
 
 export const usePage = () => useRouter().page;
-export const usePageData = <T,>() => useRouter().page.data as T;
+/**
+ * The current page's data, typed by its loader: `useLoaderData<typeof loader>()` with a type-only
+ * import of the page's `*.loader.ts`. The one cast is here: the data is that loader's result.
+ */
+export const useLoaderData = <L extends Loader>() => useRouter().page.data as LoaderData<L>;
 export const useParams = () => useRouter().page.params;
 export const useNavigate = () => useRouter().navigate;
 export const useNavigating = () => useRouter().navigating;

@@ -1,0 +1,60 @@
+import { definePage } from 'web/lib/router/page';
+import accountPageLoader from 'web/features/auth/account-page.loader';
+
+/** The account pages: never cached; signed in, they send you home (web/components/account-menu.tsx). */
+
+export const authLogin = definePage({
+  id: 'auth-login',
+  path: '/auth/login',
+  module: 'web/features/auth/login.page.tsx',
+  page: () => import('web/features/auth/login.page'),
+  loader: accountPageLoader,
+});
+
+export const authSignUp = definePage({
+  id: 'auth-signup',
+  path: '/auth/signup',
+  module: 'web/features/auth/sign-up.page.tsx',
+  page: () => import('web/features/auth/sign-up.page'),
+  loader: accountPageLoader,
+});
+
+export const authEmailVerifications = definePage({
+  id: 'auth-email-verifications',
+  path: '/auth/email_verifications',
+  module: 'web/features/auth/email-verification.page.tsx',
+  page: () => import('web/features/auth/email-verification.page'),
+  loader: accountPageLoader,
+});
+
+export const authConfirm = definePage({
+  id: 'auth-confirm',
+  path: '/auth/confirm',
+  module: 'web/features/auth/confirm.page.tsx',
+  page: () => import('web/features/auth/confirm.page'),
+  loader: accountPageLoader,
+});
+
+export const authSignInLink = definePage({
+  id: 'auth-sign-in-link',
+  path: '/auth/sign_in_link',
+  module: 'web/features/auth/sign-in-link.page.tsx',
+  page: () => import('web/features/auth/sign-in-link.page'),
+  loader: accountPageLoader,
+});
+
+export const authForgotPassword = definePage({
+  id: 'auth-forgot-password',
+  path: '/auth/forgot_password',
+  module: 'web/features/auth/forgot-password.page.tsx',
+  page: () => import('web/features/auth/forgot-password.page'),
+  loader: accountPageLoader,
+});
+
+export const authPasswordReset = definePage({
+  id: 'auth-password-reset',
+  path: '/auth/password_reset',
+  module: 'web/features/auth/password-reset.page.tsx',
+  page: () => import('web/features/auth/password-reset.page'),
+  loader: accountPageLoader,
+});

@@ -1,0 +1,60 @@
+import { definePage } from 'web/lib/router/page';
+import paymentsOnLoader from 'web/features/billing/payments-on.loader';
+import pricingLoader from 'web/features/billing/pricing.loader';
+import testCheckoutLoader from 'web/features/billing/test-checkout.loader';
+
+/*
+ * Credits and payments (404 while has_payment is off). The HTML is the same for everyone, so it
+ * may be cached: only /pricing has loader data (the packs); what belongs to the signed-in user
+ * loads in the browser.
+ */
+
+export const pricing = definePage({
+  id: 'pricing',
+  path: '/pricing',
+  module: 'web/features/billing/pricing.page.tsx',
+  page: () => import('web/features/billing/pricing.page'),
+  loader: pricingLoader,
+  cache: true,
+  sitemap: 'with-payments',
+});
+
+export const testCheckout = definePage({
+  id: 'payment-test-checkout',
+  path: '/payment/test-checkout',
+  module: 'web/features/billing/test-checkout.page.tsx',
+  page: () => import('web/features/billing/test-checkout.page'),
+  loader: testCheckoutLoader,
+  cache: true,
+  query: ['order'],
+});
+
+export const paymentSuccess = definePage({
+  id: 'payment-success',
+  path: '/payment/success',
+  module: 'web/features/billing/payment-success.page.tsx',
+  page: () => import('web/features/billing/payment-success.page'),
+  loader: paymentsOnLoader,
+  cache: true,
+  query: ['order'],
+});
+
+export const billing = definePage({
+  id: 'billing',
+  path: '/billing',
+  module: 'web/features/billing/billing.page.tsx',
+  page: () => import('web/features/billing/billing.page'),
+  loader: paymentsOnLoader,
+  cache: true,
+  query: ['page', 'order'],
+});
+
+export const usage = definePage({
+  id: 'usage',
+  path: '/usage',
+  module: 'web/features/billing/usage.page.tsx',
+  page: () => import('web/features/billing/usage.page'),
+  loader: paymentsOnLoader,
+  cache: true,
+  query: ['page'],
+});

@@ -1,0 +1,86 @@
+import { definePage } from 'web/lib/router/page';
+import blogListLoader from 'web/features/content/blog-list.loader';
+import contentLoader from 'web/features/content/content.loader';
+import detailLoader from 'web/features/content/detail.loader';
+import exploreLoader from 'web/features/content/explore.loader';
+import mediaLoader from 'web/features/content/media.loader';
+import notFoundLoader from 'web/features/content/not-found.loader';
+import postLoader from 'web/features/content/post.loader';
+
+const blogList = {
+  module: 'web/features/content/blog-list.page.tsx',
+  page: () => import('web/features/content/blog-list.page'),
+  loader: blogListLoader,
+  cache: true,
+} as const;
+
+export const blog = definePage({ ...blogList, id: 'blog', path: '/blog', query: ['query', 'page'], sitemap: 'always' });
+
+export const post = definePage({
+  id: 'post',
+  path: '/blog/*slug',
+  module: 'web/features/content/post.page.tsx',
+  page: () => import('web/features/content/post.page'),
+  loader: postLoader,
+  cache: true,
+  sample: '/blog/2026/search-every-guide',
+});
+
+export const category = definePage({ ...blogList, id: 'category', path: '/category/:tag', query: ['page'], sample: '/category/tips' });
+
+export const month = definePage({ ...blogList, id: 'month', path: '/month/:month', query: ['page'], sample: '/month/2026-11' });
+
+/** Old post addresses: a redirect to /blog/{slug}, or the 404 page. */
+export const detail = definePage({ id: 'detail', path: '/detail/:slug', loader: detailLoader, sample: '/detail/hints-first' });
+
+export const faq = definePage({
+  id: 'faq',
+  path: '/faq',
+  module: 'web/features/content/faq.page.tsx',
+  page: () => import('web/features/content/faq.page'),
+  cache: true,
+  sitemap: 'always',
+});
+
+export const download = definePage({
+  id: 'download',
+  path: '/download',
+  module: 'web/features/content/download.page.tsx',
+  page: () => import('web/features/content/download.page'),
+  cache: true,
+  sitemap: 'always',
+});
+
+export const media = definePage({
+  id: 'media',
+  path: '/media',
+  module: 'web/features/content/media.page.tsx',
+  page: () => import('web/features/content/media.page'),
+  loader: mediaLoader,
+  cache: true,
+  sitemap: 'always',
+});
+
+export const explore = definePage({
+  id: 'explore',
+  path: '/explore',
+  module: 'web/features/content/explore.page.tsx',
+  page: () => import('web/features/content/explore.page'),
+  loader: exploreLoader,
+  cache: true,
+  sitemap: 'always',
+});
+
+/** Any content page by slug; last before the catch-all. Its sitemap entries come from the content itself. */
+export const contentPage = definePage({
+  id: 'page',
+  path: '/:slug',
+  module: 'web/features/content/content.page.tsx',
+  page: () => import('web/features/content/content.page'),
+  loader: contentLoader,
+  cache: true,
+  sample: '/terms-of-service',
+});
+
+/** Every other path: the 404 page. */
+export const notFound = definePage({ id: 'not-found', path: '*', loader: notFoundLoader, sample: '/no-such-page' });

@@ -1,0 +1,14 @@
+import { Helmet } from 'react-helmet-async';
+import { usePageI18n } from 'web/i18n/page-messages';
+import { useSiteConfig } from 'web/lib/root-data';
+
+/** The blog's Atom feed, announced in the head of its pages. */
+export function FeedLink() {
+  const { siteName } = useSiteConfig();
+  const { t } = usePageI18n();
+  return (
+    <Helmet>
+      <link rel="alternate" type="application/atom+xml" title={t('blog.feedTitle', { site: siteName })} href="/blog/feed.xml" />
+    </Helmet>
+  );
+}

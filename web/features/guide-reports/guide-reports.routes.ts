@@ -1,0 +1,13 @@
+import { definePage } from 'web/lib/router/page';
+import guideReportLoader from 'web/features/guide-reports/guide-report.loader';
+
+/** "Something wrong with this guide?": the report form of a guide (its own chunk, so not in a level page's first load). */
+export const guideReport = definePage({
+  id: 'guide-report',
+  path: '/levels/:id/report',
+  module: 'web/features/guide-reports/guide-report.page.tsx',
+  page: () => import('web/features/guide-reports/guide-report.page'),
+  loader: guideReportLoader,
+  cache: true,
+  sample: '/levels/27/report',
+});

@@ -1,0 +1,31 @@
+import type { PageTranslate } from 'web/i18n/page-messages';
+import type { Words } from 'web/lib/image-tool';
+
+export const API = '/api/v1/images';
+
+export type Source = 'upload' | 'url';
+
+/** The chosen file: its problem, if any, and (once read) its size in pixels and a small preview. */
+export interface Chosen {
+  file: File;
+  problem: string | null;
+  width?: number;
+  height?: number;
+  thumbnail?: string;
+}
+
+export const say = (t: PageTranslate, words: Words) => t(words.key, words.values);
+
+/** Two glyphs only this page needs (kept out of the shared icon set, which every page downloads). */
+const GLYPHS = {
+  upload: 'M12 15V3M7 8l5-5 5 5M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4',
+  link: 'M10 13a5 5 0 0 0 7.54.54l3-3a5 5 0 0 0-7.07-7.07l-1.72 1.71M14 11a5 5 0 0 0-7.54-.54l-3 3a5 5 0 0 0 7.07 7.07l1.71-1.71',
+};
+
+export function Glyph({ name, className }: { name: keyof typeof GLYPHS; className: string }) {
+  return (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" className={className}>
+      <path d={GLYPHS[name]} />
+    </svg>
+  );
+}

@@ -1,0 +1,5 @@
+import type { LoaderArgs } from 'web/lib/router/page';
+
+export default async function homeLoader({ data }: LoaderArgs) {
+  return { featured: await data.levels.featured() };
+}

@@ -1,0 +1,258 @@
+import { useState, type ReactNode } from 'react';
+import { dateFormat } from 'src/contracts/date-format';
+import { formatDuration, type LevelDetail, type LevelSummary } from 'src/contracts/levels';
+import { GuideFeedback } from 'web/components/guide-feedback';
+import { HintLadder } from 'web/components/hint-ladder';
+import { Icon } from 'web/components/icons';
+import { Breadcrumbs, DifficultyBadge, JsonLd, ReferenceTime } from 'web/components/level-bits';
+import { RequestGuide } from 'web/components/request-guide';
+import { Seo } from 'web/components/seo';
+import { VideoFacade } from 'web/components/video-facade';
+import { useI18n, useT, type Translate } from 'web/i18n/i18n';
+import { useSiteConfig } from 'web/lib/root-data';
+import { Link, useLoaderData } from 'web/lib/router/router';
+import type loader from 'web/features/levels/level.loader';
+
+/** A message with its values as nodes of their own, as JSX renders `text {value}`. */
+const withNodes = (message: string, values: Record<string, ReactNode>): ReactNode[] =>
+  message
+    .split(/\{(\w+)\}/)
+    .map((part, i) => (i % 2 ? (values[part] ?? `{${part}}`) : part))
+    .filter((part) => part !== '');
+
+export default function LevelPage() {
+  const page = useLoaderData<typeof loader>();
+  return page.kind === 'guide' ? <GuidePage {...page} /> : <NotCoveredPage {...page} />;
+}
+
+function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSummary; next?: LevelSummary }) {
+  const { gameName, siteUrl } = useSiteConfig();
+  const { t, tag } = useI18n();
+  const [videoStart, setVideoStart] = useState<number | null>(null);
+  const url = `${siteUrl}/levels/${level.number}`;
+  const values = { level: level.number, title: level.title, game: gameName };
+  // A sample guide's video is a placeholder: no player, no moment links; the text guide stands alone.
+  const video = level.video?.sample ? undefined : level.video;
+
+  const watchStep = (seconds: number) => {
+    setVideoStart(seconds);
+    document.getElementById('walkthrough')?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+  };
+
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
+      <Seo
+        title={t('level.seoTitle', values)}
+        description={t('level.seoDescription', values)}
+        image={`/og/levels/${level.number}.png`}
+      />
+      <JsonLd data={levelJsonLd(level, url, siteUrl, values, t)} />
+      <Breadcrumbs items={levelCrumbs(level.number, t)} />
+
+      <header className="mt-6">
+        <p className="text-sm font-semibold tracking-wide text-primary-700 uppercase dark:text-primary-400">{t('level.kicker', { game: gameName })}</p>
+        <h1 className="mt-1 text-3xl font-extrabold tracking-tight sm:text-4xl">
+          {t('level.heading', values)}
+        </h1>
+        <div className="mt-4 flex flex-wrap items-center gap-x-4 gap-y-2">
+          <DifficultyBadge difficulty={level.difficulty} />
+          <span className="inline-flex items-center gap-1 text-sm text-gray-600 dark:text-gray-400">
+            {t('level.referenceTime')} <ReferenceTime seconds={level.referenceSeconds} />
+          </span>
+          {level.unlocksAt !== undefined && level.unlocksAt > 0 && (
+            <span className="inline-flex items-center gap-1 text-sm text-gray-600 dark:text-gray-400">
+              <Icon name="lock" className="size-4" /> {withNodes(t('level.unlocksAfter'), { level: level.unlocksAt })}
+            </span>
+          )}
+          {video && (
+            // Straight to the video at the bottom of a long page; the router scrolls to the hash target.
+            <Link
+              to={`/levels/${level.number}#walkthrough`}
+              className="inline-flex items-center gap-1 text-sm font-medium text-primary-700 hover:underline dark:text-primary-400"
+            >
+              <Icon name="play" className="size-3" /> {t('level.jumpToVideo')}
+            </Link>
+          )}
+        </div>
+        {level.introHtml && (
+          <div className="mt-4 text-lg leading-8 text-gray-700 dark:text-gray-300" dangerouslySetInnerHTML={{ __html: level.introHtml }} />
+        )}
+      </header>
+
+      {level.tipsHtml.length > 0 && (
+        <section aria-labelledby="tips-title" className="mt-8">
+          <h2 id="tips-title" className="text-lg font-bold">
+            {t('level.tips')}
+          </h2>
+          <ul className="mt-3 space-y-2">
+            {level.tipsHtml.map((html, i) => (
+              <li key={i} className="flex gap-2 leading-7 text-gray-700 dark:text-gray-300">
+                <Icon name="check" className="mt-1.5 size-4 shrink-0 text-primary-600 dark:text-primary-400" />
+                <span dangerouslySetInnerHTML={{ __html: html }} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <div className="mt-8">
+        <HintLadder level={level.number} hintsHtml={level.hintsHtml} />
+      </div>
+
+      <details className="group mt-8 rounded-2xl border border-gray-200 dark:border-gray-800">
+        <summary className="flex cursor-pointer list-none items-center justify-between gap-4 p-5 text-lg font-bold sm:p-6 [&::-webkit-details-marker]:hidden">
+          <h2 className="flex items-center gap-2">
+            <Icon name="list" className="size-5 text-primary-600 dark:text-primary-400" />
+            {t('level.solution')}
+          </h2>
+          <span className="flex items-center gap-1 text-sm font-medium text-gray-500 dark:text-gray-400">
+            <span className="group-open:hidden">{t('level.showSteps', { count: level.steps.length })}</span>
+            <span className="hidden group-open:inline">{t('level.hideSteps')}</span>
+            <Icon name="chevronDown" className="size-4 transition group-open:rotate-180" />
+          </span>
+        </summary>
+        <ol className="space-y-4 border-t border-gray-200 p-5 sm:p-6 dark:border-gray-800">
+          {level.steps.map((step, i) => (
+            <li key={i} className="flex gap-3">
+              <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary-700 text-sm font-bold text-white dark:bg-primary-500 dark:text-gray-950">
+                {i + 1}
+              </span>
+              <div className="min-w-0 flex-1">
+                <p className="leading-7 [&_strong]:font-semibold" dangerouslySetInnerHTML={{ __html: step.html }} />
+                {video && step.atSeconds !== undefined && (
+                  <button
+                    type="button"
+                    onClick={() => watchStep(step.atSeconds!)}
+                    className="mt-1 inline-flex items-center gap-1 text-sm font-medium text-primary-700 hover:underline dark:text-primary-400"
+                  >
+                    <Icon name="play" className="size-3" /> {t('level.watchAt', { time: formatDuration(step.atSeconds) })}
+                  </button>
+                )}
+              </div>
+            </li>
+          ))}
+        </ol>
+      </details>
+
+      {level.video && (
+        <section id="walkthrough" aria-labelledby="video-title" className="mt-8 scroll-mt-20">
+          <h2 id="video-title" className="mb-3 text-lg font-bold">
+            {t('level.video')}
+          </h2>
+          {video ? (
+            <VideoFacade video={video} start={videoStart} onStart={setVideoStart} />
+          ) : (
+            <p className="rounded-2xl bg-gray-50 p-5 dark:bg-gray-900">{t('level.videoComing')}</p>
+          )}
+        </section>
+      )}
+
+      <div className="mt-8">
+        <GuideFeedback level={level.number} />
+        <Link to={`/levels/${level.number}/report`} className="mt-3 inline-block text-sm font-medium text-gray-600 underline decoration-gray-300 underline-offset-4 hover:text-primary-700 dark:text-gray-400 dark:decoration-gray-600 dark:hover:text-primary-400">
+          {t('feedback.reportProblem')}
+        </Link>
+      </div>
+      <p className="mt-6 text-sm text-gray-500 dark:text-gray-400">
+        {t('level.checked', { version: level.gameVersion, date: dateFormat(tag, 'day').format(new Date(`${level.verifiedOn}T00:00:00Z`)) })}
+      </p>
+      <PrevNext prev={prev} next={next} />
+    </main>
+  );
+}
+
+function NotCoveredPage({ number, prev, next }: { number: number; prev?: LevelSummary; next?: LevelSummary }) {
+  const { gameName } = useSiteConfig();
+  const t = useT();
+  const values = { level: number, game: gameName };
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
+      <Seo
+        title={t('level.missingSeoTitle', values)}
+        description={t('level.missingSeoDescription', values)}
+        noindex
+      />
+      <Breadcrumbs items={levelCrumbs(number, t)} />
+      <div className="mt-8 rounded-3xl border border-dashed border-gray-300 p-8 text-center sm:p-12 dark:border-gray-700">
+        <p className="text-sm font-semibold tracking-wide text-gray-500 uppercase dark:text-gray-400">{t('level.number', values)}</p>
+        <h1 className="mt-2 text-2xl font-extrabold tracking-tight sm:text-3xl">{t('level.missingTitle')}</h1>
+        <p className="mx-auto mt-3 max-w-md text-gray-600 dark:text-gray-400">{t('level.missingText', values)}</p>
+        <div className="mt-6 flex justify-center">
+          <RequestGuide level={number} />
+        </div>
+      </div>
+      {(prev || next) && <p className="mt-8 text-center text-sm font-semibold text-gray-700 dark:text-gray-300">{t('level.nearest')}</p>}
+      <PrevNext prev={prev} next={next} />
+    </main>
+  );
+}
+
+/** Home › Levels › Level N. */
+const levelCrumbs = (number: number, t: Translate) => [
+  { label: t('menu.home'), to: '/' },
+  { label: t('menu.levels'), to: '/levels' },
+  { label: t('level.number', { level: number }) },
+];
+
+function PrevNext({ prev, next }: { prev?: LevelSummary; next?: LevelSummary }) {
+  const t = useT();
+  if (!prev && !next) return null;
+  return (
+    <nav aria-label={t('level.otherLevels')} className="mt-6 grid grid-cols-2 gap-3">
+      {prev ? (
+        <Link to={`/levels/${prev.number}`} rel="prev" className="group rounded-2xl border border-gray-200 p-4 hover:border-primary-400 dark:border-gray-800">
+          <span className="flex items-center gap-1 text-sm text-gray-500 dark:text-gray-400">
+            <Icon name="chevronLeft" className="size-4" /> {t('level.previous')}
+          </span>
+          <span className="mt-1 block font-semibold group-hover:text-primary-700 dark:group-hover:text-primary-400">{t('level.number', { level: prev.number })}</span>
+        </Link>
+      ) : (
+        <span />
+      )}
+      {next ? (
+        <Link to={`/levels/${next.number}`} rel="next" className="group rounded-2xl border border-gray-200 p-4 text-right hover:border-primary-400 dark:border-gray-800">
+          <span className="flex items-center justify-end gap-1 text-sm text-gray-500 dark:text-gray-400">
+            {t('level.next')} <Icon name="chevronRight" className="size-4" />
+          </span>
+          <span className="mt-1 block font-semibold group-hover:text-primary-700 dark:group-hover:text-primary-400">{t('level.number', { level: next.number })}</span>
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}
+
+/** BreadcrumbList always; VideoObject with Clip key moments when the guide has a real video. */
+function levelJsonLd(level: LevelDetail, url: string, siteUrl: string, values: Record<string, string | number>, t: Translate) {
+  const breadcrumbs = {
+    '@type': 'BreadcrumbList',
+    itemListElement: [
+      { '@type': 'ListItem', position: 1, name: t('menu.home'), item: `${siteUrl}/` },
+      { '@type': 'ListItem', position: 2, name: t('menu.levels'), item: `${siteUrl}/levels` },
+      { '@type': 'ListItem', position: 3, name: t('level.number', values), item: url },
+    ],
+  };
+  const graph: unknown[] = [breadcrumbs];
+  // A sample placeholder is no video: search engines get VideoObject only for real walkthroughs.
+  if (level.video && !level.video.sample) {
+    const timed = level.steps.filter((s) => s.atSeconds !== undefined);
+    graph.push({
+      '@type': 'VideoObject',
+      name: level.video.title,
+      description: t('level.videoDescription', values),
+      thumbnailUrl: `${siteUrl}/og/levels/${level.number}.png`,
+      uploadDate: level.verifiedOn,
+      duration: `PT${level.video.durationSeconds}S`,
+      embedUrl: `https://www.youtube-nocookie.com/embed/${level.video.youtubeId}`,
+      hasPart: timed.map((step, i) => ({
+        '@type': 'Clip',
+        name: t('level.step', { number: level.steps.indexOf(step) + 1 }),
+        startOffset: step.atSeconds,
+        endOffset: timed[i + 1]?.atSeconds ?? level.video!.durationSeconds,
+        url: `${url}?t=${step.atSeconds}`,
+      })),
+    });
+  }
+  return { '@context': 'https://schema.org', '@graph': graph };
+}

@@ -1,0 +1,35 @@
+import { definePage } from 'web/lib/router/page';
+import homeLoader from 'web/features/levels/home.loader';
+import levelLoader from 'web/features/levels/level.loader';
+import levelsLoader from 'web/features/levels/levels.loader';
+
+export const home = definePage({
+  id: 'home',
+  path: '/',
+  module: 'web/features/levels/home.page.tsx',
+  page: () => import('web/features/levels/home.page'),
+  loader: homeLoader,
+  cache: true,
+  sitemap: 'always',
+});
+
+export const levels = definePage({
+  id: 'levels',
+  path: '/levels',
+  module: 'web/features/levels/levels.page.tsx',
+  page: () => import('web/features/levels/levels.page'),
+  loader: levelsLoader,
+  cache: true,
+  query: ['level', 'difficulty', 'query', 'page'],
+  sitemap: 'always',
+});
+
+export const level = definePage({
+  id: 'level',
+  path: '/levels/:id',
+  module: 'web/features/levels/level.page.tsx',
+  page: () => import('web/features/levels/level.page'),
+  loader: levelLoader,
+  cache: true,
+  sample: '/levels/27',
+});

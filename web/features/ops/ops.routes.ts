@@ -1,0 +1,56 @@
+import { definePage } from 'web/lib/router/page';
+import adminErrorsLoader from 'web/features/ops/admin-errors.loader';
+import adminLoader from 'web/features/ops/admin.loader';
+import adminOrderLoader from 'web/features/ops/admin-order.loader';
+import adminOrdersLoader from 'web/features/ops/admin-orders.loader';
+import adminQueuesLoader from 'web/features/ops/admin-queues.loader';
+
+/* The ops screens: admins only (anyone else gets the 404 of an unknown path), never cached. */
+
+export const admin = definePage({
+  id: 'admin',
+  path: '/admin',
+  module: 'web/features/ops/admin.page.tsx',
+  page: () => import('web/features/ops/admin.page'),
+  loader: adminLoader,
+  access: 'admin',
+});
+
+export const adminErrors = definePage({
+  id: 'admin-errors',
+  path: '/admin/errors',
+  module: 'web/features/ops/admin-errors.page.tsx',
+  page: () => import('web/features/ops/admin-errors.page'),
+  loader: adminErrorsLoader,
+  access: 'admin',
+});
+
+/** Orders, refunds and grants (404 while payments are off, like the rest of payments). */
+export const adminOrders = definePage({
+  id: 'admin-orders',
+  path: '/admin/orders',
+  module: 'web/features/ops/admin-orders.page.tsx',
+  page: () => import('web/features/ops/admin-orders.page'),
+  loader: adminOrdersLoader,
+  access: 'admin',
+  query: ['email', 'number', 'status', 'page'],
+});
+
+export const adminOrder = definePage({
+  id: 'admin-order',
+  path: '/admin/orders/:id',
+  module: 'web/features/ops/admin-order.page.tsx',
+  page: () => import('web/features/ops/admin-order.page'),
+  loader: adminOrderLoader,
+  access: 'admin',
+});
+
+/** The web process's own queues without Redis; with Redis the bull-board dashboard answers this path first. */
+export const adminQueues = definePage({
+  id: 'admin-queues',
+  path: '/admin/queues',
+  module: 'web/features/ops/admin-queues.page.tsx',
+  page: () => import('web/features/ops/admin-queues.page'),
+  loader: adminQueuesLoader,
+  access: 'admin',
+});

@@ -1,0 +1,52 @@
+import * as auth from 'web/features/auth/auth.routes';
+import * as billing from 'web/features/billing/billing.routes';
+import * as content from 'web/features/content/content.routes';
+import * as guideReports from 'web/features/guide-reports/guide-reports.routes';
+import * as imageTool from 'web/features/image-tool/image-tool.routes';
+import * as levels from 'web/features/levels/levels.routes';
+import * as ops from 'web/features/ops/ops.routes';
+import type { PageRoute } from 'web/lib/router/page';
+import { indexRoutes } from 'web/lib/router/route-index';
+
+/**
+ * Every page of the site, one route object each (declared in its feature's *.routes.ts), first
+ * match wins: a page is added here with one line. The last two catch any content page by slug,
+ * then every other path (404). Sitemap order is this order.
+ */
+export const PAGES: PageRoute[] = [
+  levels.home,
+  levels.levels,
+  levels.level,
+  guideReports.guideReport,
+  content.blog,
+  content.post,
+  content.category,
+  content.month,
+  content.detail,
+  content.faq,
+  content.download,
+  content.media,
+  content.explore,
+  auth.authLogin,
+  auth.authSignUp,
+  auth.authEmailVerifications,
+  auth.authConfirm,
+  auth.authSignInLink,
+  auth.authForgotPassword,
+  auth.authPasswordReset,
+  billing.pricing,
+  billing.testCheckout,
+  billing.paymentSuccess,
+  billing.billing,
+  billing.usage,
+  imageTool.imageTool,
+  ops.admin,
+  ops.adminErrors,
+  ops.adminOrders,
+  ops.adminOrder,
+  ops.adminQueues,
+  content.contentPage,
+  content.notFound,
+];
+
+export const { moduleOf, colorModeOf, loadPage, loadedPage } = indexRoutes(PAGES);
