@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import ts from 'typescript';
 import { defineConfig, type Plugin } from 'vite';
 
 /** Writes builds/latest.json: the build id the running app compares against to spot a new deploy. */
@@ -17,17 +18,41 @@ function buildId(): Plugin {
   };
 }
 
+/** What only the server reads of a route object (web/lib/router/page.ts): matching, caching, loading, tests. */
+const SERVER_ONLY_ROUTE_FIELDS = new Set(['path', 'cache', 'query', 'access', 'loader', 'sample', 'sitemap']);
+
 /**
- * Loaders run on the server only. A route object names its loader (web/features/<feature>/*.loader.ts),
- * so the browser's graph reaches it too: there every such module is an empty one, and neither the
- * loader nor what it imports (zod schemas, say) ships. PageRoute.loader is undefined in the browser.
+ * Route objects (`definePage({...})` in web/features/<feature>/*.routes.ts) carry their server-only
+ * parts, and the client build leaves them out: each loader module (*.loader.ts) is an empty one, so
+ * neither the loader nor what it imports (zod schemas, say) ships, and the fields above are dropped
+ * from each definePage() call. In the browser a route is its id, module, page and colorMode: the
+ * server matches URLs and hands the browser the route id (PageState.routeId).
  */
-function serverOnlyLoaders(): Plugin {
+function serverOnlyRouteParts(): Plugin {
   return {
-    name: 'server-only-loaders',
+    name: 'server-only-route-parts',
     enforce: 'pre',
     load(id) {
       if (this.environment.config.consumer === 'client' && /\.loader\.ts$/.test(id.split('?', 1)[0]!)) return 'export default undefined;';
+    },
+    transform(code, id) {
+      if (this.environment.config.consumer !== 'client' || !/\.routes\.ts$/.test(id.split('?', 1)[0]!)) return;
+      const source = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
+      const edits: { start: number; end: number; text: string }[] = [];
+      const visit = (node: ts.Node) => {
+        if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'definePage') {
+          const [route] = node.arguments;
+          if (!route || !ts.isObjectLiteralExpression(route)) throw new Error(`${id}: definePage() takes an object literal`);
+          const kept = route.properties.filter((property) => {
+            if (!ts.isPropertyAssignment(property) && !ts.isShorthandPropertyAssignment(property)) throw new Error(`${id}: definePage() takes plain properties`);
+            return !SERVER_ONLY_ROUTE_FIELDS.has(property.name.getText(source));
+          });
+          edits.push({ start: route.getStart(source), end: route.getEnd(), text: `{ ${kept.map((property) => property.getText(source)).join(', ')} }` });
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      return edits.reduceRight((text, edit) => text.slice(0, edit.start) + edit.text + text.slice(edit.end), code);
     },
   };
 }
@@ -36,7 +61,7 @@ function serverOnlyLoaders(): Plugin {
 export default defineConfig(({ isSsrBuild }) => ({
   root: resolve(import.meta.dirname),
   publicDir: 'web/public',
-  plugins: [serverOnlyLoaders(), react(), tailwindcss(), buildId()],
+  plugins: [serverOnlyRouteParts(), react(), tailwindcss(), buildId()],
   resolve: {
     alias: { src: resolve(import.meta.dirname, 'src'), web: resolve(import.meta.dirname, 'web') },
   },
@@ -52,5 +77,10 @@ export default defineConfig(({ isSsrBuild }) => ({
         emptyOutDir: true,
         manifest: true,
         rollupOptions: { input: 'web/entry-client.tsx' },
+        modulePreload: {
+          // A page chunk's imports are preloaded by web/entry-client.tsx from assets.pageChunks (the
+          // hydration data already carries them), so the entry does not carry vite's copy of that list.
+          resolveDependencies: (file: string, deps: string[]) => (/\.page-[\w-]+\.js$/.test(file) ? [] : deps),
+        },
       },
 }));

@@ -10,7 +10,7 @@ import { configureErrorReporter, installGlobalErrorReporting } from 'web/lib/err
 import { HYDRATION_DATA_ID } from 'src/contracts/inline-scripts';
 import { HydrationJsonContext } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
-import { loadPage } from 'web/route-table';
+import { loadPage, moduleOf } from 'web/route-table';
 import { BrowserRouter } from 'web/lib/router/router';
 import { RootLayout } from 'web/root';
 
@@ -21,6 +21,22 @@ const { root, page } = JSON.parse(hydrationJson) as HydrationData;
 configureErrorReporter({ buildId: root.buildId });
 installGlobalErrorReporting();
 startBuildCheck(root.buildId);
+
+/**
+ * Loads a page's chunk with its imports preloaded beside it (as vite does for other dynamic imports):
+ * their list is the server's, assets.pageChunks, already in the hydration data.
+ */
+function loadPageAndChunks(routeId: string): Promise<void> {
+  const module = moduleOf(routeId);
+  for (const href of (module && root.assets.pageChunks?.[module]) || []) {
+    if (document.head.querySelector(`link[href="${href}"]`)) continue;
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    document.head.append(link);
+  }
+  return loadPage(routeId);
+}
 
 // A first visit remembers the language it arrived in (route, or the server's redirect).
 if (!readCookie(document.cookie, LOCALE_COOKIE)) rememberLocale(page.locale);
@@ -37,7 +53,7 @@ void Promise.all([loadMessages(page.locale), loadPage(page.routeId)])
         <HydrationJsonContext.Provider value={hydrationJson}>
           <RootDataContext.Provider value={root}>
             <I18nProvider locale={page.locale} messages={loaded[0]}>
-              <BrowserRouter initial={page} loadPage={loadPage} fullLoadFirst={isStaleBuild} onChunkError={reloadForChunkError}>
+              <BrowserRouter initial={page} loadPage={loadPageAndChunks} fullLoadFirst={isStaleBuild} onChunkError={reloadForChunkError}>
                 <HelmetProvider>
                   <RootLayout />
                 </HelmetProvider>

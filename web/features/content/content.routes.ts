@@ -7,14 +7,17 @@ import mediaLoader from 'web/features/content/media.loader';
 import notFoundLoader from 'web/features/content/not-found.loader';
 import postLoader from 'web/features/content/post.loader';
 
-const blogList = {
+/** /blog, /category/{tag} and /month/{YYYY-MM}: one page and one loader, told apart by the route's parameter. */
+export const blog = definePage({
+  id: 'blog',
+  path: '/blog',
   module: 'web/features/content/blog-list.page.tsx',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
   cache: true,
-} as const;
-
-export const blog = definePage({ ...blogList, id: 'blog', path: '/blog', query: ['query', 'page'], sitemap: 'always' });
+  query: ['query', 'page'],
+  sitemap: 'always',
+});
 
 export const post = definePage({
   id: 'post',
@@ -26,9 +29,27 @@ export const post = definePage({
   sample: '/blog/2026/search-every-guide',
 });
 
-export const category = definePage({ ...blogList, id: 'category', path: '/category/:tag', query: ['page'], sample: '/category/tips' });
+export const category = definePage({
+  id: 'category',
+  path: '/category/:tag',
+  module: 'web/features/content/blog-list.page.tsx',
+  page: () => import('web/features/content/blog-list.page'),
+  loader: blogListLoader,
+  cache: true,
+  query: ['page'],
+  sample: '/category/tips',
+});
 
-export const month = definePage({ ...blogList, id: 'month', path: '/month/:month', query: ['page'], sample: '/month/2026-11' });
+export const month = definePage({
+  id: 'month',
+  path: '/month/:month',
+  module: 'web/features/content/blog-list.page.tsx',
+  page: () => import('web/features/content/blog-list.page'),
+  loader: blogListLoader,
+  cache: true,
+  query: ['page'],
+  sample: '/month/2026-11',
+});
 
 /** Old post addresses: a redirect to /blog/{slug}, or the 404 page. */
 export const detail = definePage({ id: 'detail', path: '/detail/:slug', loader: detailLoader, sample: '/detail/hints-first' });
