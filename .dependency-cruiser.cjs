@@ -66,6 +66,35 @@ module.exports = {
       to: { path: ['node_modules/@nestjs/', 'node_modules/@mikro-orm/', 'node_modules/fastify/', 'node_modules/ioredis/', 'node_modules/pg/'] },
     },
     {
+      name: 'pages-load-lazily',
+      severity: 'error',
+      comment:
+        'A page (web/features/<feature>/<name>.page.tsx) is its own chunk: only its route object imports it, with import(). So no component, helper or other page reaches up into one.',
+      from: {},
+      to: { path: '\\.page\\.tsx$', dependencyTypesNot: ['dynamic-import'] },
+    },
+    {
+      name: 'pages-are-imported-by-routes',
+      severity: 'error',
+      from: { pathNot: '\\.routes\\.ts$' },
+      to: { path: '\\.page\\.tsx$' },
+    },
+    {
+      name: 'loaders-are-server-only',
+      severity: 'error',
+      comment:
+        'A loader (*.loader.ts) runs on the server; the client build empties it (vite.config.mts). Only route objects import one; a page reads its type with `import type`.',
+      from: { pathNot: '\\.routes\\.ts$' },
+      to: { path: '\\.loader\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'web-lib-knows-no-feature',
+      severity: 'error',
+      comment: 'web/lib holds browser helpers every feature may use; it depends on none.',
+      from: { path: '^web/lib/' },
+      to: { path: '^web/features/' },
+    },
+    {
       name: 'config-only-in-config',
       severity: 'error',
       comment: 'Tests may build configs from their own environment; production code never imports test helpers.',
