@@ -16,6 +16,7 @@ import { indexRoutes } from 'web/lib/router/route-index';
 export const PAGES: PageRoute[] = [
   levels.home,
   levels.levels,
+  levels.hardest,
   levels.level,
   guideReports.guideReport,
   content.blog,

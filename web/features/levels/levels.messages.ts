@@ -23,6 +23,13 @@ export default {
   'levels.allLink': 'All levels',
   'levels.card': 'Level',
 
+  'hardest.seoTitle': 'The Hardest {game} Levels: Solutions and Hints',
+  'hardest.seoDescription': 'The {game} levels that take longest to solve, each with hints, a step-by-step guide and a video walkthrough.',
+  'hardest.crumb': 'Hardest',
+  'hardest.title': 'The hardest {game} levels',
+  'hardest.intro': 'The hard levels that take longest to solve, longest first. Open one for hints that reveal only what you ask for.',
+  'hardest.allHard': 'All {count} hard levels',
+
   'home.seoTitle': '{game} Walkthrough: Hints and Solutions',
   'home.seoDescription': 'Stuck in {game}? Type the level number and get hints, a text guide and a video walkthrough.',
   'home.badge': 'Unofficial {game} guide',

@@ -1,4 +1,5 @@
 import { definePage } from 'web/lib/router/page';
+import hardestLoader from 'web/features/levels/hardest.loader';
 import homeLoader from 'web/features/levels/home.loader';
 import levelLoader from 'web/features/levels/level.loader';
 import levelsLoader from 'web/features/levels/levels.loader';
@@ -21,6 +22,17 @@ export const levels = definePage({
   loader: levelsLoader,
   cache: true,
   query: ['level', 'difficulty', 'query', 'page'],
+  sitemap: 'always',
+});
+
+/** Where players get stuck longest: the hard guides, longest first. */
+export const hardest = definePage({
+  id: 'hardest',
+  path: '/levels/hardest',
+  module: 'web/features/levels/hardest.page.tsx',
+  page: () => import('web/features/levels/hardest.page'),
+  loader: hardestLoader,
+  cache: true,
   sitemap: 'always',
 });
 
