@@ -234,9 +234,9 @@ describe('the site in a real browser', () => {
         };
       });
       expect(result.parseError).toBe(0);
-      // Home, levels, blog, FAQ, download, media and explore; 4 categories and 3 months; 3 posts; the 4
-      // content pages other than the refund policy (payments are off); the 32 guides.
-      expect(result.urls).toBe(7 + 4 + 3 + 3 + 4 + 32);
+      // The route table's pages marked `sitemap: 'always'` (home, levels, blog, FAQ, ...); 4 categories
+      // and 3 months; 3 posts; the 4 content pages other than the refund policy (payments are off); the 32 guides.
+      expect(result.urls).toBe(PAGES.filter((route) => route.sitemap === 'always').length + 4 + 3 + 3 + 4 + 32);
       expect(result.types).toEqual(['ItemList']);
       expect(result.items).toBe(24);
     } finally {
