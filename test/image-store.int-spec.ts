@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileImageStore } from 'src/modules/image-tool/adapters/storage/file.image-store';
-import { S3ImageStore } from 'src/modules/image-tool/adapters/storage/s3.image-store';
+import { FileImageStore } from 'src/modules/image-tool/adapters/storage/file-image-store.adapter';
+import { S3ImageStore } from 'src/modules/image-tool/adapters/storage/s3-image-store.adapter';
 
 // s3rver ships no types: the part of it this test uses.
 interface S3rverInstance {
