@@ -31,7 +31,6 @@ export class CreditsModule implements OnModuleInit {
 }
 
 export { CreditLedger } from './domain/credit-ledger.port';
-export type { Charge, HoldRequest } from './domain/credit-ledger.port';
-export { InsufficientCreditsError, PaymentsDisabledError } from './domain/credits.errors';
+export { PaymentsDisabledError } from './domain/credits.errors';
 export { PaymentsEnabledGuard } from './adapters/http/payments-enabled.guard';
 export { CreditsService } from './application/credits.service';
