@@ -236,11 +236,11 @@ describe('the npm scripts the README and docs/ list', () => {
       expect(run.code).toBe(0);
     },
     async lint() {
-      // `npm test` runs it as its first tier (so every run proves it works): type-check, ESLint, layering.
+      // `npm test` runs it as its first tier (so every run proves it works): type-check, ESLint, layering, unused code.
       expect(tiers()[0]).toEqual(expect.objectContaining({ name: 'lint', script: 'test:lint' }));
       const scripts = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
       expect(scripts['test:lint']).toBe('npm run lint');
-      expect(scripts.lint).toBe('npm run typecheck && eslint . && depcruise src web migrations --config .dependency-cruiser.cjs');
+      expect(scripts.lint).toBe('npm run typecheck && eslint . && depcruise src web migrations --config .dependency-cruiser.cjs && knip --no-progress');
     },
     async 'test:lint'() {
       await recipes.lint!();

@@ -12,7 +12,7 @@ import { GuideReportsService } from 'src/modules/guide-reports/application/guide
 import { ImageJobsHousekeeping } from 'src/modules/image-tool/adapters/schedule/image-jobs-housekeeping';
 import { ImageConversionRunner } from 'src/modules/image-tool/application/image-conversion.runner';
 import { MailOutboxSweeper } from 'src/platform/mail/mail-outbox';
-import { JobQueue } from 'src/platform/queue/job-queue';
+import { JobQueue } from 'src/platform/queue/job-queue.port';
 
 /**
  * Every piece of recurring work runs soon after start AND on its interval. (Two schedule

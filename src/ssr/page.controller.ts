@@ -15,7 +15,7 @@ import { MetricsService } from 'src/platform/metrics/metrics.service';
 import { isCrawler } from './crawlers';
 import { chooseEncoding, matchingEtag, variant, type EncodedResponse, type RenderedResponse } from './encoded-response';
 import { PageCache } from './page-cache';
-import { ServerEntrySource } from './server-entry.source';
+import { ServerEntrySource } from './server-entry-source.port';
 import { ServerPageData } from './server-page-data';
 
 export const PAYLOAD_SUFFIX = '/_payload.json';

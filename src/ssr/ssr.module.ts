@@ -13,10 +13,10 @@ import { MetricsModule } from 'src/platform/metrics/metrics.module';
 import { MetricsService } from 'src/platform/metrics/metrics.service';
 import { PageController, PAYLOAD_SUFFIX } from './page.controller';
 import { SeoController } from './seo.controller';
-import { BuiltServerEntrySource } from './built-server-entry.source';
-import { ServerEntrySource } from './server-entry.source';
+import { BuiltServerEntrySource } from './built-server-entry-source.adapter';
+import { ServerEntrySource } from './server-entry-source.port';
 import { ServerPageData } from './server-page-data';
-import { ViteServerEntrySource } from './vite-server-entry.source';
+import { ViteServerEntrySource } from './vite-server-entry-source.adapter';
 
 const ONE_YEAR = 31_536_000;
 

@@ -4,7 +4,7 @@ import { AccountEvents, AuthGuardsModule } from 'src/modules/auth/auth-guards.mo
 import { CreditsController } from './adapters/http/credits.controller';
 import { PaymentsEnabledGuard } from './adapters/http/payments-enabled.guard';
 import { CREDITS_ENTITIES } from './adapters/persistence/credits.entities';
-import { PostgresCreditLedger } from './adapters/persistence/postgres.credit-ledger';
+import { PostgresCreditLedger } from './adapters/persistence/postgres-credit-ledger.adapter';
 import { CreditsHousekeeping } from './adapters/schedule/credits-housekeeping';
 import { CreditsService } from './application/credits.service';
 import { CreditLedger } from './domain/credit-ledger.port';
@@ -31,7 +31,6 @@ export class CreditsModule implements OnModuleInit {
 }
 
 export { CreditLedger } from './domain/credit-ledger.port';
-export type { Charge, HoldRequest } from './domain/credit-ledger.port';
-export { InsufficientCreditsError, PaymentsDisabledError } from './domain/credits.errors';
+export { PaymentsDisabledError } from './domain/credits.errors';
 export { PaymentsEnabledGuard } from './adapters/http/payments-enabled.guard';
 export { CreditsService } from './application/credits.service';

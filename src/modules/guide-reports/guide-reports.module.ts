@@ -5,7 +5,7 @@ import { MailModule } from 'src/platform/mail/mail.module';
 import { QueueModule } from 'src/platform/queue/queue.module';
 import { GuideReportsController } from './adapters/http/guide-reports.controller';
 import { GuideReportSchema } from './adapters/persistence/guide-report.entity';
-import { MikroOrmGuideReportRepository } from './adapters/persistence/mikro-orm-guide-report.repository';
+import { MikroOrmGuideReportRepository } from './adapters/persistence/mikro-orm-guide-report-repository.adapter';
 import { GuideReportNotifyProcessor } from './adapters/queue/guide-report-notify.processor';
 import { GuideReportsHousekeeping } from './adapters/schedule/guide-reports-housekeeping';
 import { GuideReportsService } from './application/guide-reports.service';

@@ -1,23 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Interval, Timeout } from '@nestjs/schedule';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { JobQueue } from 'src/platform/queue/job-queue';
+import { JobQueue } from 'src/platform/queue/job-queue.port';
 import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
 import { mailMessageSchema, type MailMessage } from './mail-message';
+import { MailOutbox } from './mail-outbox.port';
 import { OutboxMailSchema } from './mail-outbox.entity';
 
 /** The job id of an outbox row: adding the same row twice while its job exists is a no-op. */
 export const outboxJobId = (outboxId: string) => `mail-${outboxId}`;
-
-/**
- * How modules send mail: the message is stored (PostgreSQL), then a 'mail.send' job carrying only
- * its id is queued. Resolves once the message is stored: the outbox is the promise. If queueing
- * fails (Redis down), that is logged and the sweeper queues it later; failing the caller would only
- * make it try again and send a second message.
- */
-export abstract class MailOutbox {
-  abstract send(message: MailMessage): Promise<void>;
-}
 
 @Injectable()
 export class MikroOrmMailOutbox extends MailOutbox {

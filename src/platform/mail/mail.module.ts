@@ -3,10 +3,11 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { AppConfig } from 'src/config/app-config';
 import { QueueModule } from 'src/platform/queue/queue.module';
 import { FileMailer } from './file-mailer.adapter';
-import { MailOutbox, MailOutboxSweeper, MikroOrmMailOutbox } from './mail-outbox';
+import { MailOutboxSweeper, MikroOrmMailOutbox } from './mail-outbox';
+import { MailOutbox } from './mail-outbox.port';
 import { OutboxMailSchema } from './mail-outbox.entity';
 import { MailSendProcessor } from './mail-send.processor';
-import { Mailer } from './mailer';
+import { Mailer } from './mailer.port';
 import { SmtpMailer } from './smtp-mailer.adapter';
 
 /**

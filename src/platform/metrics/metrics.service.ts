@@ -6,7 +6,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { BullmqJobQueue } from 'src/platform/queue/bullmq-job-queue.adapter';
 import { InlineJobQueue } from 'src/platform/queue/inline-job-queue.adapter';
 import { JobProcessors } from 'src/platform/queue/job-processors';
-import { JobQueue } from 'src/platform/queue/job-queue';
+import { JobQueue } from 'src/platform/queue/job-queue.port';
 import type { JobName, QueueName } from 'src/platform/queue/jobs';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;

@@ -35,7 +35,6 @@ function useRouter(): RouterValue {
 
 export const usePage = () => useRouter().page;
 export const usePageData = <T,>() => useRouter().page.data as T;
-export const useParams = () => useRouter().page.params;
 export const useNavigate = () => useRouter().navigate;
 export const useNavigating = () => useRouter().navigating;
 

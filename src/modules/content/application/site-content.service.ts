@@ -1,8 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { POSTS_PAGE_SIZE, type ContentPageView, type PostListData, type PostListQuery, type PostView } from 'src/contracts/content';
-import { contentHash, MarkdownRenderer } from 'src/platform/content/content-file';
+import { contentHash } from 'src/platform/content/content-file';
+import { MarkdownRenderer } from 'src/platform/content/markdown-renderer.port';
 import type { BlogPost } from '../domain/content';
-import { SiteContentRepository, SiteContentSource, type SiteImportSummary } from '../domain/ports';
+import { SiteContentRepository, type SiteImportSummary } from '../domain/site-content-repository.port';
+import { SiteContentSource } from '../domain/site-content-source.port';
 import { parseMediaFile, parsePageFile, parsePostFile } from './content-files';
 
 const toPostView = (post: BlogPost): PostView => ({

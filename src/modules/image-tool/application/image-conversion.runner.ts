@@ -7,7 +7,7 @@ import { CONVERSIONS } from '../domain/conversions';
 import { chargeKey, CONVERSION_DEADLINE_MS, jobFiles } from '../domain/image-job';
 import { ImageJobRepository } from '../domain/image-job-repository.port';
 import { ImageConverter } from '../domain/image-converter.port';
-import { ImageCodec } from '../domain/image-decoder.port';
+import { ImageCodec } from '../domain/image-codec.port';
 import { ImageFetcher } from '../domain/image-fetcher.port';
 import { ImageStore } from '../domain/image-store.port';
 import { ImageFetchError, InvalidImageError } from '../domain/image-tool.errors';

@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ContentFileError, contentHash, MarkdownRenderer } from 'src/platform/content/content-file';
-import { LevelContentSource, LevelRepository, type ImportSummary } from '../domain/ports';
+import { ContentFileError, contentHash } from 'src/platform/content/content-file';
+import { MarkdownRenderer } from 'src/platform/content/markdown-renderer.port';
+import { LevelContentSource } from '../domain/level-content-source.port';
+import { LevelRepository, type ImportSummary } from '../domain/level-repository.port';
 import { parseLevelFile } from './parse-level-file';
 
 /** Imports content/levels/*.md into PostgreSQL: all or nothing, idempotent. */

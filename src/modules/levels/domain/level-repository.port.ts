@@ -1,12 +1,5 @@
 import type { LevelListQuery, LevelSummary, Walkthrough } from 'src/contracts/levels';
-import type { ContentFile } from 'src/platform/content/content-file';
 import type { Level, LevelGuide } from './level';
-
-
-/** Where the guide files come from (the content/ folder). */
-export abstract class LevelContentSource {
-  abstract levelFiles(): Promise<ContentFile[]>;
-}
 
 export interface ImportSummary {
   created: number;
@@ -35,14 +28,4 @@ export abstract class LevelRepository {
   abstract replaceAll(guides: LevelGuide[], contentHash: string, now: Date): Promise<ImportSummary>;
   /** Hash of the last imported content, to skip an import at start when nothing changed. */
   abstract lastContentHash(): Promise<string | null>;
-}
-
-export abstract class GuideVoteRepository {
-  /** True when this browser had not yet asked for this level's guide. */
-  abstract addRequest(level: number, voterHash: string, at: Date): Promise<boolean>;
-  abstract requestCount(level: number): Promise<number>;
-  abstract mostRequested(limit: number): Promise<{ level: number; requests: number; lastRequestedAt: Date }[]>;
-  /** One answer per browser per level: a second answer replaces the first. */
-  abstract saveFeedback(level: number, voterHash: string, helpful: boolean, reason: string | undefined, at: Date): Promise<void>;
-  abstract feedbackCounts(level: number): Promise<{ helpful: number; notHelpful: number }>;
 }

@@ -4,7 +4,7 @@ import type { ExploreData, MediaEntry, PostListQuery, PostSummary } from 'src/co
 import { ContentImportSchema } from 'src/platform/content/content-import.entity';
 import { syncPublished } from 'src/platform/content/sync-published';
 import type { BlogPost, ContentPage, PageFile, PostFile } from '../../domain/content';
-import { SiteContentRepository, type SiteImportSummary } from '../../domain/ports';
+import { SiteContentRepository, type SiteImportSummary } from '../../domain/site-content-repository.port';
 import { BlogPostSchema, ContentPageSchema } from './content.entities';
 
 interface PostRow {

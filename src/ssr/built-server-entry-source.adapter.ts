@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PageAssets } from 'src/contracts/page-data';
 import type { ServerEntry } from 'src/contracts/ssr';
-import { ServerEntrySource } from './server-entry.source';
+import { ServerEntrySource } from './server-entry-source.port';
 
 const CLIENT_ENTRY = 'web/entry-client.tsx';
 

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContentFile } from 'src/platform/content/content-file';
-import { LevelContentSource } from '../../domain/ports';
+import { LevelContentSource } from '../../domain/level-content-source.port';
 
 /** Reads content/levels/*.md (the folder is configurable for tests and other content packs). */
 export class FileLevelContentSource extends LevelContentSource {

@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import sharp, { type Sharp } from 'sharp';
 import { InvalidImageError } from 'src/modules/image-tool/domain/image-tool.errors';
-import { DAMAGED, NOT_AN_IMAGE, SharpImageCodec, TOO_MANY_BYTES, TOO_MANY_PIXELS, fromRgb, sniffImageFormat } from './sharp.image-codec';
+import { DAMAGED, NOT_AN_IMAGE, SharpImageCodec, TOO_MANY_BYTES, TOO_MANY_PIXELS, fromRgb, sniffImageFormat } from './sharp-image-codec.adapter';
 
 const codec = new SharpImageCodec();
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import type { RgbImage } from 'src/modules/image-tool/domain/conversions';
-import { ImageCodec, type DecodedInput } from 'src/modules/image-tool/domain/image-decoder.port';
+import { ImageCodec, type DecodedInput } from 'src/modules/image-tool/domain/image-codec.port';
 import { InvalidImageError } from 'src/modules/image-tool/domain/image-tool.errors';
 
 type AcceptedFormat = DecodedInput['format'];

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { GuideVoteRepository } from '../../domain/ports';
+import { GuideVoteRepository } from '../../domain/guide-vote-repository.port';
 
 @Injectable()
 export class MikroOrmGuideVoteRepository extends GuideVoteRepository {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
-import { MarkdownRenderer } from './content-file';
+import { MarkdownRenderer } from './markdown-renderer.port';
 
 /** What guide HTML may contain after sanitising: text formatting and links, nothing that runs. */
 const ALLOWED: sanitizeHtml.IOptions = {

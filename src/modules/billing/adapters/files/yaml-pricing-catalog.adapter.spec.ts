@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from 'src/config/app-config';
-import { readPricingFile } from './yaml.pricing-catalog';
+import { readPricingFile } from './yaml-pricing-catalog.adapter';
 
 describe('the pricing file', () => {
   let dir: string;

@@ -1,6 +1,6 @@
 import { loadConfig } from 'src/config/app-config';
 import { RedisConnection } from 'src/platform/redis/redis.module';
-import { RedisOrMemoryAttemptLimiter } from './attempt-limiter';
+import { RedisOrMemoryAttemptLimiter } from './redis-or-memory-attempt-limiter.adapter';
 
 describe('RedisOrMemoryAttemptLimiter without Redis', () => {
   const config = loadConfig({});

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { Difficulty, LevelListQuery, LevelSummary, Walkthrough } from 'src/contracts/levels';
 import { Level, type LevelGuide } from '../../domain/level';
-import { LevelRepository, type ImportSummary, type LevelPage } from '../../domain/ports';
+import { LevelRepository, type ImportSummary, type LevelPage } from '../../domain/level-repository.port';
 import { ContentImportSchema } from 'src/platform/content/content-import.entity';
 import { syncPublished } from 'src/platform/content/sync-published';
 import { LevelSchema } from './level.entities';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import sharp from 'sharp';
 import { DIFFICULTY_LABELS, type Difficulty } from 'src/contracts/levels';
-import { PREVIEW_HEIGHT, PREVIEW_WIDTH, PreviewImageRenderer, type PreviewCard } from '../../domain/preview-image';
+import { PREVIEW_HEIGHT, PREVIEW_WIDTH, PreviewImageRenderer, type PreviewCard } from '../../domain/preview-image-renderer.port';
 import { escapeMarkup } from 'src/platform/markup/escape-markup';
 
 const BADGE_COLOURS: Record<Difficulty, string> = { easy: '#16a34a', medium: '#d97706', hard: '#dc2626' };

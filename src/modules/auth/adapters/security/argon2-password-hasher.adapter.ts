@@ -2,7 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { argon2id, hash, verify } from 'argon2';
 import { AppConfig } from 'src/config/app-config';
 import { AuthBusyError } from '../../domain/auth.errors';
-import { PasswordHasher } from '../../domain/ports';
+import { PasswordHasher } from '../../domain/password-hasher.port';
 import { HashingGate } from './hashing-gate';
 
 /** OWASP's argon2id baseline (19 MiB, 2 passes): about 20-40 ms per hash on a small server. */

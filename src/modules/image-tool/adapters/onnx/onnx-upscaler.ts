@@ -82,7 +82,7 @@ interface Request {
  * one CPU thread; it loads each model once, on first use. A thread that dies fails its upscale, and
  * the next one starts a new thread.
  */
-export class OnnxImageConverter {
+export class OnnxUpscaler {
   private readonly tiles: TileOptions;
   private readonly waiting: Request[] = [];
   private thread?: Worker;
@@ -98,8 +98,8 @@ export class OnnxImageConverter {
   }
 
   /** The converter over the models an `npm run build` in `rootDir` wrote. */
-  static inBuild(rootDir: string): OnnxImageConverter {
-    return new OnnxImageConverter(join(rootDir, 'dist/models'));
+  static inBuild(rootDir: string): OnnxUpscaler {
+    return new OnnxUpscaler(join(rootDir, 'dist/models'));
   }
 
   /**

@@ -1,4 +1,13 @@
-import type { JobData, JobName } from './jobs';
+import type { JobData, JobName, QueueName } from './jobs';
+
+/** A queue of this process at one moment, named like BullMQ's counts; completed and failed count since start. */
+export interface LocalQueueCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  completed: number;
+  failed: number;
+}
 
 export interface EnqueueOptions {
   /**
@@ -22,4 +31,9 @@ export interface EnqueueOptions {
  */
 export abstract class JobQueue {
   abstract enqueue<N extends JobName>(name: N, data: JobData<N>, options?: EnqueueOptions): Promise<void>;
+  /**
+   * Every queue's jobs in this process now, when this process runs them (InlineJobQueue: only it
+   * knows them); null when another process does (BullMQ: its dashboard reads Redis).
+   */
+  abstract localCounts(): Record<QueueName, LocalQueueCounts> | null;
 }

@@ -4,7 +4,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import { RedisConnection } from 'src/platform/redis/redis.module';
 import { AuthBusyError } from '../../domain/auth.errors';
-import { AttemptLimiter } from '../../domain/ports';
+import { AttemptLimiter } from '../../domain/attempt-limiter.port';
 
 type Hit = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { ErrorType } from 'src/contracts/error-report';
 import type { ErrorOccurrence, ErrorReport } from '../../domain/error-report';
-import { ErrorReportRepository } from '../../domain/error-report.repository';
+import { ErrorReportRepository } from '../../domain/error-report-repository.port';
 import { ErrorReportSchema } from './error-report.entity';
 
 /**

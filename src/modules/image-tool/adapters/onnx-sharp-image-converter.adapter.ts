@@ -1,14 +1,14 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { CONVERSIONS, type ConversionId, type RgbImage } from '../domain/conversions';
 import { ImageConverter } from '../domain/image-converter.port';
-import type { OnnxImageConverter } from './onnx/onnx.image-converter';
+import type { OnnxUpscaler } from './onnx/onnx-upscaler';
 import type { SharpStyles } from './sharp/sharp-styles';
 
 /** The ImageConverter port: the AI upscalers on ONNX Runtime, the classic styles on sharp. */
 @Injectable()
-export class CompositeImageConverter extends ImageConverter implements OnApplicationShutdown {
+export class OnnxSharpImageConverter extends ImageConverter implements OnApplicationShutdown {
   constructor(
-    private readonly onnx: OnnxImageConverter,
+    private readonly onnx: OnnxUpscaler,
     private readonly styles: SharpStyles,
   ) {
     super();

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { ContentFile } from 'src/platform/content/content-file';
-import { SiteContentSource } from '../../domain/ports';
+import { SiteContentSource } from '../../domain/site-content-source.port';
 
 /** content/pages/*.md and content/blog/**.md (folders in the blog become slug segments). */
 export class FileSiteContentSource extends SiteContentSource {

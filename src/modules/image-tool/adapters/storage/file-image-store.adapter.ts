@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, opendir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { mkdir, open, readFile, rename, rm, rmdir } from 'node:fs/promises';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { ImageStore } from 'src/modules/image-tool/domain/image-store.port';
 import { assertContentType, assertImageKey } from './image-key.policy';
 
 /** The first line of every stored file: this tag, a space, the content type, a line feed; the bytes follow. */
 const HEADER_TAG = 'imgstore/1 ';
 const MAX_HEADER = HEADER_TAG.length + 201;
-/** Temporary files carry "~", which no key can: they never shadow an object and the sweep can tell them apart. */
+/** Temporary files carry "~", which no key can: they never shadow an object. */
 const TEMP_MARK = '~';
 
 /**
@@ -15,7 +15,7 @@ const TEMP_MARK = '~';
  * `<root>/<key>`. The content type travels inside the file, in a one-line header before the bytes,
  * rather than in a sidecar: one file is one atomic rename (written to a temporary name, synced,
  * then renamed over the key), so a reader never sees bytes without their type or a type without
- * bytes, and deleting or expiring an object is one unlink. Files are private to the process user.
+ * bytes, and deleting an object is one unlink. Files are private to the process user.
  */
 export class FileImageStore extends ImageStore {
   private readonly root: string;
@@ -70,34 +70,6 @@ export class FileImageStore extends ImageStore {
     await this.removeEmptyParents(dirname(path));
   }
 
-  /**
-   * Deletes every object (and leftover temporary file) last written before `cutoff`, then the
-   * directories left empty. For the retention period (IMAGE_RETENTION_DAYS): a backstop behind
-   * deleting a job's files with the job, catching files no job row points to. Returns how many
-   * objects were deleted.
-   */
-  async deleteOlderThan(cutoff: Date): Promise<number> {
-    if (!(await isDirectory(this.root))) return 0;
-    return this.sweep(this.root, cutoff.getTime());
-  }
-
-  private async sweep(dir: string, cutoff: number): Promise<number> {
-    let deleted = 0;
-    for await (const entry of await opendir(dir)) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        deleted += await this.sweep(path, cutoff);
-        await rmdir(path).catch(() => undefined); // only if empty
-      } else if (entry.isFile()) {
-        const info = await stat(path).catch(() => undefined);
-        if (!info || info.mtimeMs >= cutoff) continue;
-        await rm(path, { force: true });
-        if (!entry.name.includes(TEMP_MARK)) deleted++;
-      }
-    }
-    return deleted;
-  }
-
   private async createFile(path: string) {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     return open(path, 'wx', 0o600);
@@ -131,8 +103,4 @@ function errorCode(error: unknown): string | undefined {
 function isMissing(error: unknown): boolean {
   const code = errorCode(error);
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
 }

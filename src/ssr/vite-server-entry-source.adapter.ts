@@ -1,7 +1,7 @@
 import type { ViteDevServer } from 'vite';
 import type { PageAssets } from 'src/contracts/page-data';
 import type { ServerEntry } from 'src/contracts/ssr';
-import { ServerEntrySource } from './server-entry.source';
+import { ServerEntrySource } from './server-entry-source.port';
 
 /** Development: Vite compiles web/ on request, so page changes show without a restart. */
 export class ViteServerEntrySource extends ServerEntrySource {

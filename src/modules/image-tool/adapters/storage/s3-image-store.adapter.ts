@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import type { OnApplicationShutdown } from '@nestjs/common';
 import { ImageStore } from 'src/modules/image-tool/domain/image-store.port';
 import { assertContentType, assertImageKey } from './image-key.policy';
@@ -66,30 +66,6 @@ export class S3ImageStore extends ImageStore implements OnApplicationShutdown {
   /** Deleting a missing key succeeds, as S3 does. */
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
-  }
-
-  /**
-   * Deletes every object under the prefix last modified before `cutoff` (ListObjectsV2, then
-   * DeleteObjects 1000 at a time); returns how many. Lists the whole prefix: run it hourly or
-   * daily, not every few seconds. On AWS a lifecycle rule (expire after N days) does the same
-   * for free; this keeps one retention setting working on any S3-compatible server.
-   */
-  async deleteOlderThan(cutoff: Date): Promise<number> {
-    let deleted = 0;
-    let token: string | undefined;
-    do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix || undefined, ContinuationToken: token }));
-      const old = (page.Contents ?? []).filter((object) => object.Key && object.LastModified && object.LastModified < cutoff).map((object) => ({ Key: object.Key! }));
-      for (let i = 0; i < old.length; i += 1000) {
-        const batch = old.slice(i, i + 1000);
-        const result = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch, Quiet: true } }));
-        const failed = result.Errors ?? [];
-        if (failed.length) throw new Error(`S3 refused to delete ${failed.length} objects, first ${failed[0]?.Key}: ${failed[0]?.Code} ${failed[0]?.Message}`);
-        deleted += batch.length;
-      }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-    return deleted;
   }
 
   onApplicationShutdown(): void {
