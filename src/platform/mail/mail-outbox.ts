@@ -1,6 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { Interval, Timeout } from '@nestjs/schedule';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { OutboxEntries, OutboxRelay } from 'src/platform/outbox/outbox-relay';
 import { JobQueue } from 'src/platform/queue/job-queue';
 import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
 import { mailMessageSchema, type MailMessage } from './mail-message';
@@ -12,22 +12,47 @@ export const outboxJobId = (outboxId: string) => `mail-${outboxId}`;
 /**
  * How modules send mail: the message is stored (PostgreSQL), then a 'mail.send' job carrying only
  * its id is queued. Resolves once the message is stored: the outbox is the promise. If queueing
- * fails (Redis down), that is logged and the sweeper queues it later; failing the caller would only
+ * fails (Redis down), that is logged and the relay queues it later; failing the caller would only
  * make it try again and send a second message.
  */
 export abstract class MailOutbox {
   abstract send(message: MailMessage): Promise<void>;
 }
 
+/** Unsent messages are queued again after this long (their job was never queued, or gave up). */
+const RESEND_AFTER_MS = 5 * 60_000;
+/** Older messages are dropped: their links have expired (confirmation links last 24 hours). */
+const KEEP_MS = 24 * 60 * 60_000;
+
+/**
+ * The outbox in PostgreSQL, registered with the OutboxRelay: where the jobs run, soon after start
+ * and every minute, the messages still waiting after five minutes are queued again and those
+ * older than a day deleted.
+ */
 @Injectable()
-export class MikroOrmMailOutbox extends MailOutbox {
+export class MikroOrmMailOutbox extends MailOutbox implements OutboxEntries, OnModuleInit {
   private readonly logger = new Logger('Mail');
 
   constructor(
     private readonly em: EntityManager,
     private readonly jobs: JobQueue,
+    private readonly relay: OutboxRelay,
   ) {
     super();
+  }
+
+  onModuleInit(): void {
+    this.relay.register({
+      name: 'mail',
+      entries: this,
+      job: 'mail.send',
+      data: (outboxId) => ({ outboxId }),
+      jobId: outboxJobId,
+      relayAfterMs: RESEND_AFTER_MS,
+      batch: 500,
+      firstDelayMs: 1_000,
+      everyMs: 60_000,
+    });
   }
 
   async send(message: MailMessage): Promise<void> {
@@ -39,54 +64,17 @@ export class MikroOrmMailOutbox extends MailOutbox {
       await this.jobs.enqueue('mail.send', { outboxId: row.id }, { jobId: outboxJobId(row.id) });
     } catch (error) {
       if (!(error instanceof QueueUnavailableError)) throw error;
-      this.logger.warn(`Mail ${row.id} kept in the outbox: the queue is unavailable; the sweeper queues it after ${RESEND_AFTER_MS / 60_000} minutes`);
+      this.logger.warn(`Mail ${row.id} kept in the outbox: the queue is unavailable; the relay queues it after ${RESEND_AFTER_MS / 60_000} minutes`);
     }
   }
-}
 
-/** Unsent messages are queued again after this long (their job was never queued, or gave up). */
-const RESEND_AFTER_MS = 5 * 60_000;
-/** Older messages are dropped: their links have expired (confirmation links last 24 hours). */
-const KEEP_MS = 24 * 60 * 60_000;
-
-/**
- * Scheduled where the jobs run (the worker, or the web process without Redis: the processes that
- * import ScheduleModule): soon after start and every minute, queues the messages still waiting in
- * the outbox, and deletes the expired ones.
- */
-@Injectable()
-export class MailOutboxSweeper {
-  private readonly logger = new Logger('Mail');
-
-  constructor(
-    private readonly em: EntityManager,
-    private readonly jobs: JobQueue,
-  ) {}
-
-  // Two methods: @nestjs/schedule keeps one schedule per method (a second decorator replaces the first).
-  @Timeout(1_000)
-  async atStart(): Promise<void> {
-    await this.run();
+  async waiting(before: Date, limit: number): Promise<string[]> {
+    const rows = await this.em.fork().find(OutboxMailSchema, { createdAt: { $lt: before } }, { fields: ['id'], orderBy: { createdAt: 'asc' }, limit });
+    return rows.map((row) => row.id);
   }
 
-  @Interval(60_000)
-  async run(): Promise<void> {
-    await this.sweep(new Date()).catch((error: unknown) => this.logger.warn({ err: error }, 'Outbox sweep failed'));
-  }
-
-  /** Returns how many messages were queued again. */
-  async sweep(now: Date): Promise<number> {
-    const em = this.em.fork();
-    const expired = await em.nativeDelete(OutboxMailSchema, { createdAt: { $lt: new Date(now.getTime() - KEEP_MS) } });
+  async dropExpired(now: Date): Promise<void> {
+    const expired = await this.em.fork().nativeDelete(OutboxMailSchema, { createdAt: { $lt: new Date(now.getTime() - KEEP_MS) } });
     if (expired) this.logger.warn(`${expired} unsent message(s) older than a day dropped from the outbox`);
-    const waiting = await em.find(
-      OutboxMailSchema,
-      { createdAt: { $lt: new Date(now.getTime() - RESEND_AFTER_MS) } },
-      { fields: ['id'], orderBy: { createdAt: 'asc' }, limit: 500 },
-    );
-    // retryFailed: a job that gave up (SMTP down longer than its retries) stays in Redis under this
-    // id, so a plain enqueue would do nothing and the message would never go out.
-    for (const { id } of waiting) await this.jobs.enqueue('mail.send', { outboxId: id }, { jobId: outboxJobId(id), retryFailed: true });
-    return waiting.length;
   }
 }

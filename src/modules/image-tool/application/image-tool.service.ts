@@ -27,6 +27,9 @@ export const CONVERSION_NAMES: Record<ConversionId, string> = {
   enhance: 'Classic 2x, sharpened',
 };
 
+/** The queue's id of an image job: a second hand-off while its job is known does nothing. */
+export const imageQueueJobId = (id: string) => `image-${id}`;
+
 export type ImageSubmission = { conversion: ConversionId } & ({ upload: Buffer } | { url: string });
 
 /**
@@ -85,9 +88,9 @@ export class ImageToolService {
   }
 
   /** Queues a job whose row exists; if the queue is down, the relay queues it later. */
-  async enqueue(id: string, options: { retryFailed?: boolean } = {}): Promise<void> {
+  async enqueue(id: string): Promise<void> {
     try {
-      await this.queue.enqueue('image.convert', { jobId: id }, { jobId: `image-${id}`, ...options });
+      await this.queue.enqueue('image.convert', { jobId: id }, { jobId: imageQueueJobId(id) });
     } catch (error) {
       this.logger.warn({ err: error }, `Image job ${id} not queued now: the relay queues it later`);
     }
