@@ -1,13 +1,5 @@
 import type { ExploreData, MediaEntry, PostListQuery, PostSummary } from 'src/contracts/content';
-import type { ContentFile } from 'src/platform/content/content-file';
 import type { BlogPost, ContentPage, PageFile, PostFile } from './content';
-
-export abstract class SiteContentSource {
-  abstract pageFiles(): Promise<ContentFile[]>;
-  abstract postFiles(): Promise<ContentFile[]>;
-  /** content/media.yaml, or null when there is none. */
-  abstract mediaFile(): Promise<ContentFile | null>;
-}
 
 export interface SiteImportSummary {
   pages: { created: number; updated: number; unchanged: number; unpublished: number };
@@ -25,5 +17,4 @@ export abstract class SiteContentRepository {
   abstract explore(): Promise<ExploreData>;
   /** Makes the published pages and posts exactly these, in one transaction. */
   abstract replaceAll(pages: PageFile[], posts: PostFile[], media: MediaEntry[], contentHash: string, now: Date): Promise<SiteImportSummary>;
-  abstract lastContentHash(): Promise<string | null>;
 }

@@ -1,12 +1,6 @@
 import type { LevelListQuery, LevelSummary, Walkthrough } from 'src/contracts/levels';
-import type { ContentFile } from 'src/platform/content/content-file';
 import type { Level, LevelGuide } from './level';
 
-
-/** Where the guide files come from (the content/ folder). */
-export abstract class LevelContentSource {
-  abstract levelFiles(): Promise<ContentFile[]>;
-}
 
 export interface ImportSummary {
   created: number;
@@ -33,8 +27,6 @@ export abstract class LevelRepository {
    * inserted, changed ones updated, unchanged ones left alone, missing ones unpublished.
    */
   abstract replaceAll(guides: LevelGuide[], contentHash: string, now: Date): Promise<ImportSummary>;
-  /** Hash of the last imported content, to skip an import at start when nothing changed. */
-  abstract lastContentHash(): Promise<string | null>;
 }
 
 export abstract class GuideVoteRepository {

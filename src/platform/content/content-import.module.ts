@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { AppConfig } from 'src/config/app-config';
+import { ContentImportSchema } from './content-import.entity';
+import { ContentImporter, ContentImportLog, ContentReader } from './content-importer';
+import { FileContentReader } from './file-content.reader';
+import { MikroOrmContentImportLog } from './mikro-orm-content-import.log';
+
+/** ContentImporter, one per process: modules with content in content/ register their kind with it. */
+@Module({
+  imports: [MikroOrmModule.forFeature([ContentImportSchema])],
+  providers: [
+    ContentImporter,
+    { provide: ContentImportLog, useClass: MikroOrmContentImportLog },
+    { provide: ContentReader, inject: [AppConfig], useFactory: (c: AppConfig) => new FileContentReader(c.content.dir) },
+  ],
+  exports: [ContentImporter],
+})
+export class ContentImportModule {}
