@@ -47,10 +47,6 @@ export class RecurringWork implements OnApplicationBootstrap {
     }
   }
 
-  names(): string[] {
-    return [...this.tasks.keys()];
-  }
-
   /**
    * Runs a task now; resolves when it is done and never rejects (a failure is logged). While it is
    * running, a tick only waits for that run; the first run, when it differs, follows it.
