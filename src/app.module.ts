@@ -31,7 +31,7 @@ export class AppModule {
         PlatformModule.forRoot(config),
         HealthModule,
         MetricsModule,
-        // Recurring work (mail outbox, credit expiry, stale orders) runs where the jobs run: here
+        // Recurring work (RecurringWork: outbox relays, credit expiry, stale orders) runs where the jobs run: here
         // without Redis, else in the worker.
         ...(config.redis.url ? [] : [ScheduleModule.forRoot()]),
         ...FEATURE_MODULES,

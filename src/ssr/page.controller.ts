@@ -6,8 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from 'src/config/app-config';
 import type { RenderInput, ServerEntry } from 'src/contracts/ssr';
 import { AdminAccess } from 'src/modules/auth/auth-guards.module';
-import { SiteContentService } from 'src/modules/content/application/site-content.service';
-import { ContentImportService } from 'src/modules/levels/application/content-import.service';
+import { ContentImporter } from 'src/platform/content/content-importer';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from 'src/platform/database/database.errors';
 import { NotFoundError } from 'src/platform/errors/app-error';
 import { frameworkErrorBody } from 'src/platform/http/framework-errors';
@@ -80,14 +79,12 @@ export class PageController {
     private readonly source: ServerEntrySource,
     private readonly pageData: ServerPageData,
     private readonly config: AppConfig,
-    levelContent: ContentImportService,
-    siteContent: SiteContentService,
+    content: ContentImporter,
     private readonly metrics: MetricsService,
     private readonly admins: AdminAccess,
   ) {
     this.cache = new PageCache({ maxEntries: 1000, maxBytes: 64 * 1024 * 1024, ttlMs: config.pageCacheTtlMs });
-    levelContent.onImported(() => this.cache.clear());
-    siteContent.onImported(() => this.cache.clear());
+    content.onImported(() => this.cache.clear());
   }
 
   @Get('*')

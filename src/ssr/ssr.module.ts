@@ -9,6 +9,7 @@ import { LevelsModule } from 'src/modules/levels/levels.module';
 import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
 import { OpsModule } from 'src/modules/ops/ops.module';
 import type { ServerEntry } from 'src/contracts/ssr';
+import { ContentImportModule } from 'src/platform/content/content-import.module';
 import { MetricsModule } from 'src/platform/metrics/metrics.module';
 import { MetricsService } from 'src/platform/metrics/metrics.service';
 import { PageController, PAYLOAD_SUFFIX } from './page.controller';
@@ -26,7 +27,7 @@ export class SsrModule {
   static forRoot(source: ServerEntrySource): DynamicModule {
     return {
       module: SsrModule,
-      imports: [LevelsModule, ContentModule, BillingModule, GuideReportsModule, MetricsModule, AuthGuardsModule, OpsModule],
+      imports: [LevelsModule, ContentModule, ContentImportModule, BillingModule, GuideReportsModule, MetricsModule, AuthGuardsModule, OpsModule],
       controllers: [SeoController, PageController],
       providers: [ServerPageData, { provide: ServerEntrySource, useValue: source }],
     };

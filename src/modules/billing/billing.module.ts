@@ -16,6 +16,7 @@ import { BillingService } from './application/billing.service';
 import { OrderRepository } from './domain/order-repository.port';
 import { PaymentGateway } from './domain/payment-gateway.port';
 import { PricingCatalog } from './domain/pricing-catalog.port';
+import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module';
 
 /**
  * Payments: the packs of content/pricing.yaml, checkout through the PaymentGateway port (Stripe
@@ -23,7 +24,7 @@ import { PricingCatalog } from './domain/pricing-catalog.port';
  * granted and taken back only through the credits module's CreditLedger.
  */
 @Module({
-  imports: [AuthGuardsModule, CreditsModule, MikroOrmModule.forFeature([OrderSchema, PaymentEventSchema, OrderRefundSchema])],
+  imports: [AuthGuardsModule, CreditsModule, RecurringWorkModule, MikroOrmModule.forFeature([OrderSchema, PaymentEventSchema, OrderRefundSchema])],
   controllers: [BillingController, StripeWebhookController, BillingAdminController, PaymentEventsAdminController],
   providers: [
     BillingService,

@@ -8,13 +8,14 @@ import { PostgresCreditLedger } from './adapters/persistence/postgres-credit-led
 import { CreditsHousekeeping } from './adapters/schedule/credits-housekeeping';
 import { CreditsService } from './application/credits.service';
 import { CreditLedger } from './domain/credit-ledger.port';
+import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module';
 
 /**
  * Credits: the ledger (lots, charges, history) other modules spend through (CreditLedger), the
  * free trial granted on account confirmation, the balance and usage API, and its housekeeping.
  */
 @Module({
-  imports: [AuthGuardsModule, MikroOrmModule.forFeature(CREDITS_ENTITIES)],
+  imports: [AuthGuardsModule, RecurringWorkModule, MikroOrmModule.forFeature(CREDITS_ENTITIES)],
   controllers: [CreditsController],
   providers: [CreditsService, PaymentsEnabledGuard, CreditsHousekeeping, { provide: CreditLedger, useClass: PostgresCreditLedger }],
   exports: [CreditLedger, CreditsService, PaymentsEnabledGuard],

@@ -10,13 +10,14 @@ import { GuideReportNotifyProcessor } from './adapters/queue/guide-report-notify
 import { GuideReportsHousekeeping } from './adapters/schedule/guide-reports-housekeeping';
 import { GuideReportsService } from './application/guide-reports.service';
 import { GuideReportRepository } from './domain/guide-report-repository.port';
+import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module';
 
 /**
  * Guide problem reports ("Something wrong with this guide?"): stored in PostgreSQL, mailed to the
  * admins by the 'guide-report.notify' job, deleted after 180 days. Levels says which guides exist.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature([GuideReportSchema]), LevelsModule, QueueModule, MailModule],
+  imports: [MikroOrmModule.forFeature([GuideReportSchema]), LevelsModule, QueueModule, MailModule, RecurringWorkModule],
   controllers: [GuideReportsController],
   providers: [
     GuideReportsService,

@@ -23,6 +23,8 @@ import { ImageConverter } from './domain/image-converter.port';
 import { ImageCodec } from './domain/image-codec.port';
 import { ImageFetcher } from './domain/image-fetcher.port';
 import { ImageStore } from './domain/image-store.port';
+import { OutboxModule } from 'src/platform/outbox/outbox.module';
+import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module';
 
 /**
  * The image tool: a conversion costs 1 credit (held through the credits module's CreditLedger,
@@ -30,7 +32,7 @@ import { ImageStore } from './domain/image-store.port';
  * the jobs converts them (ONNX Runtime for AI upscaling, sharp for the styles).
  */
 @Module({
-  imports: [AuthGuardsModule, CreditsModule, QueueModule, MikroOrmModule.forFeature([ImageJobSchema])],
+  imports: [AuthGuardsModule, CreditsModule, QueueModule, OutboxModule, RecurringWorkModule, MikroOrmModule.forFeature([ImageJobSchema])],
   controllers: [ImagesController],
   providers: [
     ImageToolService,

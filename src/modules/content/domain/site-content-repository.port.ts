@@ -17,5 +17,4 @@ export abstract class SiteContentRepository {
   abstract explore(): Promise<ExploreData>;
   /** Makes the published pages and posts exactly these, in one transaction. */
   abstract replaceAll(pages: PageFile[], posts: PostFile[], media: MediaEntry[], contentHash: string, now: Date): Promise<SiteImportSummary>;
-  abstract lastContentHash(): Promise<string | null>;
 }

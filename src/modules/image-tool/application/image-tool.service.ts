@@ -85,9 +85,9 @@ export class ImageToolService {
   }
 
   /** Queues a job whose row exists; if the queue is down, the relay queues it later. */
-  async enqueue(id: string, options: { retryFailed?: boolean } = {}): Promise<void> {
+  async enqueue(id: string): Promise<void> {
     try {
-      await this.queue.enqueue('image.convert', { jobId: id }, { jobId: queueJobId(id), ...options });
+      await this.queue.enqueue('image.convert', { jobId: id }, { jobId: queueJobId(id) });
     } catch (error) {
       this.logger.warn({ err: error }, `Image job ${id} not queued now: the relay queues it later`);
     }

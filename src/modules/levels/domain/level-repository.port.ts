@@ -1,6 +1,7 @@
 import type { LevelListQuery, LevelSummary, Walkthrough } from 'src/contracts/levels';
 import type { Level, LevelGuide } from './level';
 
+
 export interface ImportSummary {
   created: number;
   updated: number;
@@ -26,6 +27,4 @@ export abstract class LevelRepository {
    * inserted, changed ones updated, unchanged ones left alone, missing ones unpublished.
    */
   abstract replaceAll(guides: LevelGuide[], contentHash: string, now: Date): Promise<ImportSummary>;
-  /** Hash of the last imported content, to skip an import at start when nothing changed. */
-  abstract lastContentHash(): Promise<string | null>;
 }

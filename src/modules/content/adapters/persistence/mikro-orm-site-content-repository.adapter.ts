@@ -102,9 +102,4 @@ export class MikroOrmSiteContentRepository extends SiteContentRepository {
       return { pages: pageSummary, posts: postSummary };
     });
   }
-
-  async lastContentHash(): Promise<string | null> {
-    const row = await this.em.findOne(ContentImportSchema, { kind: 'site' });
-    return row?.contentHash ?? null;
-  }
 }

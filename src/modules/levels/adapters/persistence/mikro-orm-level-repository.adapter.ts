@@ -166,9 +166,4 @@ export class MikroOrmLevelRepository extends LevelRepository {
       return summary;
     });
   }
-
-  async lastContentHash(): Promise<string | null> {
-    const row = await this.em.findOne(ContentImportSchema, { kind: 'levels' });
-    return row?.contentHash ?? null;
-  }
 }
