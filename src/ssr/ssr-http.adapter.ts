@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyAdapter } from '@nestjs/platform-fastify';
 import { BullBoardQueueDashboard } from 'src/modules/ops/ops.module';
@@ -12,7 +12,7 @@ import { PageService } from './page.service';
  * page requests, and the queue dashboard, whose visitors other than admins get the site's 404 page.
  */
 @Injectable()
-export class SsrHttpHooks implements OnModuleInit {
+export class SsrHttpHooks implements OnModuleInit, OnApplicationBootstrap {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly pages: PageService,
@@ -21,13 +21,21 @@ export class SsrHttpHooks implements OnModuleInit {
     private readonly queueDashboard: BullBoardQueueDashboard,
   ) {}
 
-  async onModuleInit(): Promise<void> {
+  onModuleInit(): void {
     const adapter = this.adapterHost.httpAdapter as FastifyAdapter;
     adapter.setOnRequestHook((request, reply, done) => {
       if (!this.pages.serveFromCache(request, reply)) done();
     });
     this.metrics.labelPages((request) => this.matcher.label(request));
     this.matcher.preload();
+  }
+
+  /**
+   * Mounted once Nest has set its error and not-found handlers: loading a Fastify plugin settles the
+   * routes registered so far, and a route settled earlier would keep Fastify's own error answers.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    const adapter = this.adapterHost.httpAdapter as FastifyAdapter;
     await this.queueDashboard.register(adapter.getInstance(), (request, reply) => this.pages.serve(request, reply));
   }
 }
