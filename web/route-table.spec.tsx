@@ -3,6 +3,7 @@ import { loadConfig } from 'src/config/app-config';
 import type { PricingData } from 'src/contracts/billing';
 import { fakePageData } from 'test/support/fake-page-data';
 import { serverEntry } from './entry-server';
+import { pageMatch } from 'test/support/page-match';
 import { PAGES } from './route-table';
 
 /** A path of each cached route, rendered with every query parameter any page reads. */
@@ -73,6 +74,7 @@ describe('the query parameters of cached routes (PageRoute.query)', () => {
     const read = await parametersRead(async () => {
       const output = await serverEntry.render({
         url: `http://localhost:3000${SAMPLES[id]}?x=1`,
+        match: pageMatch(`${SAMPLES[id]}?x=1`, data),
         headers: {},
         waitForAll: true,
         data,
