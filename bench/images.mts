@@ -119,21 +119,21 @@ autocannon({ url: process.env.URL, connections: Number(process.env.CONNECTIONS),
 `;
 
 // The conversion alone, as the worker runs it: decoded (and bounded) by the codec, converted by the
-// composite converter of the build, three times after a warm-up; prints the median in ms.
+// ONNX and sharp converter of the build, three times after a warm-up; prints the median in ms.
 const CONVERSION_SCRIPT = `
 // Inside a function: top-level consts of an -e script would be seen (in their dead zone) by the
 // decorator metadata of the modules it requires, which look their constructor types up by name.
 (async () => {
   const { join } = require('node:path');
   const adapters = join(process.env.ROOT, 'dist/server/src/modules/image-tool/adapters');
-  const codec = require(join(adapters, 'sharp/sharp.image-codec.js'));
-  const composite = require(join(adapters, 'composite.image-converter.js'));
-  const onnx = require(join(adapters, 'onnx/onnx.image-converter.js'));
+  const codec = require(join(adapters, 'sharp/sharp-image-codec.adapter.js'));
+  const composite = require(join(adapters, 'onnx-sharp-image-converter.adapter.js'));
+  const onnx = require(join(adapters, 'onnx/onnx-upscaler.js'));
   const styles = require(join(adapters, 'sharp/sharp-styles.js'));
   const { CONVERSIONS } = require(join(process.env.ROOT, 'dist/server/src/modules/image-tool/domain/conversions.js'));
   const conversion = process.env.CONVERSION;
   const { image } = await new codec.SharpImageCodec().decode(require('node:fs').readFileSync(process.env.JPEG), CONVERSIONS[conversion].maxInputSide);
-  const converter = new composite.CompositeImageConverter(onnx.OnnxImageConverter.inBuild(process.env.ROOT), new styles.SharpStyles());
+  const converter = new composite.OnnxSharpImageConverter(onnx.OnnxUpscaler.inBuild(process.env.ROOT), new styles.SharpStyles());
   const times = [];
   for (let i = 0; i < 4; i++) {
     const start = performance.now();

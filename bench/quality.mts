@@ -17,8 +17,8 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { CompositeImageConverter } from '../src/modules/image-tool/adapters/composite.image-converter.ts';
-import type { OnnxImageConverter } from '../src/modules/image-tool/adapters/onnx/onnx.image-converter.ts';
+import type { OnnxSharpImageConverter } from '../src/modules/image-tool/adapters/onnx-sharp-image-converter.adapter.ts';
+import type { OnnxUpscaler } from '../src/modules/image-tool/adapters/onnx/onnx-upscaler.ts';
 import type { SharpStyles } from '../src/modules/image-tool/adapters/sharp/sharp-styles.ts';
 import type { ConversionId } from '../src/modules/image-tool/domain/conversions.ts';
 import { gridRatio, maxChroma, psnrY, resizeBicubic, ssimY, type Rgb } from './image-quality.mts';
@@ -59,8 +59,8 @@ interface Score {
 
 const require = createRequire(import.meta.url);
 const adapters = join(ROOT, 'dist/server/src/modules/image-tool/adapters');
-const { CompositeImageConverter: Composite } = require(join(adapters, 'composite.image-converter.js')) as { CompositeImageConverter: typeof CompositeImageConverter };
-const { OnnxImageConverter: Onnx } = require(join(adapters, 'onnx/onnx.image-converter.js')) as { OnnxImageConverter: typeof OnnxImageConverter };
+const { OnnxSharpImageConverter: Composite } = require(join(adapters, 'onnx-sharp-image-converter.adapter.js')) as { OnnxSharpImageConverter: typeof OnnxSharpImageConverter };
+const { OnnxUpscaler: Onnx } = require(join(adapters, 'onnx/onnx-upscaler.js')) as { OnnxUpscaler: typeof OnnxUpscaler };
 const { SharpStyles: Styles } = require(join(adapters, 'sharp/sharp-styles.js')) as { SharpStyles: typeof SharpStyles };
 const converter = new Composite(Onnx.inBuild(ROOT), new Styles());
 const signal = new AbortController().signal;

@@ -16,7 +16,7 @@ const timings = process.env.TEST_TIMINGS_DIR || join(root, 'var/test-timings');
  * together they keep both cores busy); the next stage starts when the whole stage has passed.
  */
 export const TIERS = [
-  { name: 'lint', script: 'test:lint', stage: 1, what: 'type-check, ESLint, layering rules' },
+  { name: 'lint', script: 'test:lint', stage: 1, what: 'type-check, ESLint, layering rules, unused code (knip)' },
   { name: 'unit', script: 'test:unit', stage: 1, what: 'unit specs, in parallel, no services' },
   { name: 'build', script: 'build', stage: 1, what: 'the production build the next tiers start' },
   { name: 'int', script: 'test:int', stage: 2, what: 'integration and HTTP tests, in parallel workers' },

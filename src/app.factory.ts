@@ -4,7 +4,6 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { OpsModule } from './modules/ops/ops.module';
 import type { AppConfig } from './config/app-config';
 import { TooManyConnectionsError } from './platform/errors/app-error';
 import { applyConnectionLimits, ConnectionCutLog, connectionLimitOptions } from './platform/http/connection-limits';
@@ -15,7 +14,6 @@ import { registerMetricsHttp } from './platform/metrics/metrics-http.adapter';
 import { MetricsService } from './platform/metrics/metrics.service';
 import { requestIdOf } from './platform/logging/request-id';
 import { RedisConnection } from './platform/redis/redis.module';
-import { PageController } from './ssr/page.controller';
 import { SsrModule } from './ssr/ssr.module';
 
 /** Builds the web application (used by main.ts and by the tests). Call listen() or init() on it. */
@@ -56,8 +54,7 @@ export async function createWebApp(config: AppConfig, rootDir: string): Promise<
   await configureHttpPlatform(app, config, app.get(RedisConnection));
   registerMetricsHttp(app, app.get(MetricsService), config);
   setupOpenApi(app, config);
-  // The queue dashboard (with Redis) answers everyone but admins with the site's own 404 page.
-  await OpsModule.registerQueueDashboard(app, (request, reply) => app.get(PageController).page(request, reply));
+  // The pages' own hooks (cache fast path, metrics labels, the queue dashboard) install as SsrModule starts.
   await SsrModule.registerAssets(app, pages, rootDir);
   return app;
 }

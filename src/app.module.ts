@@ -15,7 +15,7 @@ import { AppErrorFilter } from './platform/errors/app-error.filter';
 import { HealthModule } from './platform/health/health.module';
 import { MetricsModule } from './platform/metrics/metrics.module';
 import { PlatformModule } from './platform/platform.module';
-import type { ServerEntrySource } from './ssr/server-entry.source';
+import type { ServerEntrySource } from './ssr/server-entry-source.port';
 import { SsrModule } from './ssr/ssr.module';
 
 /** The feature modules (bounded contexts); each imports what it uses. The worker and `npm run migrate` load them too. */
@@ -31,7 +31,7 @@ export class AppModule {
         PlatformModule.forRoot(config),
         HealthModule,
         MetricsModule,
-        // Recurring work (mail outbox, credit expiry, stale orders) runs where the jobs run: here
+        // Recurring work (RecurringWork: outbox relays, credit expiry, stale orders) runs where the jobs run: here
         // without Redis, else in the worker.
         ...(config.redis.url ? [] : [ScheduleModule.forRoot()]),
         ...FEATURE_MODULES,

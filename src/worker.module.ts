@@ -10,8 +10,8 @@ import { PlatformModule } from './platform/platform.module';
 
 /**
  * The worker process: the platform without HTTP, the feature modules for their job processors
- * (registered in onModuleInit; their controllers stay unused here), and the recurring work
- * (@nestjs/schedule: mail outbox, credit expiry, stale orders).
+ * (registered in onModuleInit; their controllers stay unused here), and the recurring work they
+ * register with RecurringWork (outbox relays, credit expiry, stale orders), scheduled by @nestjs/schedule.
  */
 @Module({})
 export class WorkerModule {

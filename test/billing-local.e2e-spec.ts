@@ -201,7 +201,7 @@ describe('credits with the local test checkout, end to end', () => {
 
     expect((await call('POST', path, { token, body: {}, headers: key() })).status).toBe(403);
     expect((await call('POST', path, { token: admin, body: { amount_cents: 500 }, headers: key() })).status).toBe(409);
-    // All that is left, sent ten times at once with one key, with no body at all (as the README says): refunded once.
+    // All that is left, sent ten times at once with one key, with no body at all (as docs/features.md says): refunded once.
     const rest = key();
     const answers = await Promise.all(Array.from({ length: 10 }, () => call('POST', path, { token: admin, headers: rest })));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));

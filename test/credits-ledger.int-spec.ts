@@ -9,7 +9,7 @@ import { loadConfig } from 'src/config/app-config';
 import { PlatformModule } from 'src/platform/platform.module';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { CREDITS_ENTITIES } from 'src/modules/credits/adapters/persistence/credits.entities';
-import { PostgresCreditLedger } from 'src/modules/credits/adapters/persistence/postgres.credit-ledger';
+import { PostgresCreditLedger } from 'src/modules/credits/adapters/persistence/postgres-credit-ledger.adapter';
 import { CreditsService } from 'src/modules/credits/application/credits.service';
 import { CreditLedger } from 'src/modules/credits/domain/credit-ledger.port';
 import { InsufficientCreditsError } from 'src/modules/credits/domain/credits.errors';

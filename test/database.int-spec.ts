@@ -7,8 +7,8 @@ import { type AppConfig, loadConfig } from 'src/config/app-config';
 import { PlatformModule } from 'src/platform/platform.module';
 import { ErrorLogService } from 'src/modules/error-log/application/error-log.service';
 import { ErrorLogModule } from 'src/modules/error-log/error-log.module';
-import { MikroOrmErrorReportRepository } from 'src/modules/error-log/adapters/persistence/mikro-orm-error-report.repository';
-import { ErrorReportRepository } from 'src/modules/error-log/domain/error-report.repository';
+import { MikroOrmErrorReportRepository } from 'src/modules/error-log/adapters/persistence/mikro-orm-error-report-repository.adapter';
+import { ErrorReportRepository } from 'src/modules/error-log/domain/error-report-repository.port';
 import { createTestDatabase, type TestDatabase } from './support/services';
 
 /** Boots just the database platform and the error-log module, as the web process does. */

@@ -5,11 +5,11 @@ import { MikroORM, RequestContext } from '@mikro-orm/core';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Client } from 'pg';
 import { loadConfig } from 'src/config/app-config';
-import { GuideReportsHousekeeping } from 'src/modules/guide-reports/adapters/schedule/guide-reports-housekeeping';
 import { GuideReportsService } from 'src/modules/guide-reports/application/guide-reports.service';
 import { GuideReportsModule } from 'src/modules/guide-reports/guide-reports.module';
 import { PlatformModule } from 'src/platform/platform.module';
 import { JobProcessors } from 'src/platform/queue/job-processors';
+import { RecurringWork } from 'src/platform/schedule/recurring-work';
 import { createTestDatabase, type TestDatabase } from './support/services';
 import { until } from './support/until';
 
@@ -95,7 +95,7 @@ describe('guide reports on PostgreSQL', () => {
          ('00000000-0000-4000-8000-000000000181', 10, 'other', null, now() - interval '181 days'),
          ('00000000-0000-4000-8000-000000000179', 10, 'other', null, now() - interval '179 days')`,
     );
-    await app.get(GuideReportsHousekeeping).run();
+    await app.get(RecurringWork).run('guide-reports.delete-expired');
     const { rows } = await sql.query(`select id from guide_reports where id::text like '00000000-%' order by id`);
     expect(rows.map((r) => r.id)).toEqual(['00000000-0000-4000-8000-000000000179']);
   });

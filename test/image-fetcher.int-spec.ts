@@ -4,7 +4,7 @@ import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import sharp from 'sharp';
-import { SafeHttpImageFetcher, type ImageFetchLimits } from 'src/modules/image-tool/adapters/http/safe-http.image-fetcher';
+import { SafeHttpImageFetcher, type ImageFetchLimits } from 'src/modules/image-tool/adapters/http/safe-http-image-fetcher.adapter';
 import { ImageFetchError } from 'src/modules/image-tool/domain/image-tool.errors';
 
 /*

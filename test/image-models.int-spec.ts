@@ -5,13 +5,13 @@ import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
-import { OnnxImageConverter, planPasses, planTiles, type ModelGeometry } from 'src/modules/image-tool/adapters/onnx/onnx.image-converter';
+import { OnnxUpscaler, planPasses, planTiles, type ModelGeometry } from 'src/modules/image-tool/adapters/onnx/onnx-upscaler';
 import { CONVERSIONS, type AiModelId, type RgbImage } from 'src/modules/image-tool/domain/conversions';
 import { convertNcnnModel, parseNcnnParam, readNcnnModel } from '../scripts/models/ncnn-to-onnx.mjs';
 
 /**
  * The image tool's AI models: scripts/build-models.mjs converts the waifu2x ncnn models in
- * scripts/models/waifu2x to ONNX, and OnnxImageConverter runs them in tiles, in a worker thread.
+ * scripts/models/waifu2x to ONNX, and OnnxUpscaler runs them in tiles, in a worker thread.
  * The conversion is checked against waifu2x-ncnn-vulkan's own output (test/fixtures/waifu2x).
  */
 const WEIGHTS = resolve('scripts/models/waifu2x');
@@ -19,7 +19,7 @@ const DIRS: Record<AiModelId, string> = { 'waifu2x-cunet-x2': 'models-cunet', 'w
 const never = () => new AbortController().signal;
 
 let modelsDir: string;
-let converter: OnnxImageConverter;
+let converter: OnnxUpscaler;
 
 function buildModels(...args: string[]) {
   return spawnSync(process.execPath, ['scripts/build-models.mjs', '--out', modelsDir, ...args], { encoding: 'utf8' });
@@ -29,7 +29,7 @@ beforeAll(() => {
   modelsDir = mkdtempSync(join(tmpdir(), 'models-'));
   const build = buildModels();
   if (build.status !== 0) throw new Error(`scripts/build-models.mjs failed: ${build.stderr}`);
-  converter = new OnnxImageConverter(modelsDir);
+  converter = new OnnxUpscaler(modelsDir);
 });
 
 afterAll(async () => {
@@ -178,7 +178,7 @@ describe.each(Object.keys(DIRS) as AiModelId[])('the model %s', (id) => {
 
   it('leaves no seams: tiles agree with one window over the whole image', async () => {
     const image = picture(200, 150); // 2 x 2 tiles of 100 x 76
-    const untiled = new OnnxImageConverter(modelsDir, { tileSize: 1024 });
+    const untiled = new OnnxUpscaler(modelsDir, { tileSize: 1024 });
     try {
       const whole = await untiled.upscale(image, id, 1, never());
       const tiled = await converter.upscale(image, id, 1, never());
@@ -311,7 +311,7 @@ describe('the inference thread', () => {
   });
 
   it('fails what is under way or waiting when closed, and starts again when asked', async () => {
-    const closing = new OnnxImageConverter(modelsDir);
+    const closing = new OnnxUpscaler(modelsDir);
     const running = closing.upscale(picture(8, 8), 'waifu2x-upconv7-x2', 1, never());
     const waiting = closing.upscale(picture(8, 8), 'waifu2x-upconv7-x2', 1, never());
     await closing.close();
@@ -324,7 +324,7 @@ describe('the inference thread', () => {
 
   it('says to run the build when a model is missing', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'no-models-'));
-    const missing = new OnnxImageConverter(empty);
+    const missing = new OnnxUpscaler(empty);
     try {
       const failure = missing.upscale(picture(8, 8), 'waifu2x-upconv7-x2', 1, never());
       await expect(failure).rejects.toBeInstanceOf(Error);

@@ -6,6 +6,7 @@ import type { Client } from 'pg';
 import sharp from 'sharp';
 import type { CreditsView, Paged } from 'src/contracts/billing';
 import type { ImageJobView } from 'src/contracts/images';
+import { queueJobId } from 'src/modules/image-tool/domain/image-job';
 import type { RunningApp, RunningWorker } from './support/app-process';
 import { REDIS_URL } from './support/services';
 import { startTcpProxy } from './support/tcp-proxy';
@@ -199,7 +200,7 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
     const queue = new Queue('images', { connection: redis, prefix: `${site.redisPrefix}bull` });
     try {
-      return (await (await queue.getJob(`image-${id}`))?.getState()) ?? 'gone';
+      return (await (await queue.getJob(queueJobId(id)))?.getState()) ?? 'gone';
     } finally {
       await queue.close();
       redis.disconnect();
@@ -342,7 +343,7 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
       expect(await balance(token)).toBe(1);
       // The outage: several times longer than the job's attempts with their backoff (0.3 s, then
       // 0.6 s, JOB_RETRY_DELAY_MS), which it used up before the fix.
-      await until('the worker to find the database unreachable', () => worker.stdout().includes('the database is unreachable') || worker.stdout().includes(`image-${queued.id} failed`));
+      await until('the worker to find the database unreachable', () => worker.stdout().includes('the database is unreachable') || worker.stdout().includes(`${queueJobId(queued.id)} failed`));
       const outageEnds = Date.now() + 4_000;
       await until('the outage to last 4 s', () => Date.now() > outageEnds, 30_000, 250);
       proxy.restore();

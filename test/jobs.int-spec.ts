@@ -6,13 +6,15 @@ import { Redis } from 'ioredis';
 import { loadConfig, type AppConfig } from 'src/config/app-config';
 import { PlatformModule } from 'src/platform/platform.module';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { MailOutbox, MailOutboxSweeper, outboxJobId } from 'src/platform/mail/mail-outbox';
+import { MailOutbox } from 'src/platform/mail/mail-outbox.port';
+import { outboxJobId } from 'src/platform/mail/mikro-orm-mail-outbox.adapter';
+import { OutboxRelay } from 'src/platform/outbox/outbox-relay';
 import { OutboxMailSchema } from 'src/platform/mail/mail-outbox.entity';
 import { MailModule } from 'src/platform/mail/mail.module';
 import { bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
 import { BullmqJobWorkers } from 'src/platform/queue/bullmq-job-workers';
 import { JobProcessors } from 'src/platform/queue/job-processors';
-import { JobQueue } from 'src/platform/queue/job-queue';
+import { JobQueue } from 'src/platform/queue/job-queue.port';
 import { JobRetryPolicy } from 'src/platform/queue/job-retry-policy';
 import { JOB_NAMES, type RetryPolicy } from 'src/platform/queue/jobs';
 import { QueueModule } from 'src/platform/queue/queue.module';
@@ -181,7 +183,7 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
     }
   });
 
-  it('refuses a job quickly when Redis is unreachable; a mail is kept, its sender told it is, and the sweeper sends it later', async () => {
+  it('refuses a job quickly when Redis is unreachable; a mail is kept, its sender told it is, and the relay sends it later', async () => {
     const down = loadConfig({}, { DATABASE_URL: database.url, REDIS_URL: `redis://127.0.0.1:${await freePort()}`, REDIS_KEY_PREFIX: keyPrefix, SMTP_URL: sink.url });
     const producer = await build(false, down);
     try {
@@ -197,18 +199,18 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
     expect(await web.get(EntityManager).fork().count(OutboxMailSchema, { to: 'down@example.com' })).toBe(1);
     expect(sink.delivered.find((m) => m.to.includes('down@example.com'))).toBeUndefined();
 
-    // Where the jobs run, the sweeper queues what waited longer than five minutes.
-    const sweeper = new MailOutboxSweeper(web.get(EntityManager), web.get(JobQueue));
-    expect(await sweeper.sweep(new Date(Date.now() + 6 * 60_000))).toBeGreaterThanOrEqual(1);
+    // Where the jobs run, the relay queues what waited longer than five minutes.
+    const relay = web.get(OutboxRelay);
+    expect(await relay.relay('mail', new Date(Date.now() + 6 * 60_000))).toBeGreaterThanOrEqual(1);
     const mail = await until('the delivery', () => sink.delivered.find((m) => m.to.includes('down@example.com')));
     expect(mail.raw).toContain('https://guides.example/d');
     // Queued twice (another sweep while it is pending or after it is sent): still sent once.
-    await sweeper.sweep(new Date(Date.now() + 6 * 60_000));
+    await relay.relay('mail', new Date(Date.now() + 6 * 60_000));
     await until('the outbox to empty', async () => ((await web.get(EntityManager).fork().count(OutboxMailSchema, { to: 'down@example.com' })) === 0 ? true : undefined));
     expect(sink.delivered.filter((m) => m.to.includes('down@example.com'))).toHaveLength(1);
   });
 
-  it('sends a message whose job gave up (SMTP down longer than its retries) once the sweeper finds it again', async () => {
+  it('sends a message whose job gave up (SMTP down longer than its retries) once the relay finds it again', async () => {
     retry.attempts = 2;
     const before = sink.state.attempts;
     sink.state.rejectNext = 2; // the outage outlasts both attempts
@@ -224,9 +226,9 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
       expect(logs).toContain(line);
       expect(await outboxHas(row!.id)).toBe(true);
 
-      // The server is back: the sweeper's next round sends it, with all its attempts again.
-      const sweeper = new MailOutboxSweeper(web.get(EntityManager), web.get(JobQueue));
-      await sweeper.sweep(new Date(Date.now() + 6 * 60_000));
+      // The server is back: the relay's next round sends it, with all its attempts again.
+      const relay = web.get(OutboxRelay);
+      await relay.relay('mail', new Date(Date.now() + 6 * 60_000));
       const mail = await until('the delivery', () => sink.delivered.find((m) => m.to.includes('outage@example.com')));
       expect(mail.raw).toContain('https://guides.example/o');
       expect(logs.some((l) => l.startsWith(`Job mail.send ${jobId} had given up`))).toBe(true);
@@ -242,8 +244,8 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
     const em = web.get(EntityManager).fork();
     em.create(OutboxMailSchema, { ...message('old@example.com', 'Old', 'https://guides.example/o'), createdAt: new Date(Date.now() - 25 * 60 * 60_000) });
     await em.flush();
-    const sweeper = new MailOutboxSweeper(web.get(EntityManager), web.get(JobQueue));
-    await sweeper.sweep(new Date());
+    const relay = web.get(OutboxRelay);
+    await relay.relay('mail', new Date());
     expect(await web.get(EntityManager).fork().count(OutboxMailSchema, { to: 'old@example.com' })).toBe(0);
   });
 });

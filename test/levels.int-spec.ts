@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { loadConfig } from 'src/config/app-config';
+import { ContentImporter } from 'src/platform/content/content-importer';
 import { PlatformModule } from 'src/platform/platform.module';
-import { ContentImportService } from 'src/modules/levels/application/content-import.service';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
 import { LevelsModule } from 'src/modules/levels/levels.module';
 import { createTestDatabase, type TestDatabase } from './support/services';
@@ -16,7 +16,7 @@ describe('level guides on PostgreSQL', () => {
   let database: TestDatabase;
   let contentDir: string;
   let app: TestingModule;
-  let importer: ContentImportService;
+  let importer: ContentImporter;
   let levels: LevelsService;
   const inContext = <T>(work: () => Promise<T>) => RequestContext.create(app.get(MikroORM).em, work);
   const levelFile = (n: string) => join(contentDir, 'levels', `${n}.md`);
@@ -28,7 +28,7 @@ describe('level guides on PostgreSQL', () => {
     const config = loadConfig({ DATABASE_URL: database.url, MIGRATE_ON_START: 'true', CONTENT_DIR: contentDir, CONTENT_IMPORT_ON_START: 'false' });
     app = await Test.createTestingModule({ imports: [PlatformModule.forRoot(config, { structuredLogs: false }), LevelsModule] }).compile();
     await app.init();
-    importer = app.get(ContentImportService);
+    importer = app.get(ContentImporter);
     levels = app.get(LevelsService);
   });
 
@@ -39,13 +39,13 @@ describe('level guides on PostgreSQL', () => {
   });
 
   it('imports every file, then a second import changes nothing', async () => {
-    expect(await inContext(() => importer.importLevels(new Date('2026-11-01T00:00:00Z')))).toEqual({
+    expect(await inContext(() => importer.import('levels', new Date('2026-11-01T00:00:00Z')))).toEqual({
       created: 4,
       updated: 0,
       unchanged: 0,
       unpublished: 0,
     });
-    expect(await inContext(() => importer.importLevels(new Date('2026-11-02T00:00:00Z')))).toEqual({
+    expect(await inContext(() => importer.import('levels', new Date('2026-11-02T00:00:00Z')))).toEqual({
       created: 0,
       updated: 0,
       unchanged: 4,
@@ -53,21 +53,21 @@ describe('level guides on PostgreSQL', () => {
     });
     const level = await inContext(() => levels.level(10));
     expect(level?.updatedAt).toBe('2026-11-01T00:00:00.000Z');
-    expect(await inContext(() => importer.importIfChanged())).toBe('unchanged');
+    expect(await inContext(() => importer.importIfChanged('levels'))).toBe('unchanged');
   });
 
   it('updates a changed file and unpublishes a removed one', async () => {
     const original = await readFile(levelFile('003'), 'utf8');
     await writeFile(levelFile('003'), original.replace('The Broom Cupboard', 'The Mop Cupboard'));
     await unlink(levelFile('020'));
-    expect(await inContext(() => importer.importLevels())).toEqual({ created: 0, updated: 1, unchanged: 2, unpublished: 1 });
+    expect(await inContext(() => importer.import('levels'))).toEqual({ created: 0, updated: 1, unchanged: 2, unpublished: 1 });
     expect((await inContext(() => levels.level(3)))?.title).toBe('The Mop Cupboard');
     expect(await inContext(() => levels.level(20))).toBeNull();
     expect(await inContext(() => levels.levelPage(20))).toMatchObject({ kind: 'not-covered', number: 20 });
 
     // Put it back: the level returns.
     await cp(join(FIXTURES, 'levels/020.md'), levelFile('020'));
-    expect(await inContext(() => importer.importLevels())).toMatchObject({ updated: 1 });
+    expect(await inContext(() => importer.import('levels'))).toMatchObject({ updated: 1 });
     expect((await inContext(() => levels.level(20)))?.title).toBe('The Hidden Library');
   });
 
@@ -75,16 +75,16 @@ describe('level guides on PostgreSQL', () => {
     const before = await inContext(() => levels.list({ page: 1, query: undefined }));
     await writeFile(levelFile('004'), '---\nlevel: 4\ntitle: Half a file\n---\n');
     await writeFile(levelFile('003'), (await readFile(levelFile('003'), 'utf8')).replace('The Mop Cupboard', 'Should Not Appear'));
-    await expect(inContext(() => importer.importLevels())).rejects.toThrow('levels/004.md: difficulty: ');
+    await expect(inContext(() => importer.import('levels'))).rejects.toThrow('levels/004.md: difficulty: ');
     expect(await inContext(() => levels.list({ page: 1, query: undefined }))).toEqual(before);
     await unlink(levelFile('004'));
     await cp(join(FIXTURES, 'levels/003.md'), levelFile('003'));
-    await inContext(() => importer.importLevels());
+    await inContext(() => importer.import('levels'));
   });
 
   it('refuses two files for the same level', async () => {
     await cp(levelFile('010'), join(contentDir, 'levels', '010-copy.md'));
-    await expect(inContext(() => importer.importLevels())).rejects.toThrow('levels/010.md: level: 10 is also in levels/010-copy.md');
+    await expect(inContext(() => importer.import('levels'))).rejects.toThrow('levels/010.md: level: 10 is also in levels/010-copy.md');
     await unlink(join(contentDir, 'levels', '010-copy.md'));
   });
 

@@ -8,9 +8,10 @@ import { createTestDatabase, POSTGRES_URL, REDIS_URL, testRedisPrefix, type Test
 import { until } from './support/until';
 
 /**
- * Every npm script the README's tables list, run the way a newcomer runs it (`npm run <name>` from
- * the repository, nothing configured but what the row says), after the build `npm test` made. The
- * list comes from the README itself, so a new row without a recipe here fails this test. Each
+ * Every npm script the tables of the README and of docs/ list, run the way a newcomer runs it
+ * (`npm run <name>` from the repository, nothing configured but what the row says), after the build
+ * `npm test` made. The list comes from those files themselves, so a new row without a recipe here
+ * fails this test. Each
  * recipe checks that its script starts and does its job with the least work: the test tiers are
  * not run again here (`npm test` has just run them), benches run with their smallest settings.
  */
@@ -129,17 +130,20 @@ async function allSpecFiles(): Promise<string[]> {
   return found.sort();
 }
 
-/** The scripts named in the README's tables (`npm run x`, `npm start`, `npm test`). */
-async function scriptsInReadmeTables(): Promise<string[]> {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+/** The scripts named in the tables of the README and of docs/*.md (`npm run x`, `npm start`, `npm test`). */
+async function scriptsInDocTables(): Promise<string[]> {
+  const docs = (await readdir(join(ROOT, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => join('docs', name));
   const names = new Set<string>();
-  for (const line of readme.split('\n').filter((l) => l.startsWith('|'))) {
-    for (const m of line.matchAll(/`npm (?:run ([\w:-]+)|(start|test))\b/g)) names.add(m[1] ?? m[2]!);
+  for (const file of ['README.md', ...docs]) {
+    const text = await readFile(join(ROOT, file), 'utf8');
+    for (const line of text.split('\n').filter((l) => l.startsWith('|'))) {
+      for (const m of line.matchAll(/`npm (?:run ([\w:-]+)|(start|test))\b/g)) names.add(m[1] ?? m[2]!);
+    }
   }
   return [...names].sort();
 }
 
-describe('the npm scripts the README lists', () => {
+describe('the npm scripts the README and docs/ list', () => {
   const dirs: string[] = [];
   const databases: TestDatabase[] = [];
   let migrated: TestDatabase;
@@ -232,11 +236,11 @@ describe('the npm scripts the README lists', () => {
       expect(run.code).toBe(0);
     },
     async lint() {
-      // `npm test` runs it as its first tier (so every run proves it works): type-check, ESLint, layering.
+      // `npm test` runs it as its first tier (so every run proves it works): type-check, ESLint, layering, unused code.
       expect(tiers()[0]).toEqual(expect.objectContaining({ name: 'lint', script: 'test:lint' }));
       const scripts = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
       expect(scripts['test:lint']).toBe('npm run lint');
-      expect(scripts.lint).toBe('npm run typecheck && eslint . && depcruise src web migrations --config .dependency-cruiser.cjs');
+      expect(scripts.lint).toBe('npm run typecheck && eslint . && depcruise src web migrations --config .dependency-cruiser.cjs && knip --no-progress');
     },
     async 'test:lint'() {
       await recipes.lint!();
@@ -316,8 +320,8 @@ describe('the npm scripts the README lists', () => {
     expect([...unit!, ...int!, ...e2e!].sort()).toEqual(await allSpecFiles());
   });
 
-  it('has a recipe for every script the README lists', async () => {
-    const listed = await scriptsInReadmeTables();
+  it('has a recipe for every script the README and docs/ list', async () => {
+    const listed = await scriptsInDocTables();
     expect(listed.length).toBeGreaterThan(8);
     expect(listed.filter((name) => !(name in recipes))).toEqual([]);
   });

@@ -165,7 +165,7 @@ describe('every documented route under hostile input', () => {
 
   it.each(['anonymous', 'admin'])('answers no 5xx on any page route, page or payload, under hostile parameters (%s)', async (who) => {
     const rng = generator(SEED + 10 + ['anonymous', 'admin'].indexOf(who));
-    // Every path of the route table (web/route-table.tsx), and two under a locale prefix; the
+    // Every path of the route table (web/route-table.ts), and two under a locale prefix; the
     // parameters (`:id`, `*slug`) are filled with hostile text below, so is every declared query key.
     const tablePaths = PAGES.map((route) => route.path).filter((path) => path !== '*');
     const routes = [...tablePaths, '/fr/levels/:id', '/de/blog'];

@@ -11,20 +11,24 @@ import { GuideReportsHousekeeping } from 'src/modules/guide-reports/adapters/sch
 import { GuideReportsService } from 'src/modules/guide-reports/application/guide-reports.service';
 import { ImageJobsHousekeeping } from 'src/modules/image-tool/adapters/schedule/image-jobs-housekeeping';
 import { ImageConversionRunner } from 'src/modules/image-tool/application/image-conversion.runner';
-import { MailOutboxSweeper } from 'src/platform/mail/mail-outbox';
-import { JobQueue } from 'src/platform/queue/job-queue';
+import { MikroOrmMailOutbox } from 'src/platform/mail/mikro-orm-mail-outbox.adapter';
+import { OutboxRelay } from 'src/platform/outbox/outbox-relay';
+import { JobQueue } from 'src/platform/queue/job-queue.port';
+import { RecurringWork } from 'src/platform/schedule/recurring-work';
 
 /**
  * Every piece of recurring work runs soon after start AND on its interval. (Two schedule
  * decorators on one method silently keep only one of them: the intervals never ran.)
  */
 describe('the scheduled work', () => {
-  it('registers a start-up run and an interval for each housekeeper', async () => {
-    const idle = { sweep: async () => 0, housekeeping: async () => ({}), expireStalePending: async () => 0 };
+  it('registers a start-up run and an interval for each housekeeper and each outbox', async () => {
+    const idle = { housekeeping: async () => ({}), expireStalePending: async () => 0, waitingForTheQueue: async () => [] };
     const app = await Test.createTestingModule({
       imports: [ScheduleModule.forRoot()],
       providers: [
-        MailOutboxSweeper,
+        RecurringWork,
+        OutboxRelay,
+        MikroOrmMailOutbox,
         CreditsHousekeeping,
         BillingHousekeeping,
         ImageJobsHousekeeping,
@@ -39,12 +43,13 @@ describe('the scheduled work', () => {
         { provide: MikroORM, useValue: {} },
       ],
     }).compile();
-    jest.spyOn(MailOutboxSweeper.prototype, 'sweep').mockResolvedValue(0);
+    jest.spyOn(OutboxRelay.prototype, 'relay').mockResolvedValue(0);
     await app.init();
     try {
       const registry = app.get(SchedulerRegistry);
-      expect(registry.getIntervals()).toHaveLength(5);
-      expect(registry.getTimeouts()).toHaveLength(5);
+      const tasks = ['outbox.mail', 'credits.housekeeping', 'billing.expire-pending', 'outbox.images', 'images.housekeeping', 'guide-reports.delete-expired'];
+      expect(registry.getIntervals().sort()).toEqual([...tasks].sort());
+      expect(registry.getTimeouts().sort()).toEqual(tasks.map((name) => `${name}.first`).sort());
     } finally {
       await app.close();
       jest.restoreAllMocks();

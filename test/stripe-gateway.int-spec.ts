@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from 'src/config/app-config';
-import { StripePaymentGateway } from 'src/modules/billing/adapters/stripe/stripe.payment-gateway';
+import { StripePaymentGateway } from 'src/modules/billing/adapters/stripe/stripe-payment-gateway.adapter';
 import { InvalidWebhookError, PaymentGatewayError, RefundNotPossibleError } from 'src/modules/billing/domain/billing.errors';
 import type { Order } from 'src/modules/billing/domain/order';
 import { startStripeStandIn, type StripeStandIn } from './support/stripe-stand-in';

@@ -5,6 +5,7 @@ import type { PageData } from 'src/contracts/page-data';
 import type { RenderInput } from 'src/contracts/ssr';
 import { THEME_SCRIPT } from 'src/contracts/inline-scripts';
 import { fakePageData } from 'test/support/fake-page-data';
+import { pageMatch } from 'test/support/page-match';
 import { serverEntry } from './entry-server';
 
 const base = fakePageData();
@@ -14,6 +15,7 @@ const assets = { scripts: ['/assets/entry-client-abc.js'], styles: ['/assets/app
 function input(path: string, data: PageData = base, extra: Partial<RenderInput> = {}): RenderInput {
   return {
     url: `http://localhost:3000${path}`,
+    match: pageMatch(path, data),
     headers: {},
     waitForAll: true,
     data,
@@ -102,20 +104,27 @@ describe('serverEntry.render', () => {
   });
 });
 
-describe('serverEntry.cacheKey', () => {
+/** A redirect has no cache key: it is answered before the cache. */
+function cacheKey(pathAndQuery: string): string | null {
+  const match = serverEntry.match(pathAndQuery, base);
+  return match.kind === 'page' ? match.cacheKey : null;
+}
+const adminOnly = (pathAndQuery: string) => serverEntry.match(pathAndQuery, base).adminOnly;
+
+describe('serverEntry.match: the cache key', () => {
   it('keeps only the query parameters the route reads, in the route\'s order', () => {
-    expect(serverEntry.cacheKey('/levels/27')).toBe('/levels/27');
-    expect(serverEntry.cacheKey('/levels/27?x=random&utm_source=mail')).toBe('/levels/27');
-    expect(serverEntry.cacheKey('/levels?x=random')).toBe('/levels');
-    expect(serverEntry.cacheKey('/levels?page=2&x=1&difficulty=hard')).toBe('/levels?difficulty=hard&page=2');
-    expect(serverEntry.cacheKey('/levels?difficulty=hard&page=2')).toBe('/levels?difficulty=hard&page=2');
-    expect(serverEntry.cacheKey('/blog?query=doors&fbclid=abc')).toBe('/blog?query=doors');
-    expect(serverEntry.cacheKey('/?x=1')).toBe('/');
+    expect(cacheKey('/levels/27')).toBe('/levels/27');
+    expect(cacheKey('/levels/27?x=random&utm_source=mail')).toBe('/levels/27');
+    expect(cacheKey('/levels?x=random')).toBe('/levels');
+    expect(cacheKey('/levels?page=2&x=1&difficulty=hard')).toBe('/levels?difficulty=hard&page=2');
+    expect(cacheKey('/levels?difficulty=hard&page=2')).toBe('/levels?difficulty=hard&page=2');
+    expect(cacheKey('/blog?query=doors&fbclid=abc')).toBe('/blog?query=doors');
+    expect(cacheKey('/?x=1')).toBe('/');
   });
 
   it('is null for pages that are not cached: accounts, admin', () => {
-    expect(serverEntry.cacheKey('/auth/login?x=1')).toBeNull();
-    expect(serverEntry.cacheKey('/admin/errors?scope=server')).toBeNull();
+    expect(cacheKey('/auth/login?x=1')).toBeNull();
+    expect(cacheKey('/admin/errors?scope=server')).toBeNull();
   });
 });
 
@@ -278,11 +287,11 @@ describe('the admin pages', () => {
 
   it('are admin-only paths, never cached', () => {
     for (const path of ['/admin', '/admin/errors', '/admin/queues']) {
-      expect(serverEntry.adminOnly(path)).toBe(true);
-      expect(serverEntry.cacheKey(path)).toBeNull();
+      expect(adminOnly(path)).toBe(true);
+      expect(cacheKey(path)).toBeNull();
     }
-    expect(serverEntry.adminOnly('/levels/27')).toBe(false);
-    expect(serverEntry.adminOnly('/administration')).toBe(false);
+    expect(adminOnly('/levels/27')).toBe(false);
+    expect(adminOnly('/administration')).toBe(false);
   });
 
   it('do not exist for anyone but an admin: the 404 of an unknown path, and no loader runs', async () => {

@@ -2,17 +2,15 @@ import { renderToPipeableStream, renderToStaticMarkup } from 'react-dom/server';
 import { HelmetProvider } from 'react-helmet-async';
 import { analyticsScript, HINTS_REVEAL_SCRIPT, THEME_SCRIPT } from 'src/contracts/inline-scripts';
 import type { PageAssets, RootData } from 'src/contracts/page-data';
-import type { PagePayload, RenderInput, RenderOutput, ServerEntry } from 'src/contracts/ssr';
+import type { PagePayload, PayloadInput, RenderInput, RenderOutput, ServerEntry } from 'src/contracts/ssr';
 import { Document } from 'web/components/document';
 import { ErrorView } from 'web/components/error-view';
 import { I18nProvider, loadMessages } from 'web/i18n/i18n';
-import { localeRedirect, splitLocale } from 'web/i18n/locale';
 import { LOCALES } from 'web/i18n/locales';
 import { FlushCoalescer } from 'web/lib/flush-coalescer';
 import { HydrationJsonContext, ParseTimeScriptsContext } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
-import { compilePattern } from 'web/lib/router/match';
-import { createResolver, loadersOf, type PageState } from 'web/lib/router/page';
+import { createMatcher, loadersOf, loadPageState, type PageState } from 'web/lib/router/page';
 import { StaticRouter } from 'web/lib/router/router';
 import { loadPage, PAGES } from 'web/route-table';
 import { RootLayout } from 'web/root';
@@ -22,38 +20,10 @@ const ABORT_AFTER_MS = 10_000;
 /** The inline scripts pages write (allowed by their hash in the CSP); only the server carries their text. */
 const PARSE_TIME_SCRIPTS = { theme: THEME_SCRIPT, hintsReveal: HINTS_REVEAL_SCRIPT, analytics: analyticsScript };
 
-// Admin pages resolve for admins only; for anyone else they are not there at all (the 404 of an unknown path).
+// The route table compiled once: each request is matched once (match), and render and payload read that match.
+const matchPage = createMatcher(PAGES, LOCALES);
+/** The loaders of the route objects, by route id. */
 const LOADERS = loadersOf(PAGES);
-const resolveForAdmin = createResolver(PAGES, LOADERS, LOCALES);
-const resolvePage = createResolver(
-  PAGES.filter((page) => page.access !== 'admin'),
-  LOADERS,
-  LOCALES,
-);
-const adminPatterns = PAGES.filter((page) => page.access === 'admin').map((page) => compilePattern(page.path));
-const adminOnly = (pathname: string) => adminPatterns.some((pattern) => pattern.match(splitLocale(pathname, LOCALES).path) !== null);
-const routesForCache = PAGES.map((page) => ({ pattern: compilePattern(page.path), cache: page.cache === true && page.access !== 'admin', query: page.query ?? [] }));
-
-/**
- * The page cache's key of a path and query: the path plus only the parameters its route reads
- * (PageRoute.query), in the route's order; null when the route is not cached. First match wins, as
- * in the resolver.
- */
-function cacheKey(pathAndQuery: string): string | null {
-  const index = pathAndQuery.indexOf('?');
-  const pathname = index === -1 ? pathAndQuery : pathAndQuery.slice(0, index);
-  if (adminOnly(pathname)) return null;
-  const route = routesForCache.find(({ pattern }) => pattern.match(pathname) !== null);
-  if (!route?.cache) return null;
-  if (index === -1 || route.query.length === 0) return pathname;
-  const asked = new URLSearchParams(pathAndQuery.slice(index + 1));
-  const kept = new URLSearchParams();
-  for (const name of route.query) for (const value of asked.getAll(name)) kept.append(name, value);
-  const query = kept.toString();
-  return query ? `${pathname}?${query}` : pathname;
-}
-const routePatterns = PAGES.map((page) => compilePattern(page.path));
-const routePattern = (pathname: string) => routePatterns.find((pattern) => pattern.match(splitLocale(pathname, LOCALES).path) !== null)?.pattern ?? '*';
 
 /** What the browser needs to hydrate: read by web/entry-client.tsx. */
 export interface HydrationData {
@@ -66,9 +36,8 @@ function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
-async function resolve(input: Omit<RenderInput, 'waitForAll'>) {
-  return (input.admin ? resolveForAdmin : resolvePage)(new URL(input.url), input.data);
-}
+/** The page state of a request's match: its loader run for the visitor (admin or not), no matching again. */
+const resolve = (input: PayloadInput) => loadPageState(input.match, new URL(input.url), input.data, LOADERS, input.admin);
 
 async function render(input: RenderInput): Promise<RenderOutput> {
   const { state: page, failure } = await resolve(input);
@@ -134,7 +103,7 @@ async function render(input: RenderInput): Promise<RenderOutput> {
   });
 }
 
-async function payload(input: Omit<RenderInput, 'waitForAll'>): Promise<PagePayload> {
+async function payload(input: PayloadInput): Promise<PagePayload> {
   const { state, failure } = await resolve(input);
   const { url: _url, ...body } = state;
   return failure ? { ...body, errors: [failure] } : body;
@@ -152,12 +121,9 @@ function renderErrorDocument({ assets, status }: { assets: PageAssets; status: n
 }
 
 export const serverEntry: ServerEntry = {
+  match: matchPage,
   render,
   payload,
   renderErrorDocument,
-  cacheKey,
-  adminOnly,
-  routePattern,
-  localeRedirect: (pathAndQuery, request) => localeRedirect(pathAndQuery, request, LOCALES),
   sitemapPaths: (payments) => PAGES.filter((page) => page.sitemap === 'always' || (payments && page.sitemap === 'with-payments')).map((page) => page.path),
 };

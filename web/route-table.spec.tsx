@@ -5,6 +5,7 @@ import type { PricingData } from 'src/contracts/billing';
 import { fakePageData } from 'test/support/fake-page-data';
 import { serverEntry } from './entry-server';
 import type { PageRoute } from 'web/lib/router/page';
+import { pageMatch } from 'test/support/page-match';
 import { PAGES } from './route-table';
 
 /** A path of a route: its own when it has no parameters, else its route object's `sample`. */
@@ -69,6 +70,7 @@ describe('the query parameters of cached routes (PageRoute.query)', () => {
     const read = await parametersRead(async () => {
       const output = await serverEntry.render({
         url: `http://localhost:3000${sample}?x=1`,
+        match: pageMatch(`${sample}?x=1`, data),
         headers: {},
         waitForAll: true,
         data,

@@ -3,9 +3,10 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
 import { applyNodeEnv, ConfigError, loadConfig } from 'src/config/app-config';
-import { ContentImportService } from 'src/modules/levels/application/content-import.service';
+import type { ImportSummary } from 'src/modules/levels/domain/level-repository.port';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
 import { LevelsModule } from 'src/modules/levels/levels.module';
+import { ContentImporter } from 'src/platform/content/content-importer';
 import { AppError } from 'src/platform/errors/app-error';
 import { PlatformModule } from 'src/platform/platform.module';
 
@@ -31,7 +32,7 @@ async function main(command: string | undefined): Promise<void> {
   try {
     await RequestContext.create(app.get(MikroORM).em, async () => {
       if (command === 'import') {
-        const s = await app.get(ContentImportService).importLevels();
+        const s = await app.get(ContentImporter).import<ImportSummary>('levels');
         console.log(`Level guides: ${s.created} new, ${s.updated} updated, ${s.unpublished} unpublished, ${s.unchanged} unchanged`);
       } else {
         const rows = await app.get(LevelsService).mostRequested(50);

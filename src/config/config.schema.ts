@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
-/** Every environment variable the app reads, with its default. The README's table mirrors this. */
+/** Every environment variable the app reads, with its default. docs/configuration.md's table mirrors this. */
 const optionalUrl = z
   .url({ protocol: /^https?$/ })
   .max(2048)
@@ -77,7 +77,7 @@ export const envSchema = z.object({
   HOST: z.string().min(1).max(255).default('localhost'),
   PUBLIC_URL: optionalUrl,
   TRUST_PROXY: trustProxy,
-  // Slow and idle clients (see README, Security): milliseconds, and open connections at once.
+  // Slow and idle clients (see docs/design.md, Security): milliseconds, and open connections at once.
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),

@@ -118,7 +118,7 @@ export interface CreditsView {
   has_paid: boolean;
   /** Credits spent per UTC day over the last 30 days, oldest first (captured charges). */
   daily_usage: { date: string; credits: number }[];
-  /** No free trial for this account: its address (normalised, README "Accounts") already had one. */
+  /** No free trial for this account: its address (normalised, docs/features.md, "Accounts") already had one. */
   trial_refused: boolean;
 }
 

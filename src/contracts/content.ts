@@ -40,9 +40,6 @@ export interface PostListData {
   pageCount: number;
 }
 
-/** The blog's no-results message. */
-export const NO_ARTICLES_FOUND = 'No articles found';
-
 /** `/month/{month}` takes YYYY-MM with a real month; anything else is a 404. */
 export const isMonth = (value: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(value);
 

@@ -72,11 +72,6 @@ export interface GuideFeedback {
   helpful: boolean;
   reason?: FeedbackReason;
 }
-export const FEEDBACK_REASON_LABELS: Record<FeedbackReason, string> = {
-  unclear_step: 'A step is unclear',
-  different_version: 'Different on my version',
-  wrong: 'The solution is wrong',
-};
 
 /** "3:30" for 210 seconds; "1:02:05" past an hour. */
 export function formatDuration(totalSeconds: number): string {

@@ -4,7 +4,7 @@ import { AppConfig } from 'src/config/app-config';
 import { SiteContentService } from 'src/modules/content/application/site-content.service';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
 import { escapeMarkup } from 'src/platform/markup/escape-markup';
-import { ServerEntrySource } from './server-entry.source';
+import { ServerEntrySource } from './server-entry-source.port';
 
 
 /** The content page the footer links only while payments are on (spec). */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 
 /**
- * The real services the integration and end-to-end tests use. CI (and the README) provide
+ * The real services the integration and end-to-end tests use. CI (and docs/testing.md) provide
  * PostgreSQL and Redis on their standard local ports; a missing service fails the test loudly.
  */
 export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -5,15 +5,7 @@ import en from './messages/en';
 
 export type MessageKey = keyof typeof en;
 export type Messages = Record<MessageKey, string>;
-/** A language's messages; any key it lacks is shown in English. */
-export type Catalogue = Partial<Messages>;
 export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
-
-/** A language entry of the picker: code and name (in that language). */
-export interface Language {
-  code: string;
-  name: string;
-}
 
 export function languageName(code: string): string {
   try {

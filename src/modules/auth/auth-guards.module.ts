@@ -2,10 +2,12 @@ import { Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { AdminAccess, AdminGuard, SignedInGuard } from './adapters/http/auth.guards';
 import { SessionSchema, UserSchema } from './adapters/persistence/auth.entities';
-import { MikroOrmSessionRepository, MikroOrmUserRepository } from './adapters/persistence/mikro-orm-auth.repositories';
+import { MikroOrmSessionRepository } from './adapters/persistence/mikro-orm-session-repository.adapter';
+import { MikroOrmUserRepository } from './adapters/persistence/mikro-orm-user-repository.adapter';
 import { AccountEvents } from './application/account-events.service';
 import { SessionAuthenticator } from './application/session-authenticator.service';
-import { SessionRepository, UserRepository } from './domain/ports';
+import { SessionRepository } from './domain/session-repository.port';
+import { UserRepository } from './domain/user-repository.port';
 
 /**
  * What other modules need from accounts: the route guards, the admin check for pages, the session

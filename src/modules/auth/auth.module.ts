@@ -10,12 +10,14 @@ import { GoogleStrategy } from './adapters/google/google.strategy';
 import { OAuthStateCookie } from './adapters/google/oauth-state';
 import { AuthController } from './adapters/http/auth.controller';
 import { OneTimeTokenSchema } from './adapters/persistence/auth.entities';
-import { MikroOrmOneTimeTokenRepository } from './adapters/persistence/mikro-orm-auth.repositories';
-import { Argon2PasswordHasher } from './adapters/security/argon2.password-hasher';
-import { RedisOrMemoryAttemptLimiter } from './adapters/security/attempt-limiter';
+import { MikroOrmOneTimeTokenRepository } from './adapters/persistence/mikro-orm-one-time-token-repository.adapter';
+import { Argon2PasswordHasher } from './adapters/security/argon2-password-hasher.adapter';
+import { RedisOrMemoryAttemptLimiter } from './adapters/security/redis-or-memory-attempt-limiter.adapter';
 import { AuthService } from './application/auth.service';
 import { AuthGuardsModule } from './auth-guards.module';
-import { AttemptLimiter, OneTimeTokenRepository, PasswordHasher } from './domain/ports';
+import { AttemptLimiter } from './domain/attempt-limiter.port';
+import { OneTimeTokenRepository } from './domain/one-time-token-repository.port';
+import { PasswordHasher } from './domain/password-hasher.port';
 
 /**
  * Accounts: email and password with confirmation, sessions, password reset, Google sign-in. Mail

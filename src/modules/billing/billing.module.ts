@@ -3,19 +3,20 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { AppConfig } from 'src/config/app-config';
 import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
 import { CreditsModule } from 'src/modules/credits/credits.module';
-import { YamlPricingCatalog } from './adapters/files/yaml.pricing-catalog';
+import { YamlPricingCatalog } from './adapters/files/yaml-pricing-catalog.adapter';
 import { BillingAdminController, PaymentEventsAdminController } from './adapters/http/billing-admin.controller';
 import { BillingController } from './adapters/http/billing.controller';
 import { StripeWebhookController } from './adapters/http/stripe-webhook.controller';
-import { LocalPaymentGateway } from './adapters/local/local.payment-gateway';
+import { LocalPaymentGateway } from './adapters/local/local-payment-gateway.adapter';
 import { OrderRefundSchema, OrderSchema, PaymentEventSchema } from './adapters/persistence/billing.entities';
-import { PostgresOrderRepository } from './adapters/persistence/postgres.order.repository';
+import { PostgresOrderRepository } from './adapters/persistence/postgres-order-repository.adapter';
 import { BillingHousekeeping } from './adapters/schedule/billing-housekeeping';
-import { StripePaymentGateway } from './adapters/stripe/stripe.payment-gateway';
+import { StripePaymentGateway } from './adapters/stripe/stripe-payment-gateway.adapter';
 import { BillingService } from './application/billing.service';
 import { OrderRepository } from './domain/order-repository.port';
 import { PaymentGateway } from './domain/payment-gateway.port';
 import { PricingCatalog } from './domain/pricing-catalog.port';
+import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module';
 
 /**
  * Payments: the packs of content/pricing.yaml, checkout through the PaymentGateway port (Stripe
@@ -23,7 +24,7 @@ import { PricingCatalog } from './domain/pricing-catalog.port';
  * granted and taken back only through the credits module's CreditLedger.
  */
 @Module({
-  imports: [AuthGuardsModule, CreditsModule, MikroOrmModule.forFeature([OrderSchema, PaymentEventSchema, OrderRefundSchema])],
+  imports: [AuthGuardsModule, CreditsModule, RecurringWorkModule, MikroOrmModule.forFeature([OrderSchema, PaymentEventSchema, OrderRefundSchema])],
   controllers: [BillingController, StripeWebhookController, BillingAdminController, PaymentEventsAdminController],
   providers: [
     BillingService,

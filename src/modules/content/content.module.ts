@@ -1,25 +1,22 @@
 import { Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
-import { AppConfig } from 'src/config/app-config';
-import { MarkdownRenderer } from 'src/platform/content/content-file';
-import { ContentImportSchema } from 'src/platform/content/content-import.entity';
-import { MarkdownItRenderer } from 'src/platform/content/markdown-it.renderer';
-import { FileSiteContentSource } from './adapters/files/file-site-content.source';
-import { SiteContentImportBootstrap } from './adapters/files/site-content-import.bootstrap';
+import { MarkdownRenderer } from 'src/platform/content/markdown-renderer.port';
+import { ContentImportModule } from 'src/platform/content/content-import.module';
+import { MarkdownItRenderer } from 'src/platform/content/markdown-it-renderer.adapter';
 import { BlogPostSchema, ContentPageSchema } from './adapters/persistence/content.entities';
-import { MikroOrmSiteContentRepository } from './adapters/persistence/mikro-orm-site-content.repository';
+import { MikroOrmSiteContentRepository } from './adapters/persistence/mikro-orm-site-content-repository.adapter';
+import { SiteContentKind } from './application/site-content.kind';
 import { SiteContentService } from './application/site-content.service';
-import { SiteContentRepository, SiteContentSource } from './domain/ports';
+import { SiteContentRepository } from './domain/site-content-repository.port';
 
 /** The blog and the content pages (legal pages, FAQ, ...), imported from Markdown like the guides. */
 @Module({
-  imports: [MikroOrmModule.forFeature([ContentPageSchema, BlogPostSchema, ContentImportSchema])],
+  imports: [MikroOrmModule.forFeature([ContentPageSchema, BlogPostSchema]), ContentImportModule],
   providers: [
     SiteContentService,
-    SiteContentImportBootstrap,
+    SiteContentKind,
     { provide: SiteContentRepository, useClass: MikroOrmSiteContentRepository },
     { provide: MarkdownRenderer, useClass: MarkdownItRenderer },
-    { provide: SiteContentSource, inject: [AppConfig], useFactory: (c: AppConfig) => new FileSiteContentSource(c.content.dir) },
   ],
   exports: [SiteContentService],
 })

@@ -4,17 +4,18 @@ import { AccountEvents, AuthGuardsModule } from 'src/modules/auth/auth-guards.mo
 import { CreditsController } from './adapters/http/credits.controller';
 import { PaymentsEnabledGuard } from './adapters/http/payments-enabled.guard';
 import { CREDITS_ENTITIES } from './adapters/persistence/credits.entities';
-import { PostgresCreditLedger } from './adapters/persistence/postgres.credit-ledger';
+import { PostgresCreditLedger } from './adapters/persistence/postgres-credit-ledger.adapter';
 import { CreditsHousekeeping } from './adapters/schedule/credits-housekeeping';
 import { CreditsService } from './application/credits.service';
 import { CreditLedger } from './domain/credit-ledger.port';
+import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module';
 
 /**
  * Credits: the ledger (lots, charges, history) other modules spend through (CreditLedger), the
  * free trial granted on account confirmation, the balance and usage API, and its housekeeping.
  */
 @Module({
-  imports: [AuthGuardsModule, MikroOrmModule.forFeature(CREDITS_ENTITIES)],
+  imports: [AuthGuardsModule, RecurringWorkModule, MikroOrmModule.forFeature(CREDITS_ENTITIES)],
   controllers: [CreditsController],
   providers: [CreditsService, PaymentsEnabledGuard, CreditsHousekeeping, { provide: CreditLedger, useClass: PostgresCreditLedger }],
   exports: [CreditLedger, CreditsService, PaymentsEnabledGuard],
@@ -31,7 +32,6 @@ export class CreditsModule implements OnModuleInit {
 }
 
 export { CreditLedger } from './domain/credit-ledger.port';
-export type { Charge, HoldRequest } from './domain/credit-ledger.port';
-export { InsufficientCreditsError, PaymentsDisabledError } from './domain/credits.errors';
+export { PaymentsDisabledError } from './domain/credits.errors';
 export { PaymentsEnabledGuard } from './adapters/http/payments-enabled.guard';
 export { CreditsService } from './application/credits.service';

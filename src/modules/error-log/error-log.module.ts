@@ -1,23 +1,13 @@
 import { Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
+import { ErrorLogServerErrorSink } from './adapters/error-log-server-error-sink.adapter';
 import { ErrorLogController } from './adapters/http/error-log.controller';
 import { ErrorReportSchema } from './adapters/persistence/error-report.entity';
-import { MikroOrmErrorReportRepository } from './adapters/persistence/mikro-orm-error-report.repository';
+import { MikroOrmErrorReportRepository } from './adapters/persistence/mikro-orm-error-report-repository.adapter';
 import { ErrorLogService } from './application/error-log.service';
-import { ErrorReportRepository } from './domain/error-report.repository';
-import { ServerErrorSink } from 'src/platform/errors/server-error-sink';
-
-/** Records the server's own 5xx through the error log. */
-class ErrorLogServerErrorSink extends ServerErrorSink {
-  constructor(private readonly errorLog: ErrorLogService) {
-    super();
-  }
-
-  record(error: unknown, path: string): Promise<void> {
-    return this.errorLog.recordServerError(error, path);
-  }
-}
+import { ErrorReportRepository } from './domain/error-report-repository.port';
+import { ServerErrorSink } from 'src/platform/errors/server-error-sink.port';
 
 /** Client (and later server) error reports, grouped by fingerprint, readable by ops. */
 @Module({

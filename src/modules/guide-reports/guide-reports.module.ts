@@ -5,18 +5,19 @@ import { MailModule } from 'src/platform/mail/mail.module';
 import { QueueModule } from 'src/platform/queue/queue.module';
 import { GuideReportsController } from './adapters/http/guide-reports.controller';
 import { GuideReportSchema } from './adapters/persistence/guide-report.entity';
-import { MikroOrmGuideReportRepository } from './adapters/persistence/mikro-orm-guide-report.repository';
+import { MikroOrmGuideReportRepository } from './adapters/persistence/mikro-orm-guide-report-repository.adapter';
 import { GuideReportNotifyProcessor } from './adapters/queue/guide-report-notify.processor';
 import { GuideReportsHousekeeping } from './adapters/schedule/guide-reports-housekeeping';
 import { GuideReportsService } from './application/guide-reports.service';
 import { GuideReportRepository } from './domain/guide-report-repository.port';
+import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module';
 
 /**
  * Guide problem reports ("Something wrong with this guide?"): stored in PostgreSQL, mailed to the
  * admins by the 'guide-report.notify' job, deleted after 180 days. Levels says which guides exist.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature([GuideReportSchema]), LevelsModule, QueueModule, MailModule],
+  imports: [MikroOrmModule.forFeature([GuideReportSchema]), LevelsModule, QueueModule, MailModule, RecurringWorkModule],
   controllers: [GuideReportsController],
   providers: [
     GuideReportsService,

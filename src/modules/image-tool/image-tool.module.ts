@@ -4,25 +4,27 @@ import { AppConfig } from 'src/config/app-config';
 import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
 import { CreditsModule } from 'src/modules/credits/credits.module';
 import { QueueModule } from 'src/platform/queue/queue.module';
-import { CompositeImageConverter } from './adapters/composite.image-converter';
+import { OnnxSharpImageConverter } from './adapters/onnx-sharp-image-converter.adapter';
 import { ImagesController } from './adapters/http/images.controller';
-import { SafeHttpImageFetcher } from './adapters/http/safe-http.image-fetcher';
-import { OnnxImageConverter } from './adapters/onnx/onnx.image-converter';
+import { SafeHttpImageFetcher } from './adapters/http/safe-http-image-fetcher.adapter';
+import { OnnxUpscaler } from './adapters/onnx/onnx-upscaler';
 import { ImageJobSchema } from './adapters/persistence/image-job.entity';
-import { PostgresImageJobRepository } from './adapters/persistence/postgres.image-job.repository';
+import { PostgresImageJobRepository } from './adapters/persistence/postgres-image-job-repository.adapter';
 import { ImageConvertProcessor } from './adapters/queue/image-convert.processor';
 import { ImageJobsHousekeeping } from './adapters/schedule/image-jobs-housekeeping';
 import { SharpStyles } from './adapters/sharp/sharp-styles';
-import { SharpImageCodec } from './adapters/sharp/sharp.image-codec';
-import { FileImageStore } from './adapters/storage/file.image-store';
-import { S3ImageStore } from './adapters/storage/s3.image-store';
+import { SharpImageCodec } from './adapters/sharp/sharp-image-codec.adapter';
+import { FileImageStore } from './adapters/storage/file-image-store.adapter';
+import { S3ImageStore } from './adapters/storage/s3-image-store.adapter';
 import { ImageConversionRunner } from './application/image-conversion.runner';
 import { ImageToolService } from './application/image-tool.service';
 import { ImageJobRepository } from './domain/image-job-repository.port';
 import { ImageConverter } from './domain/image-converter.port';
-import { ImageCodec } from './domain/image-decoder.port';
+import { ImageCodec } from './domain/image-codec.port';
 import { ImageFetcher } from './domain/image-fetcher.port';
 import { ImageStore } from './domain/image-store.port';
+import { OutboxModule } from 'src/platform/outbox/outbox.module';
+import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module';
 
 /**
  * The image tool: a conversion costs 1 credit (held through the credits module's CreditLedger,
@@ -30,7 +32,7 @@ import { ImageStore } from './domain/image-store.port';
  * the jobs converts them (ONNX Runtime for AI upscaling, sharp for the styles).
  */
 @Module({
-  imports: [AuthGuardsModule, CreditsModule, QueueModule, MikroOrmModule.forFeature([ImageJobSchema])],
+  imports: [AuthGuardsModule, CreditsModule, QueueModule, OutboxModule, RecurringWorkModule, MikroOrmModule.forFeature([ImageJobSchema])],
   controllers: [ImagesController],
   providers: [
     ImageToolService,
@@ -49,10 +51,10 @@ import { ImageStore } from './domain/image-store.port';
       },
     },
     // Models load on first use (once per process), so the web process, which never converts, never loads them.
-    { provide: ImageConverter, useFactory: () => new CompositeImageConverter(new OnnxImageConverter(), new SharpStyles()) },
+    { provide: ImageConverter, useFactory: () => new OnnxSharpImageConverter(new OnnxUpscaler(), new SharpStyles()) },
   ],
 })
 export class ImageToolModule {}
 
 /** The worker configures sharp for conversions at start. */
-export { SharpImageCodec } from './adapters/sharp/sharp.image-codec';
+export { SharpImageCodec } from './adapters/sharp/sharp-image-codec.adapter';

@@ -23,14 +23,6 @@ export interface ContentFile {
   text: string;
 }
 
-/** Turns trusted-but-checked Markdown into safe HTML (no scripts, handlers or javascript: URLs). */
-export abstract class MarkdownRenderer {
-  abstract render(markdown: string): string;
-  abstract renderInline(markdown: string): string;
-  /** The text without markup, for search. */
-  abstract toPlainText(markdown: string): string;
-}
-
 const MAX_FILE_BYTES = 64 * 1024;
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
 

@@ -2,7 +2,7 @@ import { type ArgumentsHost, Catch, HttpException, Logger, Optional, type Except
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from 'src/platform/database/database.errors';
 import { AppError, type ErrorKind } from './app-error';
-import { ServerErrorSink } from './server-error-sink';
+import { ServerErrorSink } from './server-error-sink.port';
 
 const STATUS: Record<ErrorKind, number> = {
   validation: 400,

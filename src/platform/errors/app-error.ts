@@ -40,11 +40,6 @@ export class NotFoundError extends AppError {
   readonly kind = 'not_found';
 }
 
-export class UnauthorizedError extends AppError {
-  readonly code = 'REQUEST.UNAUTHORIZED';
-  readonly kind = 'unauthorized';
-}
-
 export class ConflictError extends AppError {
   readonly code = 'REQUEST.CONFLICT';
   readonly kind = 'conflict';

@@ -86,7 +86,7 @@ export async function configureHttpPlatform(
   // (web/lib/flush-coalescer.ts), so that is one flush per React flush. Levels by measurement, in
   // the web process under load on a 30 KB level page: brotli 4 cost 0.45 ms of CPU per page (7.0 KB),
   // a third of the render; brotli 1 costs a fifth of that for 8.2 KB, less than gzip 1 for about
-  // its size (README, Benchmarks). The 256 KB window is plenty for pages this size.
+  // its size (docs/benchmarks.md). The 256 KB window is plenty for pages this size.
   await app.register(compress, {
     threshold: 1024,
     // A whole body (an API answer, a page React finished in its shell) up to this size is compressed

@@ -5,7 +5,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { createTransport } from 'nodemailer';
 import { AppConfig } from 'src/config/app-config';
 import type { MailMessage } from './mail-message';
-import { Mailer } from './mailer';
+import { Mailer } from './mailer.port';
 
 /** The first http(s) link of a text, without trailing punctuation. */
 export function firstLink(text: string): string | undefined {

@@ -3,7 +3,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { JobProcessors } from 'src/platform/queue/job-processors';
 import { PermanentJobError } from 'src/platform/queue/queue.errors';
 import { OutboxMailSchema } from './mail-outbox.entity';
-import { Mailer, MailRejectedError } from './mailer';
+import { Mailer, MailRejectedError } from './mailer.port';
 
 /**
  * Runs the 'mail.send' job: loads the outbox row, one Mailer.send per attempt, then deletes the

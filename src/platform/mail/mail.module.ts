@@ -1,21 +1,23 @@
 import { Logger, Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { AppConfig } from 'src/config/app-config';
+import { OutboxModule } from 'src/platform/outbox/outbox.module';
 import { QueueModule } from 'src/platform/queue/queue.module';
 import { FileMailer } from './file-mailer.adapter';
-import { MailOutbox, MailOutboxSweeper, MikroOrmMailOutbox } from './mail-outbox';
+import { MailOutbox } from './mail-outbox.port';
+import { MikroOrmMailOutbox } from './mikro-orm-mail-outbox.adapter';
 import { OutboxMailSchema } from './mail-outbox.entity';
 import { MailSendProcessor } from './mail-send.processor';
-import { Mailer } from './mailer';
+import { Mailer } from './mailer.port';
 import { SmtpMailer } from './smtp-mailer.adapter';
 
 /**
  * Mail: MailOutbox to send (stored, then a 'mail.send' job with the row id), the Mailer port
  * (SMTP at SMTP_URL, else .eml files under DATA_DIR/mail) and the job that calls it.
- * MailOutboxSweeper runs on the schedule of the process that runs the jobs.
+ * The outbox registers with the OutboxRelay, which queues again where the jobs run what still waits.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature([OutboxMailSchema]), QueueModule],
+  imports: [MikroOrmModule.forFeature([OutboxMailSchema]), QueueModule, OutboxModule],
   providers: [
     {
       provide: Mailer,
@@ -29,7 +31,6 @@ import { SmtpMailer } from './smtp-mailer.adapter';
       },
     },
     MailSendProcessor,
-    MailOutboxSweeper,
     { provide: MailOutbox, useClass: MikroOrmMailOutbox },
   ],
   exports: [Mailer, MailOutbox],

@@ -2,7 +2,7 @@ import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
 import { AppConfig } from 'src/config/app-config';
 import type { MailMessage } from './mail-message';
-import { Mailer, MailRejectedError } from './mailer';
+import { Mailer, MailRejectedError } from './mailer.port';
 
 interface SmtpError {
   code?: string;

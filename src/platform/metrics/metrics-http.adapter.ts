@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
 import { AppConfig } from 'src/config/app-config';
 import { MetricsService } from './metrics.service';
 
@@ -51,18 +52,19 @@ export function registerMetricsHttp(app: NestFastifyApplication, metrics: Metric
   });
 
   fastify.addHook('onResponse', (request, reply, done) => {
-    metrics.httpRequest(routeLabel(request.routeOptions.url, request.url, request.raw, scrapes, metrics), request.method, reply.statusCode, reply.elapsedTime / 1000);
+    metrics.httpRequest(routeLabel(request, scrapes, metrics), request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 }
 
 /** A bounded label: the route's pattern, never the path a client typed. */
-function routeLabel(route: string | undefined, url: string, raw: IncomingMessage, scrapes: WeakSet<IncomingMessage>, metrics: MetricsService): string {
-  if (scrapes.has(raw)) return METRICS_PATH;
+function routeLabel(request: FastifyRequest, scrapes: WeakSet<IncomingMessage>, metrics: MetricsService): string {
+  if (scrapes.has(request.raw)) return METRICS_PATH;
+  const route = request.routeOptions.url;
   // No route: Fastify's own 404 (a method nothing answers).
   if (route === undefined) return 'unmatched';
   // The SSR catch-all: every page, labelled by its route in the page table.
-  if (route === '*' || route === '/*') return metrics.pageRoute(url);
+  if (route === '*' || route === '/*') return metrics.pageRoute(request);
   // Static files are routes of their own; hashed asset names change with every build.
   if (route.startsWith('/assets/')) return '/assets/*';
   return route;

@@ -74,10 +74,11 @@ describe('MetricsService', () => {
   });
 
   it('labels the SSR catch-all by page route, and "page" until it knows the routes', async () => {
-    expect(metrics.pageRoute('/levels/27')).toBe('page');
-    metrics.labelPages((url) => (url.startsWith('/levels/') ? '/levels/:id' : '*'));
-    expect(metrics.pageRoute('/levels/27')).toBe('/levels/:id');
-    metrics.httpRequest(metrics.pageRoute('/levels/27'), 'GET', 200, 0.002);
+    const request = { url: '/levels/27' };
+    expect(metrics.pageRoute(request)).toBe('page');
+    metrics.labelPages(({ url }) => (url.startsWith('/levels/') ? '/levels/:id' : '*'));
+    expect(metrics.pageRoute(request)).toBe('/levels/:id');
+    metrics.httpRequest(metrics.pageRoute(request), 'GET', 200, 0.002);
     metrics.pageCacheResult('hit');
     metrics.pageRendered('cache');
     const text = await metrics.scrape();

@@ -6,7 +6,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { BullmqJobQueue } from 'src/platform/queue/bullmq-job-queue.adapter';
 import { InlineJobQueue } from 'src/platform/queue/inline-job-queue.adapter';
 import { JobProcessors } from 'src/platform/queue/job-processors';
-import { JobQueue } from 'src/platform/queue/job-queue';
+import { JobQueue } from 'src/platform/queue/job-queue.port';
 import type { JobName, QueueName } from 'src/platform/queue/jobs';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
@@ -22,7 +22,7 @@ export class MetricsService {
   readonly registry = new Registry();
   private readonly logger = new Logger('Metrics');
   /** How the SSR catch-all's requests are labelled: the page's route pattern (set by the SSR module). */
-  private pageRoutes?: (url: string) => string;
+  private pageRoutes?: (request: { url: string }) => string;
   private pool?: Pool;
 
   private readonly httpRequests = new Counter({
@@ -93,14 +93,14 @@ export class MetricsService {
     pool('db_pool_max_connections', 'The most connections the database pool opens', (p) => p.options.max ?? 0);
   }
 
-  /** Lets the SSR module label its catch-all route's requests by page route pattern. */
-  labelPages(routeOf: (url: string) => string): void {
+  /** Lets the SSR module label its catch-all route's requests by page route pattern (read from the request's match). */
+  labelPages(routeOf: (request: { url: string }) => string): void {
     this.pageRoutes = routeOf;
   }
 
-  /** The label of the SSR catch-all's request for this URL: its page route, or 'page' while unknown. */
-  pageRoute(url: string): string {
-    return this.pageRoutes?.(url) ?? 'page';
+  /** The label of an SSR catch-all's request: its page route, or 'page' while unknown. */
+  pageRoute(request: { url: string }): string {
+    return this.pageRoutes?.(request) ?? 'page';
   }
 
   httpRequest(route: string, method: string, status: number, seconds: number): void {

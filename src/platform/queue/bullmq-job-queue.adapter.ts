@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } fro
 import { Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { AppConfig } from 'src/config/app-config';
-import { JobQueue, type EnqueueOptions } from './job-queue';
+import { JobQueue, type EnqueueOptions } from './job-queue.port';
 import { JobRetryPolicy } from './job-retry-policy';
 import { JOBS, QUEUE_NAMES, validateJob, type JobData, type JobName, type QueueName, type RetryPolicy } from './jobs';
 import { QueueUnavailableError } from './queue.errors';
@@ -79,6 +79,11 @@ export class BullmqJobQueue extends JobQueue implements OnModuleInit, OnApplicat
       void queue.close().catch(() => undefined);
       throw new QueueUnavailableError({ cause: error });
     }
+  }
+
+  /** The worker process runs the jobs: their counts are in Redis (counts()), not in this process. */
+  localCounts(): null {
+    return null;
   }
 
   /** Every queue of the registry with its counts in Redis; QueueUnavailableError while Redis is down. */

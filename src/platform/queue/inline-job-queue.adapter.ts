@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { isDatabaseUnavailable } from 'src/platform/database/database.errors';
 import { JobProcessors } from './job-processors';
-import { JobQueue, type EnqueueOptions } from './job-queue';
+import { JobQueue, type EnqueueOptions, type LocalQueueCounts } from './job-queue.port';
 import { backoffDelay, JobRetryPolicy } from './job-retry-policy';
 import { JOBS, QUEUE_CONCURRENCY, QUEUE_NAMES, validateJob, type JobData, type JobName, type QueueName } from './jobs';
 import { describeFailure, PermanentJobError, QueueUnavailableError } from './queue.errors';
@@ -14,15 +14,6 @@ interface InlineJob {
   timer?: NodeJS.Timeout;
   /** waiting: due or about to be; delayed: waiting for a retry; active: running. */
   state: 'waiting' | 'delayed' | 'active';
-}
-
-/** A queue of this process at one moment, named like BullMQ's counts; completed and failed count since start. */
-export interface InlineQueueCounts {
-  waiting: number;
-  active: number;
-  delayed: number;
-  completed: number;
-  failed: number;
 }
 
 /**
@@ -64,13 +55,18 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
   }
 
   /** Every queue of the registry with its jobs in this process right now (the ops page without Redis). */
-  counts(): Record<QueueName, InlineQueueCounts> {
+  counts(): Record<QueueName, LocalQueueCounts> {
     const counts = Object.fromEntries(
       QUEUE_NAMES.map((queue) => [queue, { waiting: 0, active: 0, delayed: 0, completed: 0, failed: 0, ...this.finished.get(queue) }]),
-    ) as Record<QueueName, InlineQueueCounts>;
+    ) as Record<QueueName, LocalQueueCounts>;
     for (const job of this.jobs.values()) counts[JOBS[job.name].queue][job.state]++;
     return counts;
   }
+  /** This process runs its jobs: they are the counts above. */
+  localCounts(): Record<QueueName, LocalQueueCounts> {
+    return this.counts();
+  }
+
 
   /** Stops taking jobs, drops the waiting ones and waits for those running (before the database closes). */
   async onModuleDestroy(): Promise<void> {

@@ -46,8 +46,6 @@ export const QUEUE_NAMES: QueueName[] = [...new Set(JOB_NAMES.map((name) => JOBS
  */
 export const QUEUE_CONCURRENCY: Partial<Record<QueueName, number>> = { images: 1 };
 
-export const jobsOfQueue = (queue: QueueName): JobName[] => JOB_NAMES.filter((name) => JOBS[name].queue === queue);
-
 export const isJobName = (name: string): name is JobName => Object.hasOwn(JOBS, name);
 
 /** What callers may pass as a job id (BullMQ refuses ':' and ids made only of digits). */

@@ -3,7 +3,7 @@ import { AppConfig } from 'src/config/app-config';
 import { BullmqJobQueue } from './bullmq-job-queue.adapter';
 import { InlineJobQueue } from './inline-job-queue.adapter';
 import { JobProcessors } from './job-processors';
-import { JobQueue } from './job-queue';
+import { JobQueue } from './job-queue.port';
 import { JobRetryPolicy } from './job-retry-policy';
 import { RedisModule } from 'src/platform/redis/redis.module';
 import { LiveWorkers } from './worker-heartbeat.service';

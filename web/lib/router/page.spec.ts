@@ -1,7 +1,17 @@
+import type { PageData } from 'src/contracts/page-data';
+import { LOCALES } from 'web/i18n/locales';
+import { PAGES } from 'web/route-table';
 import { fakePageData } from 'test/support/fake-page-data';
-import { createResolver, PageError, PageRedirect } from './page';
+import { compilePattern } from './match';
+import { createMatcher, loadersOf, loadPageState, PageError, PageRedirect, type Loader, type PageRoute } from './page';
 
 const data = fakePageData();
+
+/** A request as the server entry runs it: matched once, then the match's loader run. */
+function createResolver(routes: Pick<PageRoute, 'id' | 'path' | 'access'>[], loaders: Record<string, Loader>, locales?: readonly string[]) {
+  const match = createMatcher(routes, locales);
+  return (url: URL, data: PageData, admin = false) => loadPageState(match(url.pathname + url.search, data), url, data, loaders, admin);
+}
 const resolve = createResolver(
   [
     { id: 'level', path: '/levels/:id' },
@@ -77,5 +87,42 @@ describe('resolvePage', () => {
       const { state } = await multilingual(new URL('http://x/en/levels/27?x=1'), data);
       expect(state).toMatchObject({ status: 301, redirect: '/levels/27?x=1' });
     });
+  });
+});
+
+describe('createMatcher', () => {
+  const admin = createResolver(
+    [
+      { id: 'admin', path: '/admin', access: 'admin' },
+      { id: 'page', path: '/:slug' },
+    ],
+    { admin: () => 'ops', page: ({ params }) => params.slug },
+  );
+
+  it('resolves an admin page for admins, and for anyone else as the path would be without it', async () => {
+    await expect(admin(new URL('http://x/admin'), data, true)).resolves.toMatchObject({ state: { routeId: 'admin', data: 'ops' } });
+    await expect(admin(new URL('http://x/admin'), data)).resolves.toMatchObject({ state: { routeId: 'page', data: 'admin' } });
+  });
+
+  it('keys, labels and admin-checks the path as it came, and renders the URL as parsed', () => {
+    const match = createMatcher(PAGES, LOCALES);
+    expect(match('/levels/./27?x=1', data)).toMatchObject({ kind: 'page', pattern: '*', adminOnly: false, cacheKey: null, page: { route: { id: 'level' }, params: { id: '27' } } });
+    expect(match('/levels/27?x=1', data)).toMatchObject({ kind: 'page', pattern: '/levels/:id', cacheKey: '/levels/27', page: { route: { id: 'level', cache: true } } });
+    expect(match('/admin', data)).toMatchObject({ kind: 'page', pattern: '/admin', adminOnly: true, cacheKey: null, page: { route: { id: 'admin', access: 'admin' } }, publicPage: { route: { id: 'page' }, params: { slug: 'admin' } } });
+  });
+
+  it('matches a request once: one pass over the route table, stopping at its route, and the loader matches nothing', async () => {
+    const tried: string[] = [];
+    const counting = (path: string) => {
+      const compiled = compilePattern(path);
+      return { pattern: compiled.pattern, match: (pathname: string) => (tried.push(path), compiled.match(pathname)) };
+    };
+    const match = createMatcher(PAGES, LOCALES, counting)('/levels/27?utm_source=mail', data, { acceptLanguage: 'en' });
+    const { state } = await loadPageState(match, new URL('http://localhost/levels/27'), data, loadersOf(PAGES));
+    expect(state).toMatchObject({ routeId: 'level', params: { id: '27' }, status: 200 });
+    expect(match).toMatchObject({ kind: 'page', pattern: '/levels/:id', cacheKey: '/levels/27' });
+    expect(tried.filter((path) => path === '/levels/:id')).toHaveLength(1);
+    expect(new Set(tried).size).toBe(tried.length);
+    expect(tried.at(-1)).toBe('/levels/:id');
   });
 });

@@ -1,6 +1,7 @@
 import type { PageData } from 'src/contracts/page-data';
+import type { LocaleHints, MatchedRoute, PageFound, PageMatch, RouteMatch, SiteRules } from 'src/contracts/ssr';
 import type { ComponentType } from 'react';
-import { DEFAULT_LOCALE, localizePath, splitLocale } from 'web/i18n/locale';
+import { DEFAULT_LOCALE, localeRedirect, localizePath, splitLocale } from 'web/i18n/locale';
 import { compilePattern, type Params } from './match';
 
 /** What a page loader receives on the server: route params, the URL, and the in-process data client. */
@@ -69,7 +70,7 @@ export function definePage({ page, ...route }: PageDefinition): PageRoute {
   return { ...route, load: page ? () => page().then((m) => m.default) : async () => Nothing };
 }
 
-/** The loaders of a route table by route id: what createResolver runs (on the server). */
+/** The loaders of a route table by route id: what loadPageState runs (on the server). */
 export const loadersOf = (routes: readonly PageRoute[]): Record<string, Loader> =>
   Object.fromEntries(routes.flatMap((route) => (route.loader ? [[route.id, route.loader]] : [])));
 
@@ -108,50 +109,119 @@ export interface PageState {
   redirect?: string;
 }
 
-/**
- * Matches a URL against the route table, first match wins; the last route should be '*'. Route
- * paths carry no locale: '/fr/levels/27' matches '/levels/:id' in French.
- */
-export function createResolver(
-  routes: Pick<PageRoute, 'id' | 'path'>[],
-  loaders: Record<string, Loader>,
-  locales: readonly string[] = [DEFAULT_LOCALE],
-) {
-  const compiled = routes.map((route) => ({ route, pattern: compilePattern(route.path) }));
+/** The cache policy the bridge keys pages by: admin pages never are (their HTML depends on who asks). */
+const matchedRoute = (route: RouteEntry): MatchedRoute => ({
+  id: route.id,
+  pattern: route.path,
+  ...(route.access ? { access: route.access } : {}),
+  cache: route.cache === true && route.access !== 'admin',
+  query: route.query ?? [],
+});
 
-  return async function resolvePage(url: URL, data: PageData): Promise<{ state: PageState; failure?: unknown }> {
-    const { locale, path, prefixed } = splitLocale(url.pathname, locales);
-    const base = { url: url.pathname + url.search, locale };
-    const moved = data.redirects.get(url.pathname);
-    if (moved) return { state: { ...base, routeId: 'redirect', params: {}, status: 301, redirect: moved } };
-    // The default language has no prefix: '/en/levels' is '/levels'.
-    if (prefixed && locale === DEFAULT_LOCALE) {
-      return { state: { ...base, routeId: 'redirect', params: {}, status: 301, redirect: path + url.search } };
-    }
-    // Spec: any path containing /auth goes to the (localised) home page while accounts are off.
-    if (!data.config.settings.has_login && path.includes('/auth')) {
-      return { state: { ...base, routeId: 'redirect', params: {}, status: 302, redirect: localizePath('/', locale) } };
-    }
+type RouteEntry = Pick<PageRoute, 'id' | 'path' | 'cache' | 'query' | 'access'>;
+/** Where one path goes among the routes: the first match, and the first that is not admin-only. */
+type Scan = Pick<PageFound, 'page' | 'publicPage'>;
+/** Page URLs are parsed as the server entry's render reads them (origin from config): the path parses the same under any http origin. */
+const ORIGIN = 'http://localhost';
+
+/**
+ * Compiles the route table once and returns `match`: where a request goes, found in one pass over
+ * the routes, first match wins (the last route should be '*'). Route paths carry no locale:
+ * '/fr/levels/27' matches '/levels/:id' in French. `compile` is a seam for tests that count matches.
+ */
+export function createMatcher(routes: readonly RouteEntry[], locales: readonly string[] = [DEFAULT_LOCALE], compile = compilePattern) {
+  const compiled = routes.map((route) => ({ route: matchedRoute(route), pattern: compile(route.path) }));
+
+  function scan(path: string): Scan {
+    let page: RouteMatch | null = null;
     for (const { route, pattern } of compiled) {
+      // Past an admin page's match only a public route matters (what everyone else gets).
+      if (page && route.access === 'admin') continue;
       const params = pattern.match(path);
       if (!params) continue;
-      const state: PageState = { ...base, routeId: route.id, params, status: 200 };
-      try {
-        const load = loaders[route.id];
-        if (load) state.data = await load({ params, url, data });
-        return { state };
-      } catch (error) {
-        if (error instanceof PageRedirect) {
-          // Loaders name route paths; the visitor stays in their language ('/' → '/fr').
-          return { state: { ...state, status: error.status, redirect: localizePath(error.location, locale) } };
-        }
-        if (error instanceof PageError) {
-          return { state: { ...state, status: error.status, error: { status: error.status, message: error.publicMessage } } };
-        }
-        // Unexpected: the visitor sees 'An error occurred'; the details go to the server log only.
-        return { state: { ...state, status: 500, error: { status: 500 } }, failure: error };
-      }
+      const found = { route, params };
+      if (route.access !== 'admin') return { page: page ?? found, publicPage: found };
+      page = found;
     }
-    return { state: { ...base, routeId: 'not-found', params: {}, status: 404, error: { status: 404 } } };
+    return { page, publicPage: null };
+  }
+
+  return function match(pathAndQuery: string, site: SiteRules, hints?: LocaleHints): PageMatch {
+    const queryAt = pathAndQuery.indexOf('?');
+    const rawPath = queryAt === -1 ? pathAndQuery : pathAndQuery.slice(0, queryAt);
+    // The path as it came names the label, the admin check and the cache key; what renders is the
+    // URL as parsed (dot segments resolved, characters escaped). Nearly always one path, scanned once.
+    const named = splitLocale(rawPath, locales);
+    const forName = scan(named.path);
+    const pattern = forName.page?.route.pattern ?? '*';
+    const adminOnly = forName.page?.route.access === 'admin';
+    if (hints) {
+      // A visitor whose cookie or browser asks for another language goes to its prefixed path.
+      const localized = localeRedirect(pathAndQuery, hints, locales);
+      if (localized) return { kind: 'redirect', status: 302, location: localized, byVisitorLocale: true, pattern, adminOnly, locale: named.locale };
+    }
+    const forKey = named.prefixed ? scan(rawPath) : forName;
+    const cacheKey = adminOnly ? null : cacheKeyOf(forKey.page?.route, rawPath, queryAt === -1 ? '' : pathAndQuery.slice(queryAt + 1));
+    // A cached page renders from its key: parameters the route does not read never reach it.
+    const url = new URL(`${ORIGIN}${cacheKey ?? pathAndQuery}`);
+    const { locale, path, prefixed } = splitLocale(url.pathname, locales);
+    const base = { pattern, adminOnly, locale, byVisitorLocale: false } as const;
+    const moved = site.redirects.get(url.pathname);
+    if (moved) return { kind: 'redirect', status: 301, location: moved, ...base };
+    // The default language has no prefix: '/en/levels' is '/levels'.
+    if (prefixed && locale === DEFAULT_LOCALE) return { kind: 'redirect', status: 301, location: path + url.search, ...base };
+    // Spec: any path containing /auth goes to the (localised) home page while accounts are off.
+    if (!site.config.settings.has_login && path.includes('/auth')) return { kind: 'redirect', status: 302, location: localizePath('/', locale), ...base };
+    const found = path === named.path ? forName : path === rawPath ? forKey : scan(path);
+    return { kind: 'page', pattern, adminOnly, locale, cacheKey, page: found.page, publicPage: found.publicPage };
   };
+}
+
+/**
+ * The page cache's key of a path and query: the path plus only the parameters its route reads
+ * (PageRoute.query), in the route's order; null when the route is not cached.
+ */
+function cacheKeyOf(route: MatchedRoute | undefined, pathname: string, query: string): string | null {
+  if (!route?.cache) return null;
+  if (!query || route.query.length === 0) return pathname;
+  const asked = new URLSearchParams(query);
+  const kept = new URLSearchParams();
+  for (const name of route.query) for (const value of asked.getAll(name)) kept.append(name, value);
+  const filtered = kept.toString();
+  return filtered ? `${pathname}?${filtered}` : pathname;
+}
+
+/**
+ * Runs the loader of a request's match: the page's state, for its HTML and its payload alike. The
+ * route was found by `match`; nothing here matches again. A visitor who is not an admin gets the
+ * match's public page (admin pages resolve as if they did not exist).
+ */
+export async function loadPageState(
+  match: PageMatch,
+  url: URL,
+  data: PageData,
+  loaders: Readonly<Record<string, Loader>>,
+  admin = false,
+): Promise<{ state: PageState; failure?: unknown }> {
+  const base = { url: url.pathname + url.search, locale: match.locale };
+  if (match.kind === 'redirect') return { state: { ...base, routeId: 'redirect', params: {}, status: match.status, redirect: match.location } };
+  const found = admin ? match.page : match.publicPage;
+  if (!found) return { state: { ...base, routeId: 'not-found', params: {}, status: 404, error: { status: 404 } } };
+  const { route, params } = found;
+  const state: PageState = { ...base, routeId: route.id, params, status: 200 };
+  try {
+    const load = loaders[route.id];
+    if (load) state.data = await load({ params, url, data });
+    return { state };
+  } catch (error) {
+    if (error instanceof PageRedirect) {
+      // Loaders name route paths; the visitor stays in their language ('/' → '/fr').
+      return { state: { ...state, status: error.status, redirect: localizePath(error.location, match.locale) } };
+    }
+    if (error instanceof PageError) {
+      return { state: { ...state, status: error.status, error: { status: error.status, message: error.publicMessage } } };
+    }
+    // Unexpected: the visitor sees 'An error occurred'; the details go to the server log only.
+    return { state: { ...state, status: 500, error: { status: 500 } }, failure: error };
+  }
 }

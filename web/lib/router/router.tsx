@@ -39,7 +39,6 @@ export const usePage = () => useRouter().page;
  * import of the page's `*.loader.ts`. The one cast is here: the data is that loader's result.
  */
 export const useLoaderData = <L extends Loader>() => useRouter().page.data as LoaderData<L>;
-export const useParams = () => useRouter().page.params;
 export const useNavigate = () => useRouter().navigate;
 export const useNavigating = () => useRouter().navigating;
 

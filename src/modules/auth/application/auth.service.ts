@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import type { PasswordResetInput, SignInInput, SignUpInput } from 'src/contracts/auth.schema';
-import { MailOutbox } from 'src/platform/mail/mail-outbox';
+import { MailOutbox } from 'src/platform/mail/mail-outbox.port';
 import {
   InvalidCredentialsError,
   InvalidLinkError,
@@ -11,7 +11,11 @@ import {
 } from '../domain/auth.errors';
 import { SIGN_IN_THROTTLE, signInDelayMs } from '../domain/sign-in-throttle';
 import { TOKEN_LIFETIME_MS, type TokenPurpose } from '../domain/one-time-token';
-import { AttemptLimiter, OneTimeTokenRepository, PasswordHasher, SessionRepository, UserRepository } from '../domain/ports';
+import { AttemptLimiter } from '../domain/attempt-limiter.port';
+import { OneTimeTokenRepository } from '../domain/one-time-token-repository.port';
+import { PasswordHasher } from '../domain/password-hasher.port';
+import { SessionRepository } from '../domain/session-repository.port';
+import { UserRepository } from '../domain/user-repository.port';
 import { hashSecret, looksLikeSecret, newSecret } from '../domain/secrets';
 import type { Session } from '../domain/session';
 import { normalizeEmail, type User } from '../domain/user';

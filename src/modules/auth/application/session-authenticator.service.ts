@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
-import { SessionRepository, UserRepository } from '../domain/ports';
+import { SessionRepository } from '../domain/session-repository.port';
+import { UserRepository } from '../domain/user-repository.port';
 import { hashSecret, looksLikeSecret } from '../domain/secrets';
 import { isSessionLive, TOUCH_AFTER_MS, type Session } from '../domain/session';
 import { normalizeEmail, type User } from '../domain/user';

@@ -4,7 +4,7 @@ import { loadConfig } from 'src/config/app-config';
 import type { CreditPack, OrderStatus } from 'src/contracts/billing';
 import type { SessionAuthenticator } from 'src/modules/auth/auth-guards.module';
 import { PaymentsDisabledError } from 'src/modules/credits/domain/credits.errors';
-import { InMemoryCreditLedger } from 'test/fakes/in-memory.credit-ledger';
+import { InMemoryCreditLedger } from 'test/fakes/in-memory-credit-ledger.adapter';
 import {
   OrderNotFoundError,
   OrderNotPayableError,

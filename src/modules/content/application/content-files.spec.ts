@@ -1,5 +1,5 @@
 import { ContentFileError } from 'src/platform/content/content-file';
-import { MarkdownItRenderer } from 'src/platform/content/markdown-it.renderer';
+import { MarkdownItRenderer } from 'src/platform/content/markdown-it-renderer.adapter';
 import { parsePageFile, parsePostFile } from './content-files';
 
 const markdown = new MarkdownItRenderer();

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { InvalidDateError, parseIsoDate } from 'src/contracts/dates';
 import { isPageSlug, isPostSlug, isTag, type MediaEntry } from 'src/contracts/content';
 import { parse as parseYaml } from 'yaml';
-import { ContentFileError, readContentFile, type ContentFile, type MarkdownRenderer } from 'src/platform/content/content-file';
+import { ContentFileError, readContentFile, type ContentFile } from 'src/platform/content/content-file';
+import type { MarkdownRenderer } from 'src/platform/content/markdown-renderer.port';
 import type { PageFile, PostFile } from '../domain/content';
 
 /** Dates must be YYYY-MM-DD with an optional time; YAML may hand them over as text only. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ERROR_REPORT_LIMITS, type ClientErrorReport, type ErrorType } from 'src/contracts/error-report';
 import type { ErrorGroupView } from 'src/contracts/ops';
 import { cleanText, fingerprintOf, type ErrorOccurrence, type ErrorReport } from '../domain/error-report';
-import { ErrorReportRepository } from '../domain/error-report.repository';
+import { ErrorReportRepository } from '../domain/error-report-repository.port';
 import { toErrorGroupView } from './error-group-view';
 
 @Injectable()

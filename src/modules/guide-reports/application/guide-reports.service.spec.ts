@@ -1,8 +1,8 @@
 import { loadConfig, type AppConfig } from 'src/config/app-config';
 import type { LevelsService } from 'src/modules/levels/application/levels.service';
 import type { MailMessage } from 'src/platform/mail/mail-message';
-import type { MailOutbox } from 'src/platform/mail/mail-outbox';
-import type { JobQueue } from 'src/platform/queue/job-queue';
+import type { MailOutbox } from 'src/platform/mail/mail-outbox.port';
+import type { JobQueue } from 'src/platform/queue/job-queue.port';
 import { validateJob } from 'src/platform/queue/jobs';
 import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
 import type { GuideReport } from '../domain/guide-report';

@@ -7,7 +7,7 @@ import { CONVERSIONS } from '../domain/conversions';
 import { chargeKey, CONVERSION_DEADLINE_MS, jobFiles } from '../domain/image-job';
 import { ImageJobRepository } from '../domain/image-job-repository.port';
 import { ImageConverter } from '../domain/image-converter.port';
-import { ImageCodec } from '../domain/image-decoder.port';
+import { ImageCodec } from '../domain/image-codec.port';
 import { ImageFetcher } from '../domain/image-fetcher.port';
 import { ImageStore } from '../domain/image-store.port';
 import { ImageFetchError, InvalidImageError } from '../domain/image-tool.errors';
@@ -119,19 +119,21 @@ export class ImageConversionRunner {
   }
 
   /**
-   * Housekeeping where the jobs run: queues again the jobs whose queue message may be lost, fails
-   * (and refunds) those that can no longer finish, and deletes files past the retention period.
+   * The image outbox's entries (the job rows): jobs still queued since before `before`, whose queue
+   * message may be lost (Redis was down), and jobs running since then where BullMQ can tell whether
+   * their job still lives (an active one is left alone; one that gave up runs again); in this
+   * process's own queue (no Redis) a running row may be another web process's.
    */
-  async housekeeping(now = new Date()): Promise<{ requeued: number; lost: number; deleted: number }> {
-    const before = new Date(now.getTime() - REQUEUE_AFTER_MS);
-    // Running rows too where BullMQ can tell whether their job still lives (an active one is left
-    // alone); in this process's own queue (no Redis) a running row may be another web process's.
-    const running = this.config.redis.url ? await this.jobs.runningSince(before, 200) : [];
-    const queued = [...(await this.jobs.queuedBefore(before, 200)), ...running];
-    // retryFailed: a job that gave up (the database was down through its attempts) stays in Redis
-    // under this id, and a plain add would do nothing; the job would wait for the lost-job sweep.
-    for (const id of queued) await this.service.enqueue(id, { retryFailed: true });
-    if (queued.length) this.logger.log(`${queued.length} unfinished image job(s) handed to the queue again`);
+  async waitingForTheQueue(before: Date, limit: number): Promise<string[]> {
+    const running = this.config.redis.url ? await this.jobs.runningSince(before, limit) : [];
+    return [...(await this.jobs.queuedBefore(before, limit)), ...running];
+  }
+
+  /**
+   * Housekeeping where the jobs run: fails (and refunds) the jobs that can no longer finish, and
+   * deletes files past the retention period. (The outbox relay queues again those still waiting.)
+   */
+  async housekeeping(now = new Date()): Promise<{ lost: number; deleted: number }> {
     const lost = await this.jobs.unfinishedBefore(new Date(now.getTime() - LOST_JOB_AFTER_MS), 200);
     for (const id of lost) await this.failForGood(id, 'IMAGES.LOST', 'The conversion could not finish.');
     if (lost.length) this.logger.warn(`${lost.length} image job(s) could not finish: failed, credits returned`);
@@ -141,6 +143,6 @@ export class ImageConversionRunner {
       for (const key of Object.values(files)) await this.store.delete(key);
       await this.jobs.markFilesDeleted(id);
     }
-    return { requeued: queued.length, lost: lost.length, deleted: expired.length };
+    return { lost: lost.length, deleted: expired.length };
   }
 }

@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { loadConfig } from 'src/config/app-config';
 import { InsufficientCreditsError } from 'src/modules/credits/domain/credits.errors';
-import { JobQueue } from 'src/platform/queue/job-queue';
+import { JobQueue } from 'src/platform/queue/job-queue.port';
 import type { LiveWorkers } from 'src/platform/queue/worker-heartbeat.service';
-import { InMemoryCreditLedger } from 'test/fakes/in-memory.credit-ledger';
+import { InMemoryCreditLedger } from 'test/fakes/in-memory-credit-ledger.adapter';
 import type { ConversionId } from '../domain/conversions';
-import { ImageCodec } from '../domain/image-decoder.port';
+import { ImageCodec } from '../domain/image-codec.port';
 import { chargeKey, ImageJob, jobFiles, MAX_SUBMISSIONS_PER_MINUTE } from '../domain/image-job';
 import { ImageJobRepository, type NewImageJob } from '../domain/image-job-repository.port';
 import { ImageStore } from '../domain/image-store.port';
@@ -138,6 +138,9 @@ class RecordingQueue extends JobQueue {
     if (this.down) throw new Error('Redis is down');
     this.queued.push({ name, data, options });
   }
+  localCounts() {
+    return null;
+  }
 }
 
 const png = Buffer.concat([PNG_SIGNATURE, Buffer.alloc(32)]);
@@ -177,6 +180,7 @@ describe('ImageToolService', () => {
     expect(await ledger.balance('u1')).toBe(4);
     expect(ledger.charges).toEqual([expect.objectContaining({ idempotencyKey: chargeKey(view.id), amount: 1, state: 'held', description: 'Image: AI upscale 2x' })]);
     expect(store.files.get(jobFiles(view.id).input)?.bytes).toEqual(png);
+    // The queue job id's shape is pinned (queueJobId): jobs already in Redis carry it.
     expect(queue.queued).toEqual([{ name: 'image.convert', data: { jobId: view.id }, options: { jobId: `image-${view.id}` } }]);
   });
 

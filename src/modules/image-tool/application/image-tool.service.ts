@@ -4,12 +4,12 @@ import { AppConfig } from 'src/config/app-config';
 import type { Paged } from 'src/contracts/billing';
 import type { ImageJobView } from 'src/contracts/images';
 import { CreditLedger } from 'src/modules/credits/credits.module';
-import { JobQueue } from 'src/platform/queue/job-queue';
+import { JobQueue } from 'src/platform/queue/job-queue.port';
 import { LiveWorkers } from 'src/platform/queue/worker-heartbeat.service';
 import type { ConversionId } from '../domain/conversions';
-import { chargeKey, CREDITS_PER_IMAGE, isFinished, jobFiles, MAX_SUBMISSIONS_PER_MINUTE, type ImageJob } from '../domain/image-job';
+import { chargeKey, CREDITS_PER_IMAGE, isFinished, jobFiles, MAX_SUBMISSIONS_PER_MINUTE, queueJobId, type ImageJob } from '../domain/image-job';
 import { ImageJobRepository } from '../domain/image-job-repository.port';
-import { ImageCodec } from '../domain/image-decoder.port';
+import { ImageCodec } from '../domain/image-codec.port';
 import { ImageStore } from '../domain/image-store.port';
 import { estimateWait, type DurationSpread } from '../domain/queue-estimate';
 import { ImageJobNotFoundError, TooManySubmissionsError, TooManyUnfinishedJobsError } from '../domain/image-tool.errors';
@@ -85,9 +85,9 @@ export class ImageToolService {
   }
 
   /** Queues a job whose row exists; if the queue is down, the relay queues it later. */
-  async enqueue(id: string, options: { retryFailed?: boolean } = {}): Promise<void> {
+  async enqueue(id: string): Promise<void> {
     try {
-      await this.queue.enqueue('image.convert', { jobId: id }, { jobId: `image-${id}`, ...options });
+      await this.queue.enqueue('image.convert', { jobId: id }, { jobId: queueJobId(id) });
     } catch (error) {
       this.logger.warn({ err: error }, `Image job ${id} not queued now: the relay queues it later`);
     }

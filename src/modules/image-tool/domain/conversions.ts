@@ -16,8 +16,6 @@ export const CONVERSIONS = {
 export type ConversionId = keyof typeof CONVERSIONS;
 export type AiModelId = Extract<(typeof CONVERSIONS)[ConversionId], { kind: 'ai' }>['model'];
 export const CONVERSION_IDS = Object.keys(CONVERSIONS) as ConversionId[];
-export const DEFAULT_CONVERSION: ConversionId = 'ai-2x';
-export const isConversionId = (value: string): value is ConversionId => Object.hasOwn(CONVERSIONS, value);
 
 /** Decoded pixels: 8-bit RGB, row-major, no alpha (`data.length === width * height * 3`). */
 export interface RgbImage {

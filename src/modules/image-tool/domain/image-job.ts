@@ -38,6 +38,12 @@ export const CONVERSION_DEADLINE_MS = 60_000;
 /** The credit charge of a job: one key per job, so a replay never charges twice. */
 export const chargeKey = (jobId: string) => `image-job:${jobId}`;
 
+/**
+ * The id of a job's 'image.convert' queue job: queueing it again while the queue knows it does
+ * nothing. `image-<id>` as before: jobs already in Redis, bull-board and the logs carry it.
+ */
+export const queueJobId = (jobId: string) => `image-${jobId}`;
+
 /** Storage keys of a job's files. */
 export const jobFiles = (jobId: string) => ({
   input: `jobs/${jobId}/input`,

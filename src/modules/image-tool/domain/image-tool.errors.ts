@@ -24,7 +24,7 @@ export class ImageFetchError extends AppError {
 
 /**
  * The per-user cap on jobs queued or running. Retry-After is a fixed 10 s: a conversion takes about
- * 6 s once it runs (README, Benchmarks), so one slot is usually free by then.
+ * 6 s once it runs (docs/benchmarks.md), so one slot is usually free by then.
  */
 export class TooManyUnfinishedJobsError extends AppError {
   readonly code = 'IMAGES.TOO_MANY_UNFINISHED';

@@ -41,5 +41,3 @@ export const levelFileSchema = z.strictObject({
     .min(1, 'needs at least one step')
     .max(30),
 });
-
-export type LevelFile = z.output<typeof levelFileSchema>;

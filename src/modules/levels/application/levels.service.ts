@@ -11,7 +11,8 @@ import {
   type LevelSummary,
 } from 'src/contracts/levels';
 import type { Level } from '../domain/level';
-import { GuideVoteRepository, LevelRepository } from '../domain/ports';
+import { GuideVoteRepository } from '../domain/guide-vote-repository.port';
+import { LevelRepository } from '../domain/level-repository.port';
 
 /** Levels shown on the home page and linked from the footer, when they have guides. */
 const FEATURED = [1, 27, 33, 60, 136, 233];

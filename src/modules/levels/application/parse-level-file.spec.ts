@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContentFileError } from 'src/platform/content/content-file';
-import { MarkdownItRenderer } from 'src/platform/content/markdown-it.renderer';
+import { MarkdownItRenderer } from 'src/platform/content/markdown-it-renderer.adapter';
 import { parseLevelFile } from './parse-level-file';
 
 const markdown = new MarkdownItRenderer();

@@ -1,4 +1,5 @@
-import { ContentFileError, readContentFile, type ContentFile, type MarkdownRenderer } from 'src/platform/content/content-file';
+import { ContentFileError, readContentFile, type ContentFile } from 'src/platform/content/content-file';
+import type { MarkdownRenderer } from 'src/platform/content/markdown-renderer.port';
 import type { LevelGuide } from '../domain/level';
 import { levelFileSchema } from './level-file.schema';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
-import { LevelRepository } from '../domain/ports';
-import { PreviewImageRenderer } from '../domain/preview-image';
+import { LevelRepository } from '../domain/level-repository.port';
+import { PreviewImageRenderer } from '../domain/preview-image-renderer.port';
 
 const MAX_CACHED = 200;
 

@@ -3,8 +3,7 @@ import { AppConfig } from 'src/config/app-config';
 import { ERROR_TYPES, type ErrorType } from 'src/contracts/error-report';
 import { ERROR_GROUPS_SHOWN, type AdminQueuesData, type ErrorGroupView, type ErrorScope } from 'src/contracts/ops';
 import { ErrorLogService } from 'src/modules/error-log/application/error-log.service';
-import { InlineJobQueue } from 'src/platform/queue/inline-job-queue.adapter';
-import { JobQueue } from 'src/platform/queue/job-queue';
+import { JobQueue } from 'src/platform/queue/job-queue.port';
 import { QUEUE_NAMES } from 'src/platform/queue/jobs';
 
 const SCOPE_TYPES: Record<ErrorScope, readonly ErrorType[] | undefined> = {
@@ -26,10 +25,10 @@ export class OpsService {
     return this.errorLog.latestViews(ERROR_GROUPS_SHOWN, SCOPE_TYPES[scope]);
   }
 
-  /** Without Redis the jobs run here (InlineJobQueue) and only this process knows them; with Redis the dashboard reads BullMQ. */
+  /** Without Redis the jobs run here and only this process knows them; with Redis the dashboard reads BullMQ. */
   queues(): AdminQueuesData {
-    if (this.config.redis.url || !(this.jobs instanceof InlineJobQueue)) return { mode: 'redis', queues: [] };
-    const counts = this.jobs.counts();
+    const counts = this.jobs.localCounts();
+    if (this.config.redis.url || !counts) return { mode: 'redis', queues: [] };
     return { mode: 'inline', queues: QUEUE_NAMES.map((name) => ({ name, ...counts[name] })) };
   }
 }

@@ -1,27 +1,19 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { Interval, Timeout } from '@nestjs/schedule';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
+import { RecurringWork } from 'src/platform/schedule/recurring-work';
 import { BillingService } from '../../application/billing.service';
 
-/** Every 10 minutes where scheduled work runs: pending orders older than a day expire. */
+/** Every 10 minutes where the jobs run, with payments on: pending orders older than a day expire. */
 @Injectable()
-export class BillingHousekeeping {
-  private readonly logger = new Logger('Billing');
-
+export class BillingHousekeeping implements OnModuleInit {
   constructor(
+    private readonly work: RecurringWork,
     private readonly billing: BillingService,
     private readonly config: AppConfig,
   ) {}
 
-  // Two methods: @nestjs/schedule keeps one schedule per method (a second decorator replaces the first).
-  @Timeout(3_000)
-  async atStart(): Promise<void> {
-    await this.run();
-  }
-
-  @Interval(10 * 60_000)
-  async run(): Promise<void> {
+  onModuleInit(): void {
     if (!this.config.payments.enabled) return;
-    await this.billing.expireStalePending().catch((error: unknown) => this.logger.warn({ err: error }, 'Order housekeeping failed'));
+    this.work.register({ name: 'billing.expire-pending', firstDelayMs: 3_000, everyMs: 10 * 60_000, run: () => this.billing.expireStalePending() });
   }
 }

@@ -3,7 +3,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, see below */
 
 /**
- * The inference thread of OnnxImageConverter (onnx.image-converter.ts), which documents the
+ * The inference thread of OnnxUpscaler (onnx-upscaler.ts), which documents the
  * messages. ONNX Runtime's `session.run` blocks the event loop it is called on for a whole tile,
  * so the tiles run here, off the main thread. Plain JavaScript: a worker thread runs this file as
  * it is, both from src/ under jest (which transforms only what the test process imports) and from

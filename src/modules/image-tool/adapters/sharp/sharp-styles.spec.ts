@@ -1,6 +1,6 @@
 import type { RgbImage } from 'src/modules/image-tool/domain/conversions';
 import { SharpStyles } from './sharp-styles';
-import { fromRgb } from './sharp.image-codec';
+import { fromRgb } from './sharp-image-codec.adapter';
 
 const styles = new SharpStyles();
 const live = () => new AbortController().signal;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import sharp, { type Sharp } from 'sharp';
 import type { RgbImage } from 'src/modules/image-tool/domain/conversions';
-import { fromRgb } from './sharp.image-codec';
+import { fromRgb } from './sharp-image-codec.adapter';
 
 /** The share of pixels inked as edges, the faintest edge that still counts, and the cartoon's number of colours. */
 const EDGE_SHARE = 0.05;

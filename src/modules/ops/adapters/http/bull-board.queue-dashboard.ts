@@ -2,7 +2,6 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { AppConfig } from 'src/config/app-config';
@@ -44,8 +43,11 @@ export class BullBoardQueueDashboard implements OnApplicationShutdown {
     private readonly access: AdminAccess,
   ) {}
 
-  /** Without Redis nothing is mounted: /admin/queues is then a page showing the web process's own queues. */
-  async register(app: NestFastifyApplication, notFound: NotFoundPage): Promise<void> {
+  /**
+   * Mounts the dashboard on the web app's Fastify instance (call before it listens). Without Redis
+   * nothing is mounted: /admin/queues is then a page showing the web process's own queues.
+   */
+  async register(fastify: FastifyInstance, notFound: NotFoundPage): Promise<void> {
     if (!this.redis.client) return;
     const board = new BullBoardFastifyAdapter().setBasePath(QUEUE_DASHBOARD_PATH);
     // The queues come with the first admitted request, once the site's Redis connection is up (see refreshQueues).
@@ -65,7 +67,7 @@ export class BullBoardQueueDashboard implements OnApplicationShutdown {
     const admitted = new WeakSet<FastifyRequest>();
     const gate = this.gate.bind(this);
     const refreshQueues = this.refreshQueues.bind(this);
-    await app.register(
+    await fastify.register(
       async (scope: FastifyInstance) => {
         // Every route bull-board adds (page, assets, API) runs behind the gate.
         scope.addHook('onRoute', (route) => {

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import type { ExploreData, MediaEntry, PostListQuery, PostSummary } from 'src/contracts/content';
+import { ContentImportSchema } from 'src/platform/content/content-import.entity';
+import { syncPublished } from 'src/platform/content/sync-published';
+import type { BlogPost, ContentPage, PageFile, PostFile } from '../../domain/content';
+import { SiteContentRepository, type SiteImportSummary } from '../../domain/site-content-repository.port';
+import { BlogPostSchema, ContentPageSchema } from './content.entities';
+
+interface PostRow {
+  slug: string;
+  title: string;
+  description: string;
+  published_at: Date;
+  tags: string[];
+  total?: string;
+}
+
+@Injectable()
+export class MikroOrmSiteContentRepository extends SiteContentRepository {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  page(slug: string): Promise<ContentPage | null> {
+    return this.em.findOne(ContentPageSchema, { slug, published: true });
+  }
+
+  post(slug: string): Promise<BlogPost | null> {
+    return this.em.findOne(BlogPostSchema, { slug, published: true });
+  }
+
+  async posts(query: PostListQuery, pageSize: number): Promise<{ posts: PostSummary[]; total: number }> {
+    const where = ['published'];
+    const params: unknown[] = [];
+    if (query.query) {
+      where.push(`search @@ websearch_to_tsquery('english', ?)`);
+      params.push(query.query);
+    }
+    if (query.tag) {
+      where.push('tags @> array[?]::text[]');
+      params.push(query.tag);
+    }
+    if (query.month) {
+      where.push(`to_char(published_at at time zone 'UTC', 'YYYY-MM') = ?`);
+      params.push(query.month);
+    }
+    const rows = await this.em.execute<PostRow[]>(
+      `select slug, title, description, published_at, tags, count(*) over () as total
+       from blog_posts where ${where.join(' and ')} order by published_at desc, slug limit ? offset ?`,
+      [...params, pageSize, (query.page - 1) * pageSize],
+    );
+    return {
+      posts: rows.map((r) => ({
+        slug: r.slug,
+        title: r.title,
+        description: r.description,
+        publishedAt: new Date(r.published_at).toISOString(),
+        tags: r.tags,
+      })),
+      total: rows[0] ? Number(rows[0].total) : 0,
+    };
+  }
+
+  latestPosts(limit: number): Promise<BlogPost[]> {
+    return this.em.find(BlogPostSchema, { published: true }, { orderBy: { publishedAt: 'desc' }, limit });
+  }
+
+  async publishedPages() {
+    return this.em.execute<{ slug: string; updatedOn: string }[]>(
+      `select slug, updated_on::text as "updatedOn" from content_pages where published order by slug`,
+    );
+  }
+
+  async media(): Promise<MediaEntry[]> {
+    const row = await this.em.findOne(ContentImportSchema, { kind: 'site' });
+    return (row?.data as MediaEntry[] | undefined) ?? [];
+  }
+
+  async explore(): Promise<ExploreData> {
+    const [tags, months] = await Promise.all([
+      this.em.execute<{ tag: string; posts: string }[]>(
+        `select tag, count(*) as posts from blog_posts, unnest(tags) as tag where published group by tag order by count(*) desc, tag`,
+      ),
+      this.em.execute<{ month: string; posts: string }[]>(
+        `select to_char(published_at at time zone 'UTC', 'YYYY-MM') as month, count(*) as posts
+         from blog_posts where published group by 1 order by 1 desc`,
+      ),
+    ]);
+    return {
+      tags: tags.map((t) => ({ tag: t.tag, posts: Number(t.posts) })),
+      months: months.map((m) => ({ month: m.month, posts: Number(m.posts) })),
+    };
+  }
+
+  replaceAll(pages: PageFile[], posts: PostFile[], media: MediaEntry[], contentHash: string, now: Date): Promise<SiteImportSummary> {
+    return this.em.transactional(async (em) => {
+      await em.execute(`select pg_advisory_xact_lock(hashtext('content-import:site'))`);
+      const pageSummary = await syncPublished(em, ContentPageSchema, (row) => (row as PageFile).slug, pages, now);
+      const postSummary = await syncPublished(em, BlogPostSchema, (row) => (row as PostFile).slug, posts, now);
+      await em.upsert(ContentImportSchema, { kind: 'site', contentHash, importedAt: now, data: media });
+      return { pages: pageSummary, posts: postSummary };
+    });
+  }
+}

@@ -1,0 +1,20 @@
+import type { ExploreData, MediaEntry, PostListQuery, PostSummary } from 'src/contracts/content';
+import type { BlogPost, ContentPage, PageFile, PostFile } from './content';
+
+export interface SiteImportSummary {
+  pages: { created: number; updated: number; unchanged: number; unpublished: number };
+  posts: { created: number; updated: number; unchanged: number; unpublished: number };
+}
+
+export abstract class SiteContentRepository {
+  abstract page(slug: string): Promise<ContentPage | null>;
+  abstract post(slug: string): Promise<BlogPost | null>;
+  abstract posts(query: PostListQuery, pageSize: number): Promise<{ posts: PostSummary[]; total: number }>;
+  /** Published posts, newest first, for feeds. */
+  abstract latestPosts(limit: number): Promise<BlogPost[]>;
+  abstract publishedPages(): Promise<{ slug: string; updatedOn: string }[]>;
+  abstract media(): Promise<MediaEntry[]>;
+  abstract explore(): Promise<ExploreData>;
+  /** Makes the published pages and posts exactly these, in one transaction. */
+  abstract replaceAll(pages: PageFile[], posts: PostFile[], media: MediaEntry[], contentHash: string, now: Date): Promise<SiteImportSummary>;
+}

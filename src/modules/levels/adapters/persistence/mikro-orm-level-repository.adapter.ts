@@ -1,0 +1,169 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import type { Difficulty, LevelListQuery, LevelSummary, Walkthrough } from 'src/contracts/levels';
+import { Level, type LevelGuide } from '../../domain/level';
+import { LevelRepository, type ImportSummary, type LevelPage } from '../../domain/level-repository.port';
+import { ContentImportSchema } from 'src/platform/content/content-import.entity';
+import { syncPublished } from 'src/platform/content/sync-published';
+import { LevelSchema } from './level.entities';
+
+interface SummaryRow {
+  number: number;
+  title: string;
+  difficulty: Difficulty;
+  reference_seconds: number;
+}
+
+interface LevelRow extends SummaryRow {
+  unlocks_at: number | null;
+  intro_html: string;
+  tips: string[];
+  hints: string[];
+  steps: Level['steps'];
+  video: Level['video'] | null;
+  game_version: string;
+  verified_on: string;
+  search_text: string;
+  source_hash: string;
+  published: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Maps a raw row to the domain class (the hot path skips the ORM's unit of work). */
+function toLevel(row: LevelRow): Level {
+  return Object.assign(new Level(), {
+    number: row.number,
+    title: row.title,
+    difficulty: row.difficulty,
+    referenceSeconds: row.reference_seconds,
+    unlocksAt: row.unlocks_at ?? undefined,
+    introHtml: row.intro_html,
+    tips: row.tips,
+    hints: row.hints,
+    steps: row.steps,
+    video: row.video ?? undefined,
+    gameVersion: row.game_version,
+    verifiedOn: row.verified_on,
+    searchText: row.search_text,
+    sourceHash: row.source_hash,
+    published: row.published,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  });
+}
+
+const SUMMARY_COLUMNS = 'number, title, difficulty, reference_seconds';
+const toSummary = (row: SummaryRow): LevelSummary => ({
+  number: row.number,
+  title: row.title,
+  difficulty: row.difficulty,
+  referenceSeconds: row.reference_seconds,
+});
+
+/** Where clause and parameters for the list filters; text goes through websearch_to_tsquery. */
+function listFilter(query: Pick<LevelListQuery, 'difficulty' | 'query'>) {
+  const where = ['published'];
+  const params: unknown[] = [];
+  if (query.query) {
+    where.push(`search @@ websearch_to_tsquery('english', ?)`);
+    params.push(query.query);
+  }
+  if (query.difficulty) {
+    where.push('difficulty = ?');
+    params.push(query.difficulty);
+  }
+  return { where: where.join(' and '), params };
+}
+
+@Injectable()
+export class MikroOrmLevelRepository extends LevelRepository {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  findPublished(number: number): Promise<Level | null> {
+    return this.em.findOne(LevelSchema, { number, published: true });
+  }
+
+  async findWithNeighbours(number: number) {
+    const neighbour = (op: '<' | '>', order: 'desc' | 'asc') =>
+      `(select json_build_object('number', number, 'title', title, 'difficulty', difficulty, 'reference_seconds', reference_seconds)
+        from levels where published and number ${op} q.n order by number ${order} limit 1)`;
+    const [row] = await this.em.execute<(LevelRow & { prev: SummaryRow | null; next: SummaryRow | null })[]>(
+      `select l.number, l.title, l.difficulty, l.reference_seconds, l.unlocks_at, l.intro_html, l.tips, l.hints, l.steps,
+              l.video, l.game_version, l.verified_on::text as verified_on, l.search_text, l.source_hash, l.published,
+              l.created_at, l.updated_at, ${neighbour('<', 'desc')} as prev, ${neighbour('>', 'asc')} as next
+       from (select ?::int as n) q left join levels l on l.number = q.n and l.published`,
+      [number],
+    );
+    return {
+      level: row?.number != null ? toLevel(row) : null,
+      prev: row?.prev ? toSummary(row.prev) : undefined,
+      next: row?.next ? toSummary(row.next) : undefined,
+    };
+  }
+
+  async list(query: LevelListQuery, pageSize: number): Promise<LevelPage> {
+    const { where, params } = listFilter(query);
+    const order = query.query ? `ts_rank(search, websearch_to_tsquery('english', ?)) desc, number` : 'number';
+    const orderParams = query.query ? [query.query] : [];
+    const rows = await this.em.execute<(SummaryRow & { total: string })[]>(
+      `select ${SUMMARY_COLUMNS}, count(*) over () as total from levels where ${where} order by ${order} limit ? offset ?`,
+      [...params, ...orderParams, pageSize, (query.page - 1) * pageSize],
+    );
+    const total = rows[0] ? Number(rows[0].total) : await this.count(where, params);
+    return { levels: rows.map(toSummary), total };
+  }
+
+  private async count(where: string, params: unknown[]): Promise<number> {
+    const [row] = await this.em.execute<{ n: string }[]>(`select count(*) as n from levels where ${where}`, params);
+    return Number(row?.n ?? 0);
+  }
+
+  async countByDifficulty(text?: string) {
+    const { where, params } = listFilter({ query: text });
+    const rows = await this.em.execute<{ difficulty: Difficulty; n: string }[]>(
+      `select difficulty, count(*) as n from levels where ${where} group by difficulty`,
+      params,
+    );
+    const counts = { easy: 0, medium: 0, hard: 0, all: 0 };
+    for (const row of rows) {
+      counts[row.difficulty] = Number(row.n);
+      counts.all += Number(row.n);
+    }
+    return counts;
+  }
+
+  async sitemapEntries() {
+    const rows = await this.em.execute<{ number: number; title: string; updated_at: Date; video: Walkthrough | null }[]>(
+      'select number, title, updated_at, video from levels where published order by number',
+    );
+    return rows.map((r) => ({ number: r.number, title: r.title, updatedAt: new Date(r.updated_at), video: r.video ?? undefined }));
+  }
+
+  async featured(numbers: number[]): Promise<LevelSummary[]> {
+    if (!numbers.length) return [];
+    const rows = await this.em.execute<SummaryRow[]>(
+      `select ${SUMMARY_COLUMNS} from levels where published and number in (${numbers.map(() => '?').join(', ')}) order by number`,
+      numbers,
+    );
+    return rows.map(toSummary);
+  }
+
+  replaceAll(guides: LevelGuide[], contentHash: string, now: Date): Promise<ImportSummary> {
+    return this.em.transactional(async (em) => {
+      // Two processes starting together import one after the other, never interleaved.
+      await em.execute(`select pg_advisory_xact_lock(hashtext('content-import:levels'))`);
+      // Optional fields are written as null so a removed tip or video really goes away.
+      const summary = await syncPublished(em, LevelSchema, (row) => (row as LevelGuide).number, guides, now, (guide, isNew) => ({
+        ...guide,
+        unlocksAt: guide.unlocksAt ?? null,
+        video: guide.video ?? null,
+        ...(isNew ? { createdAt: now } : {}),
+      }));
+      await em.upsert(ContentImportSchema, { kind: 'levels', contentHash, importedAt: now });
+      return summary;
+    });
+  }
+}

@@ -1,0 +1,30 @@
+import type { LevelListQuery, LevelSummary, Walkthrough } from 'src/contracts/levels';
+import type { Level, LevelGuide } from './level';
+
+
+export interface ImportSummary {
+  created: number;
+  updated: number;
+  unchanged: number;
+  unpublished: number;
+}
+
+export interface LevelPage {
+  levels: LevelSummary[];
+  total: number;
+}
+
+export abstract class LevelRepository {
+  abstract findPublished(number: number): Promise<Level | null>;
+  /** The published level (or null) and its neighbours, in one round trip: the level page's hot path. */
+  abstract findWithNeighbours(number: number): Promise<{ level: Level | null; prev?: LevelSummary; next?: LevelSummary }>;
+  abstract list(query: LevelListQuery, pageSize: number): Promise<LevelPage>;
+  abstract countByDifficulty(text?: string): Promise<Record<'easy' | 'medium' | 'hard' | 'all', number>>;
+  abstract sitemapEntries(): Promise<{ number: number; title: string; updatedAt: Date; video?: Walkthrough }[]>;
+  abstract featured(numbers: number[]): Promise<LevelSummary[]>;
+  /**
+   * Makes the published set exactly `guides`, in one transaction under a lock: new files are
+   * inserted, changed ones updated, unchanged ones left alone, missing ones unpublished.
+   */
+  abstract replaceAll(guides: LevelGuide[], contentHash: string, now: Date): Promise<ImportSummary>;
+}

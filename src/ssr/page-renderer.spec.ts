@@ -1,0 +1,102 @@
+import { Logger } from '@nestjs/common';
+import type { AppConfig } from 'src/config/app-config';
+import type { PagePayload } from 'src/contracts/ssr';
+import { DatabaseUnavailableError } from 'src/platform/database/database.errors';
+import type { MetricsService } from 'src/platform/metrics/metrics.service';
+import { fakePageData } from 'test/support/fake-page-data';
+import { fakeReply, fakeRequest, fakeServerEntry, foundMatch, html } from 'test/support/fake-http';
+import { PageRenderer } from './page-renderer';
+import type { ServerEntrySource } from './server-entry-source.port';
+import type { ServerPageData } from './server-page-data';
+
+const assets = { scripts: ['/assets/entry.js'], styles: [], preloads: [] };
+const source = { entry: async () => undefined, assets: () => assets, buildId: 'b1' } as unknown as ServerEntrySource;
+const config = { http: { publicUrl: 'https://guides.example' } } as AppConfig;
+
+function renderer() {
+  const rendered: string[] = [];
+  const metrics = { pageRendered: (target: string) => rendered.push(target) } as unknown as MetricsService;
+  return { rendered, pageRenderer: new PageRenderer(source, fakePageData() as unknown as ServerPageData, config, metrics) };
+}
+const signal = () => new AbortController().signal;
+
+describe('PageRenderer', () => {
+  // Failures are logged by design; the log is not what these tests read.
+  beforeAll(() => Logger.overrideLogger(false));
+
+  it('renders from the match it is given, at the public URL of the key or request', async () => {
+    const { pageRenderer, rendered } = renderer();
+    const inputs: unknown[] = [];
+    const { entry } = fakeServerEntry();
+    entry.render = async (input) => (inputs.push(input), html('<html>27</html>'));
+    const match = foundMatch();
+    const { reply, sent } = fakeReply();
+    await pageRenderer.stream(entry, fakeRequest('/levels/27?x=1', { headers: { 'user-agent': 'Googlebot/2.1' } }), reply, match, '/levels/27', signal(), false);
+    expect(inputs).toEqual([expect.objectContaining({ url: 'https://guides.example/levels/27', match, waitForAll: true, admin: false, buildId: 'b1' })]);
+    expect(sent).toMatchObject({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' } });
+    expect(String(sent.body)).toBe('<html>27</html>');
+    expect(rendered).toEqual(['stream']);
+  });
+
+  it('never lets an admin page be stored, and follows a loader\'s redirect', async () => {
+    const { pageRenderer } = renderer();
+    const admin = fakeReply();
+    await pageRenderer.stream(fakeServerEntry().entry, fakeRequest('/admin'), admin.reply, foundMatch(), '/admin', signal(), true);
+    expect(admin.sent.headers['cache-control']).toBe('no-store');
+    const moved = fakeServerEntry({ html: () => ({ kind: 'redirect', status: 302, location: '/' }) });
+    const redirected = fakeReply();
+    await pageRenderer.stream(moved.entry, fakeRequest('/pricing'), redirected.reply, foundMatch(), '/pricing', signal(), false);
+    expect(redirected.sent.redirect).toEqual({ location: '/', status: 302 });
+  });
+
+  it('answers a database outage with 503 and Retry-After, and a failed render with the plain error document', async () => {
+    const { pageRenderer } = renderer();
+    const outage = fakeServerEntry({ html: () => html('<html>500</html>', 500, [new DatabaseUnavailableError()]) });
+    const down = fakeReply();
+    await pageRenderer.stream(outage.entry, fakeRequest('/levels/27'), down.reply, foundMatch(), '/levels/27', signal(), false);
+    expect(down.sent).toMatchObject({ status: 503, body: '<!DOCTYPE html>error 503', headers: { 'retry-after': '5', 'cache-control': 'no-store' } });
+    const broken = fakeServerEntry();
+    broken.entry.render = () => Promise.reject(new Error('shell failed'));
+    const failed = fakeReply();
+    await pageRenderer.stream(broken.entry, fakeRequest('/levels/27'), failed.reply, foundMatch(), '/levels/27', signal(), false);
+    expect(failed.sent).toMatchObject({ status: 500, body: '<!DOCTYPE html>error 500', headers: { 'cache-control': 'no-store' } });
+  });
+
+  it('renders for the cache for nobody in particular, and keeps found pages only', async () => {
+    const { pageRenderer, rendered } = renderer();
+    const inputs: unknown[] = [];
+    const { entry } = fakeServerEntry();
+    entry.render = async (input) => (inputs.push(input), html('<html>27</html>'));
+    const request = fakeRequest('/levels/27?utm=1', { headers: { 'accept-language': 'fr', 'user-agent': 'x' } });
+    await expect(pageRenderer.pageForCache(entry, request, foundMatch(), '/levels/27')).resolves.toEqual({ status: 200, contentType: 'text/html; charset=utf-8', body: Buffer.from('<html>27</html>') });
+    expect(inputs).toEqual([expect.objectContaining({ url: 'https://guides.example/levels/27', headers: {}, waitForAll: true, admin: false })]);
+    expect(rendered).toEqual(['cache']);
+    const missing = fakeServerEntry({ html: () => html('<html>404</html>', 404) });
+    await expect(pageRenderer.pageForCache(missing.entry, request, foundMatch(), '/levels/99999')).resolves.toBeNull();
+  });
+
+  it('answers a payload with a weak ETag (304 when the client has it) and keeps only found payloads for the cache', async () => {
+    const { pageRenderer } = renderer();
+    const { entry } = fakeServerEntry();
+    const first = fakeReply({ 'x-frame-options': 'SAMEORIGIN' });
+    await pageRenderer.payload(entry, fakeRequest('/levels/27/_payload.json'), first.reply, foundMatch(), '/levels/27', signal(), false);
+    expect(first.sent).toMatchObject({ status: 200, headers: { 'cache-control': 'no-cache', vary: 'accept-encoding', 'content-type': 'application/json; charset=utf-8' } });
+    expect(first.sent.headers['x-frame-options']).toBeUndefined();
+    expect(JSON.parse(String(first.sent.body))).toEqual({ routeId: 'level', locale: 'en', params: { id: '27' }, status: 200, data: { n: 27 } });
+    const etag = first.sent.headers.etag!;
+    expect(etag).toMatch(/^W\//);
+    const again = fakeReply();
+    await pageRenderer.payload(entry, fakeRequest('/levels/27/_payload.json', { headers: { 'if-none-match': etag } }), again.reply, foundMatch(), '/levels/27', signal(), false);
+    expect(again.sent).toMatchObject({ status: 304, body: undefined });
+    const notFound = fakeServerEntry({ payload: (): PagePayload => ({ routeId: 'not-found', locale: 'en', params: {}, status: 404, error: { status: 404 } }) });
+    await expect(pageRenderer.payloadForCache(notFound.entry, fakeRequest('/x/_payload.json'), foundMatch(), '/x')).resolves.toBeNull();
+  });
+
+  it('answers a payload during a database outage with 503 JSON and Retry-After', async () => {
+    const { pageRenderer } = renderer();
+    const outage = fakeServerEntry({ payload: () => ({ routeId: 'level', locale: 'en', params: {}, status: 500, error: { status: 500 }, errors: [new DatabaseUnavailableError()] }) });
+    const { reply, sent } = fakeReply();
+    await pageRenderer.payload(outage.entry, fakeRequest('/levels/27/_payload.json'), reply, foundMatch(), '/levels/27', signal(), false);
+    expect(sent).toMatchObject({ status: 503, headers: { 'retry-after': '5', 'cache-control': 'no-store' }, body: { status: 503, error: { status: 503 } } });
+  });
+});
