@@ -189,6 +189,6 @@ describe('metrics without METRICS_TOKEN (loopback only), with Redis and a worker
     expect(refused.status).toBe(404);
     expect(await refused.text()).toBe('Not Found');
     expect((await fetch(`${workerUrl}/`)).status).toBe(404);
-    expect(worker.stdout()).toContain(`Metrics at http://0.0.0.0:${port}/metrics`);
+    await worker.logged(`Metrics at http://0.0.0.0:${port}/metrics`);
   });
 });

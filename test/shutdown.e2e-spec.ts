@@ -98,7 +98,8 @@ describe('npm start and SIGTERM to npm only', () => {
       await until('the site to answer', () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false), 120_000);
       group.npm.kill('SIGTERM'); // npm only, not its group
       expect(await group.exited).toBe(0);
-      expect(group.output()).toContain('SIGTERM received: shutting down');
+      // Its pipes may deliver the last lines after npm's exit.
+      await until('the shutdown line', () => group.output().includes('SIGTERM received: shutting down'));
       // npm waited for the web process: nothing of the group is left running.
       await until('the group to be gone', () => !group.groupAlive(), 5_000);
     } finally {
@@ -181,7 +182,7 @@ describe('signals to npm\'s process group, twice (Ctrl-C, a supervisor)', () => 
         expect(await row()).toBe('succeeded');
         const charges = await db.query(`select state from credit_charges where idempotency_key = $1`, [`image-job:${id}`]);
         expect(charges.rows).toEqual([{ state: 'captured' }]);
-        expect(group.output()).toContain('SIGTERM received: finishing running jobs');
+        await until('the shutdown line', () => group.output().includes('SIGTERM received: finishing running jobs'));
       } finally {
         group.kill();
       }

@@ -49,8 +49,9 @@ describe('start-up with nothing configured', () => {
     const step = (name: string) => steps.push(`${new Date().toISOString()} ${name}`);
     try {
       step('started');
-      expect(first.stdout()).toContain('embedded database');
-      expect(first.stdout()).toContain("Applied 'Migration20261122000000ErrorReports'");
+      // /healthz answers before the start-up line is logged: wait for the lines, never read once.
+      await first.logged('embedded database');
+      await first.logged("Applied 'Migration20261122000000ErrorReports'");
       const page = await fetch(`${first.url}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('Stuck on a level?');
@@ -85,7 +86,7 @@ describe('start-up with nothing configured', () => {
       const token = await confirmationTokenFromMailDir(join(dataDir, 'mail'));
       // The local try-out (nothing configured) prints the working link in the terminal too.
       await until('the link in the log', () => second.stdout().includes(`/auth/confirm#token=${token}`));
-      expect(second.stdout()).toMatch(/"Confirm your email[^"]*" written to /);
+      await second.logged(/"Confirm your email[^"]*" written to /);
       expect((await fetch(`${second.url}/auth/confirm`, { method: 'POST', headers: json, body: JSON.stringify({ token }) })).status).toBe(200);
       const signIn = await fetch(`${second.url}/auth/sign_in`, { method: 'POST', headers: json, body: JSON.stringify({ email: ADMIN, password: PASSWORD }) });
       expect(signIn.status).toBe(200);
@@ -159,8 +160,8 @@ describe('start-up with nothing configured', () => {
     const site = await startSite({ env: { CONTENT_DIR: contentDir } });
     const { app } = site;
     try {
-      expect(app.stdout()).toContain('Level guides not imported: levels/500.md: difficulty: ');
-      expect(app.stdout()).toContain('Imported pages');
+      await app.logged('Level guides not imported: levels/500.md: difficulty: ');
+      await app.logged('Imported pages');
       const levels = await fetch(`${app.url}/levels`);
       expect(levels.status).toBe(200);
       expect(await levels.text()).toContain('No guides here yet.');

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { until } from './until';
 
 export const ROOT = resolve(__dirname, '../..');
 const MAIN = resolve(ROOT, 'dist/server/main.js');
@@ -26,6 +27,11 @@ export interface RunningProcess {
   stdout(): string;
   /** Sends SIGTERM and resolves with the exit code (null if it had to be killed after 30 s). */
   stop(): Promise<number | null>;
+  /**
+   * Resolves once stdout holds `text` (a line may be logged after the process answers, and a pipe
+   * delivers it later still); fails naming the text after `timeoutMs`.
+   */
+  logged(text: string | RegExp, timeoutMs?: number): Promise<void>;
 }
 
 export interface RunningApp extends RunningProcess {
@@ -64,7 +70,8 @@ function spawnBuilt(script: string, args: string[], env: Record<string, string>)
   });
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   running.add(child);
-  const exited = once(child, 'exit').then(([code]) => {
+  // 'close', not 'exit': the process's pipes are drained by then, so its last lines are in `output`.
+  const exited = once(child, 'close').then(([code]) => {
     running.delete(child);
     return code as number | null;
   });
@@ -73,6 +80,9 @@ function spawnBuilt(script: string, args: string[], env: Record<string, string>)
     exited,
     output: () => output,
     stdout: () => stdout,
+    async logged(text, timeoutMs) {
+      await until(`the log line ${String(text)}`, () => (typeof text === 'string' ? stdout.includes(text) : text.test(stdout)), timeoutMs);
+    },
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
