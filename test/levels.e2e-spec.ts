@@ -74,6 +74,9 @@ describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
       expect(html).toContain('href="/levels/11"');
       expect(html).toContain('href="/levels/20"');
       expect(html).not.toContain('href="/levels/10"');
+      // The hard filter points to the hardest levels, longest to solve first.
+      expect(html).toContain('href="/levels/hardest"');
+      expect(await (await get('/levels?difficulty=easy')).text()).not.toContain('href="/levels/hardest"');
       const search = await (await get('/levels?query=telescope')).text();
       expect(search).toContain('The Telescope Room');
       expect(search).not.toContain('The Flooded Cellar');

@@ -26,6 +26,7 @@ export default {
   'hardest.seoTitle': 'The Hardest {game} Levels: Solutions and Hints',
   'hardest.seoDescription': 'The {game} levels that take longest to solve, each with hints, a step-by-step guide and a video walkthrough.',
   'hardest.crumb': 'Hardest',
+  'levels.hardestLink': 'The hardest levels, longest to solve first',
   'hardest.title': 'The hardest {game} levels',
   'hardest.intro': 'The hard levels that take longest to solve, longest first. Open one for hints that reveal only what you ask for.',
   'hardest.allHard': 'All {count} hard levels',

@@ -100,6 +100,11 @@ export default function LevelsPage() {
           );
         })}
       </nav>
+      {query.difficulty === 'hard' && !query.query && (
+        <Link to="/levels/hardest" className="mt-4 inline-block text-sm font-semibold text-primary-700 underline underline-offset-2 dark:text-primary-400">
+          {t('levels.hardestLink')}
+        </Link>
+      )}
 
       {list.levels.length ? (
         <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
