@@ -3,8 +3,6 @@ import { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { BullmqJobQueue } from 'src/platform/queue/bullmq-job-queue.adapter';
-import { InlineJobQueue } from 'src/platform/queue/inline-job-queue.adapter';
 import { JobProcessors } from 'src/platform/queue/job-processors';
 import { JobQueue } from 'src/platform/queue/job-queue.port';
 import type { JobName, QueueName } from 'src/platform/queue/jobs';
@@ -135,8 +133,7 @@ export class MetricsService {
     let counts: Record<QueueName, Record<(typeof QUEUE_STATES)[number], number>> | undefined;
     try {
       // In-process jobs without Redis; BullMQ's counts in Redis with it.
-      if (this.jobs instanceof InlineJobQueue) counts = this.jobs.counts();
-      else if (this.jobs instanceof BullmqJobQueue) counts = await this.jobs.counts();
+      counts = await this.jobs.stateCounts();
     } catch {
       // Redis is down: no queue series this scrape (/readyz reports the outage).
       return;

@@ -86,6 +86,10 @@ export class BullmqJobQueue extends JobQueue implements OnModuleInit, OnApplicat
     return null;
   }
 
+  stateCounts(): Promise<Record<QueueName, BullmqQueueCounts>> {
+    return this.counts();
+  }
+
   /** Every queue of the registry with its counts in Redis; QueueUnavailableError while Redis is down. */
   async counts(): Promise<Record<QueueName, BullmqQueueCounts>> {
     await this.ready();

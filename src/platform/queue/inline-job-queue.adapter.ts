@@ -67,6 +67,10 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
     return this.counts();
   }
 
+  stateCounts(): Promise<Record<QueueName, LocalQueueCounts>> {
+    return Promise.resolve(this.counts());
+  }
+
 
   /** Stops taking jobs, drops the waiting ones and waits for those running (before the database closes). */
   async onModuleDestroy(): Promise<void> {

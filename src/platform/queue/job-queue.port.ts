@@ -36,4 +36,12 @@ export abstract class JobQueue {
    * knows them); null when another process does (BullMQ: its dashboard reads Redis).
    */
   abstract localCounts(): Record<QueueName, LocalQueueCounts> | null;
+  /**
+   * Every queue's jobs waiting, active, delayed and failed, wherever they are kept (this process,
+   * or Redis): what the metrics report. Rejects while that store cannot be reached.
+   */
+  abstract stateCounts(): Promise<Record<QueueName, QueueStateCounts>>;
 }
+
+/** A queue's jobs by state, as the metrics report them. */
+export type QueueStateCounts = Record<'waiting' | 'active' | 'delayed' | 'failed', number>;
