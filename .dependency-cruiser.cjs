@@ -25,7 +25,7 @@ module.exports = {
       name: 'application-uses-ports-not-adapters',
       severity: 'error',
       comment: 'Use cases call ports; the module file binds adapters to them.',
-      from: { path: '^src/modules/([^/]+)/application/' },
+      from: { path: '^src/modules/([^/]+)/application/', pathNot: '\\.test-fixtures\\.ts$' },
       to: { path: ['^src/modules/[^/]+/adapters/', '@mikro-orm', 'fastify', 'ioredis', 'bullmq'] },
     },
     {
@@ -98,8 +98,16 @@ module.exports = {
       name: 'config-only-in-config',
       severity: 'error',
       comment: 'Tests may build configs from their own environment; production code never imports test helpers.',
-      from: { path: '^(src|web)/' },
+      from: { path: '^(src|web)/', pathNot: '\\.test-fixtures\\.ts$' },
       to: { path: '^test/' },
+    },
+    {
+      name: 'test-fixtures-are-for-specs',
+      severity: 'error',
+      comment:
+        'A *.test-fixtures.ts file holds the fakes and set-up its neighbouring specs share: like a spec, it may use adapters and test/ helpers, and only specs (which are not cruised) import it.',
+      from: {},
+      to: { path: '\\.test-fixtures\\.ts$' },
     },
   ],
   options: {

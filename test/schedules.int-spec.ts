@@ -4,7 +4,7 @@ import { MikroORM } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig, AppConfig } from 'src/config/app-config';
 import { BillingHousekeeping } from 'src/modules/billing/adapters/schedule/billing-housekeeping';
-import { BillingService } from 'src/modules/billing/application/billing.service';
+import { CheckoutService } from 'src/modules/billing/application/checkout.service';
 import { CreditsHousekeeping } from 'src/modules/credits/adapters/schedule/credits-housekeeping';
 import { CreditsService } from 'src/modules/credits/application/credits.service';
 import { GuideReportsHousekeeping } from 'src/modules/guide-reports/adapters/schedule/guide-reports-housekeeping';
@@ -37,7 +37,7 @@ describe('the scheduled work', () => {
         { provide: EntityManager, useValue: {} },
         { provide: JobQueue, useValue: {} },
         { provide: CreditsService, useValue: idle },
-        { provide: BillingService, useValue: idle },
+        { provide: CheckoutService, useValue: idle },
         { provide: ImageConversionRunner, useValue: idle },
         { provide: GuideReportsService, useValue: idle },
         { provide: MikroORM, useValue: {} },

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import type { PageData } from 'src/contracts/page-data';
-import { BillingService, OrderNotFoundError } from 'src/modules/billing/billing.module';
+import { AdminOrdersService, CheckoutService, OrderNotFoundError } from 'src/modules/billing/billing.module';
 import { SiteContentService } from 'src/modules/content/application/site-content.service';
 import { GuideReportsService } from 'src/modules/guide-reports/application/guide-reports.service';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
@@ -20,17 +20,18 @@ export class ServerPageData implements PageData {
     private readonly appConfig: AppConfig,
     levels: LevelsService,
     content: SiteContentService,
-    billing: BillingService,
+    checkout: CheckoutService,
+    adminOrders: AdminOrdersService,
     ops: OpsService,
     guideReports: GuideReportsService,
   ) {
     this.guideReports = { page: (number) => guideReports.pageData(number) };
     const payments = appConfig.public.settings.has_payment;
     this.billing = {
-      pricing: () => Promise.resolve(billing.pricing()),
-      adminOrders: (filter, page) => (payments ? billing.listAllOrders(filter, page) : Promise.resolve(null)),
-      refusedEvents: (page) => (payments ? billing.refusedEvents(page) : Promise.resolve(null)),
-      adminOrder: (id) => (payments ? billing.adminOrder(id).catch((error: unknown) => (error instanceof OrderNotFoundError ? null : Promise.reject(error))) : Promise.resolve(null)),
+      pricing: () => Promise.resolve(checkout.pricing()),
+      adminOrders: (filter, page) => (payments ? adminOrders.listAllOrders(filter, page) : Promise.resolve(null)),
+      refusedEvents: (page) => (payments ? adminOrders.refusedEvents(page) : Promise.resolve(null)),
+      adminOrder: (id) => (payments ? adminOrders.adminOrder(id).catch((error: unknown) => (error instanceof OrderNotFoundError ? null : Promise.reject(error))) : Promise.resolve(null)),
     };
     this.ops = { errors: (scope) => ops.errorGroups(scope), queues: () => Promise.resolve(ops.queues()) };
     this.content = {

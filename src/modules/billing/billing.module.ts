@@ -12,7 +12,12 @@ import { OrderRefundSchema, OrderSchema, PaymentEventSchema } from './adapters/p
 import { PostgresOrderRepository } from './adapters/persistence/postgres-order-repository.adapter';
 import { BillingHousekeeping } from './adapters/schedule/billing-housekeeping';
 import { StripePaymentGateway } from './adapters/stripe/stripe-payment-gateway.adapter';
-import { BillingService } from './application/billing.service';
+import { AdminOrdersService } from './application/admin-orders.service';
+import { CheckoutService } from './application/checkout.service';
+import { OrderViews } from './application/order-views.service';
+import { PaymentEventsService } from './application/payment-events.service';
+import { PaymentReversalsService } from './application/payment-reversals.service';
+import { RefundService } from './application/refund.service';
 import { OrderRepository } from './domain/order-repository.port';
 import { PaymentGateway } from './domain/payment-gateway.port';
 import { PricingCatalog } from './domain/pricing-catalog.port';
@@ -27,7 +32,12 @@ import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module
   imports: [AuthGuardsModule, CreditsModule, RecurringWorkModule, MikroOrmModule.forFeature([OrderSchema, PaymentEventSchema, OrderRefundSchema])],
   controllers: [BillingController, StripeWebhookController, BillingAdminController, PaymentEventsAdminController],
   providers: [
-    BillingService,
+    CheckoutService,
+    PaymentEventsService,
+    PaymentReversalsService,
+    RefundService,
+    AdminOrdersService,
+    OrderViews,
     BillingHousekeeping,
     { provide: OrderRepository, useClass: PostgresOrderRepository },
     { provide: PricingCatalog, useClass: YamlPricingCatalog },
@@ -37,9 +47,10 @@ import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module
       useFactory: (config: AppConfig) => (config.payments.stripe ? new StripePaymentGateway(config) : new LocalPaymentGateway()),
     },
   ],
-  exports: [BillingService],
+  exports: [CheckoutService, AdminOrdersService],
 })
 export class BillingModule {}
 
-export { BillingService } from './application/billing.service';
+export { AdminOrdersService } from './application/admin-orders.service';
+export { CheckoutService } from './application/checkout.service';
 export { OrderNotFoundError } from './domain/billing.errors';

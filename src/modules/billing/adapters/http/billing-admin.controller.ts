@@ -10,7 +10,8 @@ import { ApiJsonResponse, jsonSchema } from 'src/platform/http/openapi-schema';
 import { filterText } from 'src/contracts/search-text';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
-import { BillingService } from '../../application/billing.service';
+import { AdminOrdersService } from '../../application/admin-orders.service';
+import { RefundService } from '../../application/refund.service';
 
 const listSchema = z.strictObject({
   email: z.string().max(256).optional().transform((v) => filterText(v, 256)),
@@ -25,14 +26,17 @@ const listSchema = z.strictObject({
 @Controller('api/v1/admin/orders')
 @UseGuards(PaymentsEnabledGuard, AdminGuard)
 export class BillingAdminController {
-  constructor(private readonly billing: BillingService) {}
+  constructor(
+    private readonly orders: AdminOrdersService,
+    private readonly refunds: RefundService,
+  ) {}
 
   @Get()
   @RateLimit(120, 60_000)
   @ApiOperation({ summary: "Admin: all orders, newest first, with the buyer's address; search by email (part of it), order number (part of it) and status" })
   @ApiJsonResponse(adminOrderPageSchema)
   list(@Query(new ZodPipe(listSchema)) query: { email?: string; number?: string; status?: OrderStatus; page: number }): Promise<Paged<AdminOrderView>> {
-    return this.billing.listAllOrders({ email: query.email, number: query.number, status: query.status }, query.page);
+    return this.orders.listAllOrders({ email: query.email, number: query.number, status: query.status }, query.page);
   }
 
   @Get(':id')
@@ -40,7 +44,7 @@ export class BillingAdminController {
   @ApiOperation({ summary: 'Admin: one order with its credits granted, spent and taken back, its refunds and its payment events' })
   @ApiJsonResponse(adminOrderDetailSchema)
   detail(@Param('id') id: string): Promise<AdminOrderDetail> {
-    return this.billing.adminOrder(id);
+    return this.orders.adminOrder(id);
   }
 
   @Post(':id/refund')
@@ -60,7 +64,7 @@ export class BillingAdminController {
     @Body(new ZodPipe(adminRefundSchema.optional())) input: { amount_cents?: number } | undefined,
   ): Promise<OrderView> {
     const idempotencyKey = new ZodPipe(idempotencyKeySchema).transform(key);
-    return this.billing.refund(id, { amountCents: input?.amount_cents, idempotencyKey, adminId: request.auth!.user.id });
+    return this.refunds.refund(id, { amountCents: input?.amount_cents, idempotencyKey, adminId: request.auth!.user.id });
   }
 }
 
@@ -70,13 +74,13 @@ export class BillingAdminController {
 @Controller('api/v1/admin/payment-events')
 @UseGuards(PaymentsEnabledGuard, AdminGuard)
 export class PaymentEventsAdminController {
-  constructor(private readonly billing: BillingService) {}
+  constructor(private readonly orders: AdminOrdersService) {}
 
   @Get('refused')
   @RateLimit(120, 60_000)
   @ApiOperation({ summary: 'Admin: signed webhook events that were acknowledged but not applied (unreadable, or live/test mode not ours), newest first' })
   @ApiJsonResponse(refusedEventPageSchema)
   refused(@Query(new ZodPipe(pageQuerySchema)) query: { page: number }): Promise<Paged<RefusedEventView>> {
-    return this.billing.refusedEvents(query.page);
+    return this.orders.refusedEvents(query.page);
   }
 }

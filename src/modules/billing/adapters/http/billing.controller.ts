@@ -9,7 +9,7 @@ import { PaymentsDisabledError, PaymentsEnabledGuard } from 'src/modules/credits
 import { ApiJsonBody, ApiJsonResponse } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
-import { BillingService } from '../../application/billing.service';
+import { CheckoutService } from '../../application/checkout.service';
 
 const testPaymentSchema = z.strictObject({ result: z.enum(['paid', 'canceled'], { error: 'result is "paid" or "canceled"' }) });
 
@@ -17,14 +17,14 @@ const testPaymentSchema = z.strictObject({ result: z.enum(['paid', 'canceled'], 
 @ApiTags('billing')
 @Controller('api/v1')
 export class BillingController {
-  constructor(private readonly billing: BillingService) {}
+  constructor(private readonly checkouts: CheckoutService) {}
 
   @Get('pricing')
   @RateLimit(120, 60_000)
   @ApiOperation({ summary: 'Credit packs, the free trial and the donation terms (prices in USD cents)' })
   @ApiJsonResponse(pricingSchema)
   pricing(): PricingData {
-    const pricing = this.billing.pricing();
+    const pricing = this.checkouts.pricing();
     if (!pricing) throw new PaymentsDisabledError();
     return pricing;
   }
@@ -39,7 +39,7 @@ export class BillingController {
   @ApiJsonResponse(checkoutViewSchema, 201)
   checkout(@Body(new ZodPipe(checkoutSchema)) input: CheckoutInput, @Req() request: FastifyRequest): Promise<CheckoutView> {
     const { user } = request.auth!;
-    return this.billing.checkout({ id: user.id, email: user.email }, input);
+    return this.checkouts.checkout({ id: user.id, email: user.email }, input);
   }
 
   @Get('orders')
@@ -54,7 +54,7 @@ export class BillingController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Paged<OrderView>> {
     void reply.header('cache-control', 'no-store');
-    return this.billing.listOrders(request.auth!.user.id, query.page);
+    return this.checkouts.listOrders(request.auth!.user.id, query.page);
   }
 
   @Get('orders/:id')
@@ -65,7 +65,7 @@ export class BillingController {
   @ApiJsonResponse(orderViewSchema)
   order(@Req() request: FastifyRequest, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<OrderView> {
     void reply.header('cache-control', 'no-store');
-    return this.billing.order(request.auth!.user.id, id);
+    return this.checkouts.order(request.auth!.user.id, id);
   }
 
   @Post('orders/:id/resume')
@@ -76,7 +76,7 @@ export class BillingController {
   @ApiOperation({ summary: 'A pending order: where to finish paying it (409 BILLING.NOT_PAYABLE once it cannot be paid)' })
   @ApiJsonResponse(checkoutViewSchema)
   resume(@Req() request: FastifyRequest, @Param('id') id: string): Promise<CheckoutView> {
-    return this.billing.resumeCheckout(request.auth!.user.id, id);
+    return this.checkouts.resumeCheckout(request.auth!.user.id, id);
   }
 
   @Post('orders/:id/cancel')
@@ -87,7 +87,7 @@ export class BillingController {
   @ApiOperation({ summary: 'A pending order: close its checkout and cancel it (again: the same answer; a paid order: 409)' })
   @ApiJsonResponse(orderViewSchema)
   cancel(@Req() request: FastifyRequest, @Param('id') id: string): Promise<OrderView> {
-    return this.billing.cancelCheckout(request.auth!.user.id, id);
+    return this.checkouts.cancelCheckout(request.auth!.user.id, id);
   }
 
   @Post('orders/:id/test_payment')
@@ -99,6 +99,6 @@ export class BillingController {
   @ApiJsonBody(testPaymentSchema)
   @ApiJsonResponse(orderViewSchema)
   testPayment(@Req() request: FastifyRequest, @Param('id') id: string, @Body(new ZodPipe(testPaymentSchema)) input: { result: 'paid' | 'canceled' }): Promise<OrderView> {
-    return this.billing.testPayment(request.auth!.user.id, id, input.result);
+    return this.checkouts.testPayment(request.auth!.user.id, id, input.result);
   }
 }

@@ -2,7 +2,7 @@ import { Controller, Headers, HttpCode, Post, Req, type RawBodyRequest } from '@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
-import { BillingService } from '../../application/billing.service';
+import { PaymentEventsService } from '../../application/payment-events.service';
 import { InvalidWebhookError } from '../../domain/billing.errors';
 
 /**
@@ -13,7 +13,7 @@ import { InvalidWebhookError } from '../../domain/billing.errors';
 @ApiTags('billing')
 @Controller('api/v1/payments')
 export class StripeWebhookController {
-  constructor(private readonly billing: BillingService) {}
+  constructor(private readonly events: PaymentEventsService) {}
 
   @Post('stripe/webhook')
   @HttpCode(200)
@@ -21,7 +21,7 @@ export class StripeWebhookController {
   @ApiOperation({ summary: "Stripe's webhook (Stripe-Signature header, raw JSON body): checkout sessions, refunds, disputes" })
   async webhook(@Req() request: RawBodyRequest<FastifyRequest>, @Headers('stripe-signature') signature: string | undefined) {
     if (!request.rawBody) throw new InvalidWebhookError('the body must be the JSON Stripe sent');
-    const outcome = await this.billing.handleWebhook(request.rawBody, signature);
+    const outcome = await this.events.handleWebhook(request.rawBody, signature);
     return { received: true, outcome };
   }
 }

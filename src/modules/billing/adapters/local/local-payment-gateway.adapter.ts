@@ -6,7 +6,7 @@ import { PaymentGateway, type CheckoutRequest, type GatewayEvent, type PaymentUp
 /**
  * The embedded default without STRIPE_SECRET_KEY: the site's own test checkout page
  * (/payment/test-checkout), marked as a test, no money taken. Its Pay and Cancel buttons go through
- * BillingService.testPayment, which applies the same PaymentUpdate a Stripe webhook would.
+ * CheckoutService.testPayment, which applies the same PaymentUpdate a Stripe webhook would.
  */
 @Injectable()
 export class LocalPaymentGateway extends PaymentGateway {
@@ -34,7 +34,7 @@ export class LocalPaymentGateway extends PaymentGateway {
     return Promise.resolve(null);
   }
 
-  /** Nothing to call: BillingService records each key's refund once, in the order's transaction. */
+  /** Nothing to call: RefundService records each key's refund once, in the order's transaction. */
   refund(order: Order, amountCents: number): Promise<{ refundedCents: number }> {
     return Promise.resolve({ refundedCents: order.refundedCents + amountCents });
   }
