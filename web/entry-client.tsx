@@ -8,6 +8,7 @@ import { I18nProvider, loadMessages } from 'web/i18n/i18n';
 import { readCookie, LOCALE_COOKIE, rememberLocale } from 'web/i18n/locale';
 import { configureErrorReporter, installGlobalErrorReporting } from 'web/lib/error-reporter';
 import { HYDRATION_DATA_ID } from 'src/contracts/inline-scripts';
+import { chunksOfPage } from 'src/contracts/page-data';
 import { HydrationJsonContext } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
 import { loadPage, moduleOf } from 'web/route-table';
@@ -27,8 +28,7 @@ startBuildCheck(root.buildId);
  * their list is the server's, assets.pageChunks, already in the hydration data.
  */
 function loadPageAndChunks(routeId: string): Promise<void> {
-  const module = moduleOf(routeId);
-  for (const href of (module && root.assets.pageChunks?.[module]) || []) {
+  for (const href of chunksOfPage(root.assets.pageChunks, moduleOf(routeId))) {
     if (document.head.querySelector(`link[href="${href}"]`)) continue;
     const link = document.createElement('link');
     link.rel = 'modulepreload';

@@ -1,5 +1,6 @@
 import { Component, createElement, lazy, Suspense, useSyncExternalStore, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import type { InsufficientCreditsBody } from 'src/contracts/billing';
+import { chunksOfPage } from 'src/contracts/page-data';
 import { Document } from 'web/components/document';
 import { ErrorView } from 'web/components/error-view';
 import { Footer } from 'web/components/footer';
@@ -21,7 +22,7 @@ export function RootLayout() {
   const t = useT();
   const pageModule = moduleOf(page.routeId);
   // The page's own chunk downloads in parallel with the entry instead of after it.
-  const preloads = [...assets.preloads, ...((pageModule && assets.pageChunks?.[pageModule]) || [])];
+  const preloads = [...assets.preloads, ...chunksOfPage(assets.pageChunks, pageModule)];
   // A page may force a colour mode: rendered on <html> for the first paint, kept on navigation.
   const forced = forcedColorMode(page.routeId, colorModeOf(page.routeId));
   useColorMode(forced);

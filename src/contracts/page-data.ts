@@ -54,8 +54,40 @@ export interface PageAssets {
   styles: string[];
   /** Chunks the entry imports, preloaded so they download in parallel. */
   preloads: string[];
-  /** Per page module ('web/features/levels/level.page.tsx'): its chunk and the chunks it imports. */
-  pageChunks?: Record<string, string[]>;
+  /** Per page module: its chunk and the chunks it imports (read with chunksOfPage). */
+  pageChunks?: PageChunks;
+}
+
+/**
+ * Each page's chunks, sent in every page's hydration data: every file is named once and pages list
+ * indexes into `files`, under a short key ('levels/level' for web/features/levels/level.page.tsx).
+ * Written out per page, the same paths repeated would add some 5 KB to every page.
+ */
+export interface PageChunks {
+  files: string[];
+  pages: Record<string, number[]>;
+}
+
+const pageKey = (module: string) => module.replace(/^web\/features\//, '').replace(/\.page\.tsx$/, '');
+
+/** PageChunks from each page module's list of files. */
+export function pageChunkMap(byModule: Record<string, string[]>): PageChunks {
+  const files: string[] = [];
+  const index = new Map<string, number>();
+  const pages: Record<string, number[]> = {};
+  for (const [module, list] of Object.entries(byModule)) {
+    pages[pageKey(module)] = list.map((file) => {
+      if (!index.has(file)) index.set(file, files.push(file) - 1);
+      return index.get(file)!;
+    });
+  }
+  return { files, pages };
+}
+
+/** The files of a page module ('web/features/levels/level.page.tsx'): its chunk first, then its imports. */
+export function chunksOfPage(chunks: PageChunks | undefined, module: string | undefined): string[] {
+  if (!chunks || !module) return [];
+  return (chunks.pages[pageKey(module)] ?? []).map((i) => chunks.files[i]!);
 }
 
 /** Data of the root route: everything the layout needs, sent once with the first page. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { PageAssets } from 'src/contracts/page-data';
+import { pageChunkMap, type PageAssets } from 'src/contracts/page-data';
 import type { ServerEntry } from 'src/contracts/ssr';
 import { ServerEntrySource } from './server-entry-source.port';
 
@@ -37,11 +37,11 @@ export class BuiltServerEntrySource extends ServerEntrySource {
       if (!chunk) return [];
       return [`/${chunk.file}`, ...(chunk.imports ?? []).flatMap((k) => closure(k, seen))];
     };
-    const pageChunks = Object.fromEntries(
+    const pageChunks = pageChunkMap(Object.fromEntries(
       Object.keys(manifest)
         .filter((key) => key.startsWith('web/features/') && key.endsWith('.page.tsx'))
         .map((key) => [key, closure(key).filter((file) => !imports.includes(file))]),
-    );
+    ));
     this.pageAssets = {
       scripts: [`/${entry.file}`],
       styles: (entry.css ?? []).map((file) => `/${file}`),

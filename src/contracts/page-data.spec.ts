@@ -1,0 +1,26 @@
+import { chunksOfPage, pageChunkMap } from './page-data';
+
+describe('the page chunk map sent with every page', () => {
+  const byModule = {
+    'web/features/levels/level.page.tsx': ['/assets/level.page-a.js', '/assets/level-bits-b.js', '/assets/seo-c.js'],
+    'web/features/billing/pricing.page.tsx': ['/assets/pricing.page-d.js', '/assets/seo-c.js'],
+    'web/features/content/faq.page.tsx': [],
+  };
+
+  it('names each file once and gives back each page its own files, in order', () => {
+    const map = pageChunkMap(byModule);
+    expect(map.files).toEqual(['/assets/level.page-a.js', '/assets/level-bits-b.js', '/assets/seo-c.js', '/assets/pricing.page-d.js']);
+    for (const [module, files] of Object.entries(byModule)) expect(chunksOfPage(map, module)).toEqual(files);
+  });
+
+  it('is smaller as JSON than the lists it replaces (every page carries it)', () => {
+    expect(JSON.stringify(pageChunkMap(byModule)).length).toBeLessThan(JSON.stringify(byModule).length);
+  });
+
+  it('has no files for an unknown page, a route without a module, or a build without the map', () => {
+    const map = pageChunkMap(byModule);
+    expect(chunksOfPage(map, 'web/features/levels/nowhere.page.tsx')).toEqual([]);
+    expect(chunksOfPage(map, undefined)).toEqual([]);
+    expect(chunksOfPage(undefined, 'web/features/levels/level.page.tsx')).toEqual([]);
+  });
+});
