@@ -121,6 +121,29 @@ export function LoadFailed({ retry, message }: { retry: () => void; message?: st
   );
 }
 
+/**
+ * An account page for a visitor it cannot show yet: "Loading" under its title while the session (or
+ * `waiting`, the page's own first answer) is on its way, the sign-in prompt when signed out; null
+ * once there is something to show.
+ */
+export function notSignedInYet({ session, title, signIn, waiting = false }: { session: { loaded: boolean; userInfo?: unknown }; title: string; signIn: string; waiting?: boolean }): ReactNode | null {
+  if (!session.loaded || waiting) {
+    return (
+      <AccountPage title={title}>
+        <Loading />
+      </AccountPage>
+    );
+  }
+  if (!session.userInfo) {
+    return (
+      <AccountPage title={title}>
+        <SignInPrompt message={signIn} />
+      </AccountPage>
+    );
+  }
+  return null;
+}
+
 /** The parts every account page shares: waiting, signed out, failed (404: `notFound`). Renders `ready` with the data. */
 export function Account<T>({
   remote,

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { OrderView } from 'src/contracts/billing';
-import { AccountPage, Badge, buttonClass, cardClass, LoadFailed, Loading, secondaryButtonClass, SignInPrompt, useCredits, useSession } from 'web/components/account-ui';
+import { AccountPage, Badge, buttonClass, cardClass, LoadFailed, secondaryButtonClass, notSignedInYet, useCredits, useSession } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
@@ -65,20 +65,8 @@ export default function PaymentSuccessPage() {
       </AccountPage>
     );
   }
-  if (!session.loaded || (key && state?.key !== key)) {
-    return (
-      <AccountPage title={title}>
-        <Loading />
-      </AccountPage>
-    );
-  }
-  if (!session.userInfo) {
-    return (
-      <AccountPage title={title}>
-        <SignInPrompt message={t('checkout.signIn')} />
-      </AccountPage>
-    );
-  }
+  const notYet = notSignedInYet({ session, title, signIn: t('checkout.signIn'), waiting: !!key && state?.key !== key });
+  if (notYet) return notYet;
   const order = state?.order;
   if (!order) {
     const missing = state?.error instanceof ApiError && state.error.status === 404;

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { LedgerEventView, Paged } from 'src/contracts/billing';
-import { Account, AccountPage, buttonClass, cardClass, LoadFailed, Loading, mutedClass, Pager, SignInPrompt, useAccountData, useCredits, useSession } from 'web/components/account-ui';
+import { Account, AccountPage, buttonClass, cardClass, LoadFailed, Loading, mutedClass, Pager, notSignedInYet, useAccountData, useCredits, useSession } from 'web/components/account-ui';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { pageParam } from 'web/lib/billing-format';
 import { creditsLabel, refreshCredits } from 'web/lib/credits';
@@ -27,20 +27,8 @@ export default function UsagePage() {
   }, [email]);
 
   const title = t('usage.title');
-  if (!session.loaded) {
-    return (
-      <AccountPage title={title}>
-        <Loading />
-      </AccountPage>
-    );
-  }
-  if (!session.userInfo) {
-    return (
-      <AccountPage title={title}>
-        <SignInPrompt message={t('usage.signIn')} />
-      </AccountPage>
-    );
-  }
+  const notYet = notSignedInYet({ session, title, signIn: t('usage.signIn') });
+  if (notYet) return notYet;
   const view = credits.view;
   return (
     <AccountPage title={title} wide>
