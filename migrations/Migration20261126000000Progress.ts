@@ -3,8 +3,9 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Players' progress. `progress_marks`: counts only, one row per browser (its hashed vid cookie) per
  * level, for "how many marked it solved or stuck". `account_progress`: a signed-in player's marks,
- * one row per level (state 'none' remembers a mark taken back, so a merge cannot revive it), with
- * `account_progress_resets` holding when the player last cleared it all. Both go with the account.
+ * one row per level (state 'none' remembers a mark taken back, so a merge cannot revive it), and
+ * `account_progress_resets`: when the player last cleared it all (null: never), one row per account
+ * that syncs, locked by each sync. All three keep no more than counts or go with the account.
  */
 export class Migration20261126000000Progress extends Migration {
   override async up(): Promise<void> {
@@ -26,7 +27,7 @@ export class Migration20261126000000Progress extends Migration {
     this.addSql(`alter table "account_progress" add constraint "account_progress_state_check" check (state in ('solved', 'stuck', 'none'));`);
     this.addSql(`create table "account_progress_resets" (
       "user_id" uuid not null primary key references "users" ("id") on delete cascade,
-      "cleared_at" timestamptz not null
+      "cleared_at" timestamptz null
     );`);
   }
 

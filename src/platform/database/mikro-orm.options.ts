@@ -21,10 +21,10 @@ export function mikroOrmOptions(url: string, kind: 'postgres' | 'embedded'): Opt
       allOrNothing: true,
       snapshot: false,
     },
-    // The credit ledger's (trial claims included), the orders' and the image jobs' tables carry CHECK constraints, partial
+    // The credit ledger's (trial claims included), the orders', the image jobs' and the account progress tables carry CHECK constraints, partial
     // indexes and foreign keys that only their hand-written migrations state (their adapters use
     // SQL for row locks and conditional updates): migration:create leaves them alone.
-    schemaGenerator: { skipTables: [/^credit_/, 'trial_claims', 'orders', 'order_refunds', 'payment_events', 'image_jobs'] },
+    schemaGenerator: { skipTables: [/^credit_/, 'trial_claims', 'orders', 'order_refunds', 'payment_events', 'image_jobs', /^account_progress/] },
     // The embedded server is one PGlite instance: one connection serialises work cleanly.
     pool: kind === 'embedded' ? { min: 0, max: 1 } : { min: 0, max: 10 },
     // A server that does not answer (or a pool that stays full) fails the request within seconds,

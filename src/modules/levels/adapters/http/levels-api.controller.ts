@@ -31,7 +31,7 @@ import {
   levelDetailSchema,
   levelListSchema,
 } from './levels-api.schemas';
-import { voterIdOf } from './voter-id';
+import { voterIdOf } from 'src/platform/http/voter-id';
 
 const NUMBER_PARAM = { name: 'number', description: 'Level number, 1 to the search maximum (635)', example: 27 };
 const ERROR = { schema: jsonSchema(errorSchema) };

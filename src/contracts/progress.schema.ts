@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { PROGRESS_MARKS, PROGRESS_SYNC_BATCH, type ProgressExport, type ProgressSyncInput, type ProgressSyncResult } from './progress';
+
+const STATES = [...PROGRESS_MARKS, 'none'] as const;
+/** Ten years: older than any change this site can have seen. */
+const MAX_AGE_MS = 10 * 365 * 24 * 3600 * 1000;
+
+const progressItemSchema = z.strictObject({
+  level: z.number().int().min(1).max(9_999_999).describe('Level number'),
+  state: z.enum(STATES).describe("'none' is a mark taken back"),
+  ago: z.number().int().min(0).max(MAX_AGE_MS).describe("Milliseconds between the change and the sender's now (ages, so clocks are never compared)"),
+});
+
+export const progressSyncInputSchema = z.strictObject({
+  levels: z
+    .array(progressItemSchema)
+    .max(PROGRESS_SYNC_BATCH)
+    .refine((items) => new Set(items.map((item) => item.level)).size === items.length, 'Each level may appear once'),
+}) satisfies z.ZodType<ProgressSyncInput, unknown>;
+
+export const progressSyncResultSchema = z.object({
+  levels: z.array(z.object({ level: z.number().int(), state: z.enum(STATES), ago: z.number().int() })),
+  clearedAgo: z.number().int().nullable().describe('How long ago the player last cleared everything; null if never'),
+}) satisfies z.ZodType<ProgressSyncResult>;
+
+export const progressExportSchema = z.object({
+  exportedAt: z.string().describe('ISO 8601'),
+  levels: z.array(z.object({ level: z.number().int(), state: z.enum(STATES), changedAt: z.string().describe('ISO 8601') })),
+}) satisfies z.ZodType<ProgressExport>;
+
+/** An anonymous tap on a guide: counted per browser, never tied to who. */
+export const progressMarkInputSchema = z.strictObject({
+  state: z.enum(STATES),
+});

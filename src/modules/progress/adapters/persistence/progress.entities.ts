@@ -1,0 +1,42 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/*
+ * The progress tables (migrations/Migration20261126000000Progress.ts), queried with SQL by the
+ * adapters. The account tables' foreign keys to users (on delete cascade) are stated only by the
+ * migration, so migration:create skips those tables (mikro-orm.options.ts).
+ */
+
+export const ProgressMarkSchema = defineEntity({
+  name: 'ProgressMark',
+  tableName: 'progress_marks',
+  checks: [{ name: 'progress_marks_state_check', expression: `state in ('solved', 'stuck')` }],
+  properties: {
+    levelNumber: p.integer().primary().autoincrement(false),
+    voterHash: p.string().length(64).primary(),
+    state: p.string().length(8),
+    updatedAt: p.datetime(),
+  },
+});
+
+export const AccountProgressSchema = defineEntity({
+  name: 'AccountProgressEntry',
+  tableName: 'account_progress',
+  checks: [{ name: 'account_progress_state_check', expression: `state in ('solved', 'stuck', 'none')` }],
+  properties: {
+    userId: p.uuid().primary(),
+    levelNumber: p.integer().primary().autoincrement(false),
+    state: p.string().length(8),
+    changedAt: p.datetime(),
+  },
+});
+
+export const AccountProgressResetSchema = defineEntity({
+  name: 'AccountProgressReset',
+  tableName: 'account_progress_resets',
+  properties: {
+    userId: p.uuid().primary(),
+    clearedAt: p.datetime().nullable(),
+  },
+});
+
+export const PROGRESS_ENTITIES = [ProgressMarkSchema, AccountProgressSchema, AccountProgressResetSchema];

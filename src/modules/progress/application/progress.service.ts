@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from 'src/config/app-config';
+import {
+  fromItems,
+  mergeProgress,
+  toExport,
+  toItems,
+  type ProgressExport,
+  type ProgressState,
+  type ProgressSyncInput,
+  type ProgressSyncResult,
+} from 'src/contracts/progress';
+import { LevelsService } from 'src/modules/levels/application/levels.service';
+import { AccountProgressRepository } from '../domain/account-progress-repository.port';
+import { ProgressCountRepository } from '../domain/progress-count-repository.port';
+import { NoGuideError } from '../domain/progress.errors';
+
+/** Counts are keyed by a hash of the browser's random id, salted apart from the guide votes' hash so the two tables cannot be joined. */
+const voterHash = (voterId: string) => createHash('sha256').update(`progress-voter:${voterId}`).digest('hex');
+
+/**
+ * Players' progress: a signed-in player's marks merged from every browser they use (per level the
+ * later change wins, see mergeProgress), and the anonymous solved/stuck counts per level.
+ */
+@Injectable()
+export class ProgressService {
+  constructor(
+    private readonly accounts: AccountProgressRepository,
+    private readonly counts: ProgressCountRepository,
+    private readonly levels: LevelsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Merges a browser's entries into the account and answers the result. Entries arrive as ages on
+   * the browser's clock and are dated on the server's, so a browser whose clock is off still orders
+   * its changes right against other devices'. Levels beyond the game's last (a lowered
+   * LEVEL_SEARCH_MAX) are left out rather than refusing the whole sync.
+   */
+  async sync(userId: string, input: ProgressSyncInput, now = Date.now()): Promise<ProgressSyncResult> {
+    const max = this.config.public.levels.searchMax;
+    const incoming = fromItems(input.levels.filter((item) => item.level <= max), now);
+    const stored = await this.accounts.update(userId, (current) => mergeProgress(current.levels, incoming, current.clearedAt ?? undefined));
+    return { levels: toItems(stored.levels, now), clearedAgo: stored.clearedAt === null ? null : Math.max(0, now - stored.clearedAt) };
+  }
+
+  /** The account's progress with dates, for the player's export. */
+  async export(userId: string, now = Date.now()): Promise<ProgressExport> {
+    return toExport((await this.accounts.read(userId)).levels, now);
+  }
+
+  clear(userId: string, now = new Date()): Promise<void> {
+    return this.accounts.clear(userId, now);
+  }
+
+  /** Counts a tap on "Solved it" or "Still stuck" (or taking it back) once per browser per guide. */
+  async mark(level: number, voterId: string, state: ProgressState, now = new Date()): Promise<void> {
+    if (!(await this.levels.level(level))) throw new NoGuideError(level);
+    await this.counts.record(level, voterHash(voterId), state, now);
+  }
+}

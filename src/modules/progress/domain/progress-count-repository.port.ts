@@ -1,0 +1,7 @@
+import type { ProgressState } from 'src/contracts/progress';
+
+/** How many browsers marked each level solved or stuck: one row per browser (a hash), never who. */
+export abstract class ProgressCountRepository {
+  /** This browser's mark on a level, replacing its earlier one; 'none' takes it back. */
+  abstract record(level: number, voterHash: string, state: ProgressState, at: Date): Promise<void>;
+}
