@@ -5,6 +5,7 @@ import * as guideReports from 'web/features/guide-reports/guide-reports.routes';
 import * as imageTool from 'web/features/image-tool/image-tool.routes';
 import * as levels from 'web/features/levels/levels.routes';
 import * as ops from 'web/features/ops/ops.routes';
+import * as progress from 'web/features/progress/progress.routes';
 import type { PageRoute } from 'web/lib/router/page';
 import { indexRoutes } from 'web/lib/router/route-index';
 
@@ -18,6 +19,7 @@ export const PAGES: PageRoute[] = [
   levels.levels,
   levels.hardest,
   levels.level,
+  levels.levelMissing,
   guideReports.guideReport,
   content.blog,
   content.post,
@@ -41,6 +43,7 @@ export const PAGES: PageRoute[] = [
   billing.billing,
   billing.usage,
   imageTool.imageTool,
+  progress.progress,
   ops.admin,
   ops.adminErrors,
   ops.adminOrders,

@@ -33,6 +33,22 @@ export const hintsRevealedKey = (level: number) => `hints-revealed:${level}`;
  */
 export const HINTS_REVEAL_SCRIPT = `(function(){try{var l=document.currentScript.previousElementSibling,n=+localStorage.getItem('hints-revealed:'+l.getAttribute('data-level'))||0;for(var i=0;i<n&&i<l.children.length;i++)l.children[i].hidden=false}catch(_){}})()`;
 
+/**
+ * Runs inline at the end of an element that shows progress (src/contracts/progress.ts: localStorage
+ * 'progress' and 'progress-hide-solved') and draws it while the page is parsed, so cached HTML,
+ * the same for everyone, shows this browser's marks at the first paint with no jump at hydration.
+ * React renders the same attributes once hydrated. In its parent element:
+ * - a guide (`data-progress="N"`): `[data-set-mark]` buttons get aria-pressed, `[data-when]` shows
+ *   only in its state, and `[data-rung]` shows the next help: a hint while some are unrevealed
+ *   (the hint list `ol[data-level="N"]` comes earlier in the page), else the steps;
+ * - a list: `[data-level-mark="N"]` gets `data-mark` (solved or stuck); `[data-hide-solved]` shows
+ *   once a level is solved, its toggle button pressed as stored, and the parent gets `data-hiding`;
+ * - `[data-continue]` (with `data-max`): its link (rendered to level 1, in the page's language) goes
+ *   to the level after the highest solved one, the number written into its `[data-n]`.
+ * One text for every page, so one hash in the CSP.
+ */
+export const PROGRESS_SCRIPT = `(function(){try{var p=document.currentScript.parentNode,s=localStorage,L=JSON.parse(s.getItem('progress')||'{}').levels||{},a=function(e,n){return e.getAttribute(n)},q=function(c,f){[].forEach.call(p.querySelectorAll(c),f)},m=function(n){var e=L[n];return e&&(e.state=='solved'||e.state=='stuck')?e.state:''},g=a(p,'data-progress'),x=0,y=0,k,h,r;if(g){k=m(g);h=document.querySelector('ol[data-level="'+g+'"]');r=h&&(+s.getItem('hints-revealed:'+g)||0)<h.children.length?'hint':'steps';q('[data-set-mark]',function(e){e.setAttribute('aria-pressed',a(e,'data-set-mark')==k)});q('[data-when]',function(e){e.hidden=a(e,'data-when')!=k});q('[data-rung]',function(e){e.hidden=a(e,'data-rung')!=r})}q('[data-level-mark]',function(e){var v=m(a(e,'data-level-mark'));if(v)e.setAttribute('data-mark',v)});for(k in L)if(m(k)=='solved'){x++;if(+k>y)y=+k}q('[data-hide-solved]',function(e){var o=s.getItem('progress-hide-solved')=='1';e.hidden=!x;e.querySelector('button').setAttribute('aria-pressed',o);if(o&&x)p.setAttribute('data-hiding','')});q('[data-continue]',function(e){if(x&&y<+a(e,'data-max')){e.hidden=false;var l=e.querySelector('a');l.setAttribute('href',a(l,'href').replace(/[0-9]+$/,y+1));e.querySelector('[data-n]').textContent=y+1}})}catch(_){}})()`;
+
 /** The analytics bootstrap, only when ANALYTICS_ID is set. */
 export const analyticsScript = (id: string) =>
   `window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}gtag('js',new Date());gtag('config',${JSON.stringify(id)});`;

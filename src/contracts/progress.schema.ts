@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PROGRESS_MARKS, PROGRESS_SYNC_BATCH, type ProgressExport, type ProgressSyncInput, type ProgressSyncResult } from './progress';
+import { PROGRESS_MARKS } from './progress';
+import { PROGRESS_SYNC_BATCH, type ProgressExport, type ProgressSyncInput, type ProgressSyncResult } from './progress-sync';
 
 const STATES = [...PROGRESS_MARKS, 'none'] as const;
 /** Ten years: older than any change this site can have seen. */

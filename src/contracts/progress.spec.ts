@@ -1,4 +1,5 @@
-import { continueAt, fromItems, mergeProgress, parseStoredProgress, storedProgress, toExport, toItems, type ProgressLevels } from './progress';
+import { continueAt, parseStoredProgress, storedProgress, type ProgressLevels } from './progress';
+import { fromItems, mergeProgress, toExport, toItems } from './progress-sync';
 
 /** What the server does with a browser's entries: ages on the browser's clock, dated on its own. */
 const shiftClock = (levels: ProgressLevels, clientNow: number, serverNow: number) => fromItems(toItems(levels, clientNow), serverNow);

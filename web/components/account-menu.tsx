@@ -47,6 +47,10 @@ export function AccountMenu() {
   }, [session.userInfo, pathname, navigate]);
 
   useEffect(() => onLoginModalRequest(setLogin), []);
+  // Signed in: the browser's progress merges into the account and follows it (loaded only then).
+  useEffect(() => {
+    if (session.userInfo) void import('web/lib/progress-sync').then((m) => m.startProgressSync(), () => undefined);
+  }, [session.userInfo]);
   // Signed in through the modal: it has done its work (its <dialog> left with the signed-out corner),
   // so it does not open again at sign-out. Adjusted while rendering, as React advises for derived state.
   if (session.userInfo && login) setLogin(null);

@@ -64,8 +64,16 @@ export function Breadcrumbs({ items }: { items: Crumb[] }) {
 }
 
 /** Structured data for search engines; `<` is escaped so the JSON cannot close the script. */
+/**
+ * Structured data. `data` undefined: built by a server-only module (*.server.ts), so the browser
+ * renders nothing new and hydration keeps the server's text.
+ */
 export function JsonLd({ data }: { data: unknown }) {
   return (
-    <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(data).replace(/</g, '\\u003c') }} />
+    <script
+      type="application/ld+json"
+      suppressHydrationWarning
+      dangerouslySetInnerHTML={{ __html: data === undefined ? '' : JSON.stringify(data).replace(/</g, '\\u003c') }}
+    />
   );
 }

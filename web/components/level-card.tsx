@@ -18,6 +18,13 @@ export function LevelCard({ level }: { level: LevelSummary }) {
         <span className="text-sm font-semibold text-gray-500 dark:text-gray-400">{t('levels.card')}</span>
         <DifficultyBadge difficulty={level.difficulty} />
       </span>
+      {/* This browser's mark, drawn from the list item's data-mark (LevelGrid): shown by CSS, so it is there at the first paint. */}
+      <span className="mt-2 hidden w-fit items-center gap-1 rounded-full bg-primary-700 px-2 py-0.5 text-xs font-semibold text-white in-data-[mark=solved]:inline-flex dark:bg-primary-400 dark:text-gray-950">
+        ✓ {t('levels.solvedBadge')}
+      </span>
+      <span className="mt-2 hidden w-fit items-center rounded-full bg-my-color-100 px-2 py-0.5 text-xs font-semibold text-my-color-900 in-data-[mark=stuck]:inline-flex dark:bg-my-color-900 dark:text-my-color-100">
+        {t('levels.stuckBadge')}
+      </span>
       <span className="mt-1 text-3xl font-extrabold tracking-tight text-gray-900 group-hover:text-primary-700 dark:text-white dark:group-hover:text-primary-400">
         {level.number}
       </span>

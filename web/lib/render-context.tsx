@@ -15,7 +15,8 @@ export const useHydrationJson = () => useContext(HydrationJsonContext);
 export interface ParseTimeScripts {
   theme: string;
   hintsReveal: string;
+  progress: string;
   analytics: (id: string) => string;
 }
-export const ParseTimeScriptsContext = createContext<ParseTimeScripts>({ theme: '', hintsReveal: '', analytics: () => '' });
+export const ParseTimeScriptsContext = createContext<ParseTimeScripts>({ theme: '', hintsReveal: '', progress: '', analytics: () => '' });
 export const useParseTimeScripts = () => useContext(ParseTimeScriptsContext);

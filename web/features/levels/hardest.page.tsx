@@ -1,5 +1,5 @@
 import { Breadcrumbs } from 'web/components/level-bits';
-import { LevelCard } from 'web/components/level-card';
+import { LevelGrid } from 'web/components/level-grid';
 import { Seo } from 'web/components/seo';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { useSiteConfig } from 'web/lib/root-data';
@@ -18,13 +18,7 @@ export default function HardestLevelsPage() {
       <h1 className="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">{t('hardest.title', { game: gameName })}</h1>
       <p className="mt-2 max-w-2xl text-gray-600 dark:text-gray-400">{t('hardest.intro')}</p>
       {levels.length ? (
-        <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
-          {levels.map((level) => (
-            <li key={level.number}>
-              <LevelCard level={level} />
-            </li>
-          ))}
-        </ul>
+        <LevelGrid levels={levels} />
       ) : (
         <p className="mt-6">{t('levels.noGuides')}</p>
       )}

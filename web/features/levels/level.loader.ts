@@ -1,9 +1,11 @@
 import { parseLevelId } from 'src/contracts/levels';
 import { invalidPage } from 'web/lib/not-found';
-import type { LoaderArgs } from 'web/lib/router/page';
+import { PageVariant, type LoaderArgs } from 'web/lib/router/page';
 
-export default function levelLoader({ params, url, data }: LoaderArgs) {
+/** A level's guide, or the "not covered yet" page (levelMissing) for a number in range with no guide. */
+export default async function levelLoader({ params, url, data }: LoaderArgs) {
   const number = parseLevelId(params.id ?? '', data.config.levels.searchMax);
   if (number === null) return invalidPage(url.pathname + url.search);
-  return data.levels.page(number);
+  const page = await data.levels.page(number);
+  return page.kind === 'guide' ? page : new PageVariant('level-missing', page);
 }

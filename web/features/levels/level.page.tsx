@@ -1,17 +1,19 @@
 import { useState, type ReactNode } from 'react';
 import { dateFormat } from 'src/contracts/date-format';
-import { formatDuration, type LevelDetail, type LevelSummary } from 'src/contracts/levels';
+import { formatDuration } from 'src/contracts/levels';
 import { GuideFeedback } from 'web/components/guide-feedback';
 import { HintLadder } from 'web/components/hint-ladder';
+import { ProgressMarks, STEPS_ID } from 'web/components/progress-marks';
 import { Icon } from 'web/components/icons';
 import { Breadcrumbs, DifficultyBadge, JsonLd, ReferenceTime } from 'web/components/level-bits';
-import { RequestGuide } from 'web/components/request-guide';
 import { Seo } from 'web/components/seo';
 import { VideoFacade } from 'web/components/video-facade';
-import { useI18n, useT, type Translate } from 'web/i18n/i18n';
+import { useI18n } from 'web/i18n/i18n';
+import { levelCrumbs, PrevNext } from 'web/features/levels/level-nav';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Link, useLoaderData } from 'web/lib/router/router';
 import type loader from 'web/features/levels/level.loader';
+import levelJsonLd from 'web/features/levels/level-json-ld.server';
 
 /** A message with its values as nodes of their own, as JSX renders `text {value}`. */
 const withNodes = (message: string, values: Record<string, ReactNode>): ReactNode[] =>
@@ -20,12 +22,9 @@ const withNodes = (message: string, values: Record<string, ReactNode>): ReactNod
     .map((part, i) => (i % 2 ? (values[part] ?? `{${part}}`) : part))
     .filter((part) => part !== '');
 
+/** A level's guide (a number with no guide is the levelMissing page, level-missing.page.tsx). */
 export default function LevelPage() {
-  const page = useLoaderData<typeof loader>();
-  return page.kind === 'guide' ? <GuidePage {...page} /> : <NotCoveredPage {...page} />;
-}
-
-function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSummary; next?: LevelSummary }) {
+  const { level, prev, next } = useLoaderData<typeof loader>();
   const { gameName, siteUrl } = useSiteConfig();
   const { t, tag } = useI18n();
   const [videoStart, setVideoStart] = useState<number | null>(null);
@@ -46,7 +45,7 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
         description={t('level.seoDescription', values)}
         image={`/og/levels/${level.number}.png`}
       />
-      <JsonLd data={levelJsonLd(level, url, siteUrl, values, t)} />
+      <JsonLd data={levelJsonLd?.(level, url, siteUrl, values, t)} />
       <Breadcrumbs items={levelCrumbs(level.number, t)} />
 
       <header className="mt-6">
@@ -99,7 +98,17 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
         <HintLadder level={level.number} hintsHtml={level.hintsHtml} />
       </div>
 
-      <details className="group mt-8 rounded-2xl border border-gray-200 dark:border-gray-800">
+      <div className="mt-8">
+        <ProgressMarks
+          level={level.number}
+          hintCount={level.hintsHtml.length}
+          next={next?.number}
+          videoFrom={video ? (level.steps.find((step) => step.atSeconds !== undefined)?.atSeconds ?? 0) : undefined}
+          onWatch={watchStep}
+        />
+      </div>
+
+      <details id={STEPS_ID} className="group mt-8 rounded-2xl border border-gray-200 dark:border-gray-800">
         <summary className="flex cursor-pointer list-none items-center justify-between gap-4 p-5 text-lg font-bold sm:p-6 [&::-webkit-details-marker]:hidden">
           <h2 className="flex items-center gap-2">
             <Icon name="list" className="size-5 text-primary-600 dark:text-primary-400" />
@@ -159,100 +168,4 @@ function GuidePage({ level, prev, next }: { level: LevelDetail; prev?: LevelSumm
       <PrevNext prev={prev} next={next} />
     </main>
   );
-}
-
-function NotCoveredPage({ number, prev, next }: { number: number; prev?: LevelSummary; next?: LevelSummary }) {
-  const { gameName } = useSiteConfig();
-  const t = useT();
-  const values = { level: number, game: gameName };
-  return (
-    <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
-      <Seo
-        title={t('level.missingSeoTitle', values)}
-        description={t('level.missingSeoDescription', values)}
-        noindex
-      />
-      <Breadcrumbs items={levelCrumbs(number, t)} />
-      <div className="mt-8 rounded-3xl border border-dashed border-gray-300 p-8 text-center sm:p-12 dark:border-gray-700">
-        <p className="text-sm font-semibold tracking-wide text-gray-500 uppercase dark:text-gray-400">{t('level.number', values)}</p>
-        <h1 className="mt-2 text-2xl font-extrabold tracking-tight sm:text-3xl">{t('level.missingTitle')}</h1>
-        <p className="mx-auto mt-3 max-w-md text-gray-600 dark:text-gray-400">{t('level.missingText', values)}</p>
-        <div className="mt-6 flex justify-center">
-          <RequestGuide level={number} />
-        </div>
-      </div>
-      {(prev || next) && <p className="mt-8 text-center text-sm font-semibold text-gray-700 dark:text-gray-300">{t('level.nearest')}</p>}
-      <PrevNext prev={prev} next={next} />
-    </main>
-  );
-}
-
-/** Home › Levels › Level N. */
-const levelCrumbs = (number: number, t: Translate) => [
-  { label: t('menu.home'), to: '/' },
-  { label: t('menu.levels'), to: '/levels' },
-  { label: t('level.number', { level: number }) },
-];
-
-function PrevNext({ prev, next }: { prev?: LevelSummary; next?: LevelSummary }) {
-  const t = useT();
-  if (!prev && !next) return null;
-  return (
-    <nav aria-label={t('level.otherLevels')} className="mt-6 grid grid-cols-2 gap-3">
-      {prev ? (
-        <Link to={`/levels/${prev.number}`} rel="prev" className="group rounded-2xl border border-gray-200 p-4 hover:border-primary-400 dark:border-gray-800">
-          <span className="flex items-center gap-1 text-sm text-gray-500 dark:text-gray-400">
-            <Icon name="chevronLeft" className="size-4" /> {t('level.previous')}
-          </span>
-          <span className="mt-1 block font-semibold group-hover:text-primary-700 dark:group-hover:text-primary-400">{t('level.number', { level: prev.number })}</span>
-        </Link>
-      ) : (
-        <span />
-      )}
-      {next ? (
-        <Link to={`/levels/${next.number}`} rel="next" className="group rounded-2xl border border-gray-200 p-4 text-right hover:border-primary-400 dark:border-gray-800">
-          <span className="flex items-center justify-end gap-1 text-sm text-gray-500 dark:text-gray-400">
-            {t('level.next')} <Icon name="chevronRight" className="size-4" />
-          </span>
-          <span className="mt-1 block font-semibold group-hover:text-primary-700 dark:group-hover:text-primary-400">{t('level.number', { level: next.number })}</span>
-        </Link>
-      ) : (
-        <span />
-      )}
-    </nav>
-  );
-}
-
-/** BreadcrumbList always; VideoObject with Clip key moments when the guide has a real video. */
-function levelJsonLd(level: LevelDetail, url: string, siteUrl: string, values: Record<string, string | number>, t: Translate) {
-  const breadcrumbs = {
-    '@type': 'BreadcrumbList',
-    itemListElement: [
-      { '@type': 'ListItem', position: 1, name: t('menu.home'), item: `${siteUrl}/` },
-      { '@type': 'ListItem', position: 2, name: t('menu.levels'), item: `${siteUrl}/levels` },
-      { '@type': 'ListItem', position: 3, name: t('level.number', values), item: url },
-    ],
-  };
-  const graph: unknown[] = [breadcrumbs];
-  // A sample placeholder is no video: search engines get VideoObject only for real walkthroughs.
-  if (level.video && !level.video.sample) {
-    const timed = level.steps.filter((s) => s.atSeconds !== undefined);
-    graph.push({
-      '@type': 'VideoObject',
-      name: level.video.title,
-      description: t('level.videoDescription', values),
-      thumbnailUrl: `${siteUrl}/og/levels/${level.number}.png`,
-      uploadDate: level.verifiedOn,
-      duration: `PT${level.video.durationSeconds}S`,
-      embedUrl: `https://www.youtube-nocookie.com/embed/${level.video.youtubeId}`,
-      hasPart: timed.map((step, i) => ({
-        '@type': 'Clip',
-        name: t('level.step', { number: level.steps.indexOf(step) + 1 }),
-        startOffset: step.atSeconds,
-        endOffset: timed[i + 1]?.atSeconds ?? level.video!.durationSeconds,
-        url: `${url}?t=${step.atSeconds}`,
-      })),
-    });
-  }
-  return { '@context': 'https://schema.org', '@graph': graph };
 }

@@ -22,6 +22,11 @@ export default {
   'levels.count': '{count} guides',
   'levels.allLink': 'All levels',
   'levels.card': 'Level',
+  'levels.solvedBadge': 'Solved',
+  'levels.stuckBadge': 'Stuck',
+  'levels.hideSolved': 'Hide solved levels',
+  'levels.yourProgress': 'Your progress',
+  'home.continue': 'Continue at level {level}',
 
   'hardest.seoTitle': 'The Hardest {game} Levels: Solutions and Hints',
   'hardest.seoDescription': 'The {game} levels that take longest to solve, each with hints, a step-by-step guide and a video walkthrough.',

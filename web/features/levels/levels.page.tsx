@@ -3,7 +3,7 @@ import type { FormEvent } from 'react';
 import { DIFFICULTIES, type Difficulty, type LevelListQuery } from 'src/contracts/levels';
 import { Icon } from 'web/components/icons';
 import { Breadcrumbs, difficultyLabel, JsonLd } from 'web/components/level-bits';
-import { LevelCard } from 'web/components/level-card';
+import { LevelGrid } from 'web/components/level-grid';
 import { levelSearchMessage } from 'web/components/level-search-form';
 import { Seo } from 'web/components/seo';
 import { usePageI18n } from 'web/i18n/page-messages';
@@ -107,13 +107,7 @@ export default function LevelsPage() {
       )}
 
       {list.levels.length ? (
-        <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
-          {list.levels.map((level) => (
-            <li key={level.number}>
-              <LevelCard level={level} />
-            </li>
-          ))}
-        </ul>
+        <LevelGrid levels={list.levels} />
       ) : (
         <div className="mt-10 rounded-2xl border border-dashed border-gray-300 p-10 text-center dark:border-gray-700">
           {query.query ? (

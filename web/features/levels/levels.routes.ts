@@ -45,3 +45,16 @@ export const level = definePage({
   cache: true,
   sample: '/levels/27',
 });
+
+/**
+ * A number in range with no guide yet: the level loader shows this page instead (a PageVariant),
+ * so a guide page does not download it. Never matched itself: `level` above takes the path first.
+ */
+export const levelMissing = definePage({
+  id: 'level-missing',
+  path: '/levels/:id',
+  module: 'web/features/levels/level-missing.page.tsx',
+  page: () => import('web/features/levels/level-missing.page'),
+  cache: true,
+  sample: '/levels/15',
+});

@@ -111,6 +111,18 @@ const en = {
 
   'video.play': 'Play the walkthrough video',
 
+  'progress.title': 'How is it going?',
+  'progress.solved': 'Solved it',
+  'progress.stuck': 'Still stuck',
+  'progress.solvedNote': 'Well done! Saved in this browser.',
+  'progress.onTo': 'On to level {level}',
+  'progress.yours': 'Your progress',
+  'progress.tryNext': 'Try this next:',
+  'progress.nextHint': 'Show the next hint',
+  'progress.openSteps': 'Open the step-by-step solution',
+  'progress.watchFrom': 'Watch the walkthrough from {time}',
+  'progress.report': 'Tell us what is wrong with this guide',
+
   'feedback.question': 'Was this guide helpful?',
   'feedback.yes': 'Yes',
   'feedback.no': 'No',

@@ -14,8 +14,22 @@ export interface LoaderArgs {
 /** Runs on the server only; the browser receives its result as the page's payload JSON. */
 export type Loader = (args: LoaderArgs) => unknown;
 
-/** What a loader resolves to: the page's data, as its component reads it with useLoaderData<typeof loader>(). */
-export type LoaderData<L extends Loader> = Awaited<ReturnType<L>>;
+/**
+ * A loader's answer that shows another page of the route table at the same URL, with this data: a
+ * level with no guide is its own page (`levelMissing`), so the guide page's chunk does not carry it.
+ * The variant's route comes after the matched one in the table (it is never matched itself).
+ */
+export class PageVariant<T> {
+  constructor(
+    readonly routeId: string,
+    readonly data: T,
+  ) {}
+}
+
+/** What a loader resolves to: the page's data, as its component reads it with useLoaderData<typeof loader>(); a variant's data goes with the variant's page. */
+export type LoaderData<L extends Loader> = Exclude<Awaited<ReturnType<L>>, PageVariant<unknown>>;
+/** The data a loader hands to a variant page. */
+export type VariantData<L extends Loader> = Extract<Awaited<ReturnType<L>>, PageVariant<unknown>>['data'];
 
 export interface PageRoute {
   id: string;
@@ -211,7 +225,9 @@ export async function loadPageState(
   const state: PageState = { ...base, routeId: route.id, params, status: 200 };
   try {
     const load = loaders[route.id];
-    if (load) state.data = await load({ params, url, data });
+    const result = load ? await load({ params, url, data }) : undefined;
+    if (result instanceof PageVariant) Object.assign(state, { routeId: result.routeId, data: result.data });
+    else if (load) state.data = result;
     return { state };
   } catch (error) {
     if (error instanceof PageRedirect) {

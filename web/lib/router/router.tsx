@@ -13,7 +13,7 @@ import {
   type ReactNode,
 } from 'react';
 import { localizePath, splitLocale } from 'web/i18n/locale';
-import type { Loader, LoaderData, PageState } from './page';
+import type { Loader, LoaderData, PageState, VariantData } from './page';
 
 interface RouterValue {
   page: PageState;
@@ -39,6 +39,8 @@ export const usePage = () => useRouter().page;
  * import of the page's `*.loader.ts`. The one cast is here: the data is that loader's result.
  */
 export const useLoaderData = <L extends Loader>() => useRouter().page.data as LoaderData<L>;
+/** The data of a variant page (PageVariant), typed by the loader that chose it. */
+export const useVariantData = <L extends Loader>() => useRouter().page.data as VariantData<L>;
 export const useNavigate = () => useRouter().navigate;
 export const useNavigating = () => useRouter().navigating;
 

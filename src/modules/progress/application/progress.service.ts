@@ -1,16 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
-import {
-  fromItems,
-  mergeProgress,
-  toExport,
-  toItems,
-  type ProgressExport,
-  type ProgressState,
-  type ProgressSyncInput,
-  type ProgressSyncResult,
-} from 'src/contracts/progress';
+import { type ProgressState } from 'src/contracts/progress';
+import { fromItems, mergeProgress, toExport, toItems, type ProgressExport, type ProgressSyncInput, type ProgressSyncResult } from 'src/contracts/progress-sync';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
 import { AccountProgressRepository } from '../domain/account-progress-repository.port';
 import { ProgressCountRepository } from '../domain/progress-count-repository.port';

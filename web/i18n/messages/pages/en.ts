@@ -4,6 +4,7 @@ import content from 'web/features/content/content.messages';
 import guideReports from 'web/features/guide-reports/guide-reports.messages';
 import imageTool from 'web/features/image-tool/image-tool.messages';
 import levels from 'web/features/levels/levels.messages';
+import progress from 'web/features/progress/progress.messages';
 
 /**
  * The English copy of the pages other than the level guide (levels list, content pages, home,
@@ -34,6 +35,7 @@ const pages = {
   ...billing,
   ...imageTool,
   ...guideReports,
+  ...progress,
 } as const;
 
 export default pages;

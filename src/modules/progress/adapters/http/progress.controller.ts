@@ -14,7 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppConfig } from 'src/config/app-config';
 import { parseLevelId } from 'src/contracts/levels';
-import type { ProgressExport, ProgressSyncInput, ProgressSyncResult } from 'src/contracts/progress';
+import type { ProgressExport, ProgressSyncInput, ProgressSyncResult } from 'src/contracts/progress-sync';
 import { progressExportSchema, progressMarkInputSchema, progressSyncInputSchema, progressSyncResultSchema } from 'src/contracts/progress.schema';
 import { SignedInGuard } from 'src/modules/auth/auth-guards.module';
 import { ValidationError } from 'src/platform/errors/app-error';

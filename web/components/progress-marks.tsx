@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import { formatDuration } from 'src/contracts/levels';
+import { hintsRevealedKey } from 'src/contracts/inline-scripts';
+import { useT } from 'web/i18n/i18n';
+import { markOf, setMark, useProgress } from 'web/lib/progress';
+import { useParseTimeScripts } from 'web/lib/render-context';
+import { Link } from 'web/lib/router/router';
+import { useStoredState } from 'web/lib/use-stored-state';
+
+/** id of the level page's folded step-by-step solution (a <details>). */
+export const STEPS_ID = 'solution-steps';
+
+interface Props {
+  level: number;
+  hintCount: number;
+  /** The next guide, for "On to level N". */
+  next?: number;
+  /** Where the walkthrough shows the first step, when the guide has a real video. */
+  videoFrom?: number;
+  onWatch: (seconds: number) => void;
+}
+
+/**
+ * "Solved it" / "Still stuck" on a guide: one tap, tapped again to take it back. Kept in this
+ * browser (and the account, when signed in); the server only counts the tap. "Still stuck" points
+ * to the next rung of the page's own ladder: the next hint, then the steps, then the video moment,
+ * then a report. Rendered with every state hidden; PROGRESS_SCRIPT draws the stored one before
+ * the first paint, and these attributes match it once hydrated.
+ */
+export function ProgressMarks({ level, hintCount, next, videoFrom, onWatch }: Props) {
+  const t = useT();
+  const { progress: script } = useParseTimeScripts();
+  const mark = markOf(useProgress(), level);
+  const [revealedRaw, setRevealed] = useStoredState(hintsRevealedKey(level));
+  const revealed = Number(revealedRaw) || 0;
+  const [stepsOpened, setStepsOpened] = useState(false);
+  const rung = revealed < hintCount ? 'hint' : !stepsOpened ? 'steps' : videoFrom !== undefined ? 'video' : 'report';
+
+  const show = (id: string) => document.getElementById(id)?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+  const nextHint = () => {
+    setRevealed(String(revealed + 1));
+    show('hints-title');
+  };
+  const openSteps = () => {
+    (document.getElementById(STEPS_ID) as HTMLDetailsElement | null)?.setAttribute('open', '');
+    setStepsOpened(true);
+    show(STEPS_ID);
+  };
+  const choice = (value: 'solved' | 'stuck', label: string) => (
+    <button
+      type="button"
+      data-set-mark={value}
+      aria-pressed={mark === value}
+      onClick={() => setMark(level, mark === value ? 'none' : value)}
+      className="rounded-full border border-gray-300 px-4 py-2 text-sm font-semibold hover:border-primary-500 aria-pressed:border-primary-700 aria-pressed:bg-primary-700 aria-pressed:text-white dark:border-gray-700 dark:aria-pressed:border-primary-400 dark:aria-pressed:bg-primary-400 dark:aria-pressed:text-gray-950"
+    >
+      {label}
+    </button>
+  );
+  const rungClass = 'font-semibold text-primary-700 hover:underline dark:text-primary-400';
+
+  return (
+    <section data-progress={level} aria-labelledby="progress-title" className="rounded-2xl border border-gray-200 p-5 sm:p-6 dark:border-gray-800">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="progress-title" className="text-lg font-bold">
+          {t('progress.title')}
+        </h2>
+        <Link to="/progress" className="text-sm font-medium text-gray-600 underline decoration-gray-300 underline-offset-4 hover:text-primary-700 dark:text-gray-400 dark:decoration-gray-600">
+          {t('progress.yours')}
+        </Link>
+      </div>
+      <div className="mt-3 flex flex-wrap gap-2">
+        {choice('solved', `✓ ${t('progress.solved')}`)}
+        {choice('stuck', t('progress.stuck'))}
+      </div>
+      <p data-when="solved" hidden={mark !== 'solved'} className="mt-3 text-sm">
+        {t('progress.solvedNote')}{' '}
+        {next !== undefined && (
+          <Link to={`/levels/${next}`} className={rungClass}>
+            {t('progress.onTo', { level: next })} →
+          </Link>
+        )}
+      </p>
+      <p data-when="stuck" hidden={mark !== 'stuck'} className="mt-3 flex flex-wrap gap-x-3 text-sm">
+        {t('progress.tryNext')}
+        <button type="button" data-rung="hint" hidden={rung !== 'hint'} onClick={nextHint} className={rungClass}>
+          {t('progress.nextHint')}
+        </button>
+        <button type="button" data-rung="steps" hidden={rung !== 'steps'} onClick={openSteps} className={rungClass}>
+          {t('progress.openSteps')}
+        </button>
+        {videoFrom !== undefined && (
+          <button type="button" data-rung="video" hidden={rung !== 'video'} onClick={() => onWatch(videoFrom)} className={rungClass}>
+            {t('progress.watchFrom', { time: formatDuration(videoFrom) })}
+          </button>
+        )}
+        <Link to={`/levels/${level}/report`} data-rung="report" hidden={rung !== 'report'} className={rungClass}>
+          {t('progress.report')}
+        </Link>
+      </p>
+      <script suppressHydrationWarning dangerouslySetInnerHTML={{ __html: script }} />
+    </section>
+  );
+}

@@ -1,0 +1,10 @@
+import { definePage } from 'web/lib/router/page';
+
+/** The player's own marks: drawn in the browser from localStorage, so the HTML is the same for everyone and cached. */
+export const progress = definePage({
+  id: 'progress',
+  path: '/progress',
+  module: 'web/features/progress/progress.page.tsx',
+  page: () => import('web/features/progress/progress.page'),
+  cache: true,
+});
