@@ -64,7 +64,7 @@ export default function ProgressPage() {
       {levels.map((level) => (
         <li key={level}>
           <Link to={`/levels/${level}`} className="inline-block rounded-full bg-gray-100 px-3 py-1 text-sm font-semibold hover:bg-primary-100 dark:bg-gray-800 dark:hover:bg-primary-900">
-            {level}
+            {t('level.number', { level })}
           </Link>
         </li>
       ))}

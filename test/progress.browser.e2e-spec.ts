@@ -1,0 +1,173 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { hydrated, settled } from './support/browser';
+import { BROWSER_PASSWORD, signUpAndSignIn, startBrowserSite, type BrowserSite } from './support/browser-site';
+import { poll } from './support/poll';
+
+const EMAIL = 'player@example.com';
+
+/**
+ * Progress as a player meets it: marks without an account, kept across reloads and drawn before
+ * the page's JavaScript runs, then merged into an account at sign-in and found on a second device.
+ */
+describe('progress in a real browser', () => {
+  let site: BrowserSite;
+  let phone: BrowserContext;
+  let laptop: BrowserContext;
+
+  beforeAll(async () => {
+    site = await startBrowserSite({ HAS_LOGIN: 'true' });
+    phone = await site.browser.newContext({ viewport: { width: 390, height: 844 } });
+    laptop = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  });
+
+  afterAll(async () => {
+    await phone?.close();
+    await laptop?.close();
+    await site?.close();
+  });
+
+  const url = (path: string) => `${site.app.url}${path}`;
+  const markOf = (page: Page, level: number) => page.locator(`li[data-level-mark="${level}"]`).getAttribute('data-mark');
+  const pressed = (page: Page, name: string) => page.getByRole('button', { name }).getAttribute('aria-pressed');
+
+  async function mark(page: Page, level: number, name: 'Solved it' | 'Still stuck') {
+    await page.goto(url(`/levels/${level}`));
+    await hydrated(page);
+    await page.getByRole('button', { name }).click();
+    await poll(() => pressed(page, name)).toBe('true');
+  }
+
+  it('marks levels without an account: the guide, the list and the home page show them after a reload, and only counts reach the server', async () => {
+    const page = await phone.newPage();
+    const api: string[] = [];
+    const problems: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/')) api.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
+    await mark(page, 1, 'Solved it');
+    await mark(page, 2, 'Solved it');
+    await mark(page, 27, 'Still stuck');
+    // "Still stuck" points to the next rung of the page's ladder: the next hint, then the steps.
+    await page.getByRole('button', { name: 'Show the next hint' }).click();
+    await page.getByText('1 of 3 revealed').waitFor();
+    await page.getByRole('button', { name: 'Show the next hint' }).click();
+    await page.getByRole('button', { name: 'Show the next hint' }).click();
+    await page.getByRole('button', { name: 'Open the step-by-step solution' }).click();
+    await poll(() => page.locator('#solution-steps').evaluate((details) => (details as HTMLDetailsElement).open)).toBe(true);
+
+    // Tapped again, a mark is taken back; the other one replaces it.
+    await page.getByRole('button', { name: 'Solved it' }).click();
+    await poll(() => pressed(page, 'Still stuck')).toBe('false');
+    await page.getByRole('button', { name: 'Still stuck' }).click();
+    await poll(() => pressed(page, 'Still stuck')).toBe('true');
+
+    await page.reload();
+    await hydrated(page);
+    expect(await pressed(page, 'Still stuck')).toBe('true');
+    await page.goto(url('/levels'));
+    await hydrated(page);
+    expect([await markOf(page, 1), await markOf(page, 2), await markOf(page, 3), await markOf(page, 27)]).toEqual(['solved', 'solved', null, 'stuck']);
+    await page.getByRole('button', { name: 'Hide solved levels' }).click();
+    await poll(() => page.locator('li[data-level-mark="1"]').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Hide solved levels' }).click();
+    await poll(() => page.locator('li[data-level-mark="1"]').isVisible()).toBe(true);
+    await page.goto(url('/'));
+    await page.getByRole('link', { name: 'Continue at level 3' }).waitFor();
+
+    // Signed out, nothing but the anonymous taps (and the session check every page makes) reached the API.
+    await poll(() => api.filter((request) => request.includes('/progress')).length).toBe(5);
+    expect([...new Set(api)].sort()).toEqual(['GET /api/v1/user_info', 'POST /api/v1/levels/1/progress', 'POST /api/v1/levels/2/progress', 'POST /api/v1/levels/27/progress']);
+    // Hydration met the marks the inline script had drawn without a mismatch (React would report one).
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('draws the marks before any JavaScript module runs: no flash of the wrong state on a cached page', async () => {
+    const page = await phone.newPage();
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.goto(url('/levels'));
+    expect([await markOf(page, 1), await markOf(page, 27), await markOf(page, 3)]).toEqual(['solved', 'stuck', null]);
+    expect(await page.locator('li[data-level-mark="1"]').getByText('Solved').isVisible()).toBe(true);
+    expect(await page.locator('li[data-level-mark="3"]').getByText('Solved').isVisible()).toBe(false);
+    await page.goto(url('/'));
+    expect(await page.getByRole('link', { name: 'Continue at level 3' }).getAttribute('href')).toBe('/levels/3');
+    await page.goto(url('/levels/27'));
+    expect(await pressed(page, 'Still stuck')).toBe('true');
+    expect(await pressed(page, 'Solved it')).toBe('false');
+    // The next rung: all three hints were revealed, so the steps.
+    expect(await page.getByRole('button', { name: 'Open the step-by-step solution' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Show the next hint' }).isVisible()).toBe(false);
+    await page.close();
+  });
+
+  it('merges into the account at sign-in and follows the player to a second device', async () => {
+    const page = await phone.newPage();
+    await signUpAndSignIn(site, page, EMAIL);
+    await page.goto(url('/progress'));
+    await settled(page);
+    await page.getByText(`Signed in as ${EMAIL}: your progress is kept in your account too.`).waitFor();
+    await page.getByText('2 solved · 1 still stuck').waitFor();
+
+    const other = await laptop.newPage();
+    await other.goto(url('/auth/login'));
+    await hydrated(other);
+    await other.getByLabel('Email').fill(EMAIL);
+    await other.getByLabel('Password', { exact: true }).fill(BROWSER_PASSWORD);
+    await other.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+    await other.waitForURL(url('/'));
+    await other.getByRole('link', { name: 'Continue at level 3' }).waitFor();
+    await other.goto(url('/levels'));
+    await poll(async () => [await markOf(other, 1), await markOf(other, 2), await markOf(other, 27)]).toEqual(['solved', 'solved', 'stuck']);
+
+    // A change on the laptop reaches the phone at its next page.
+    await mark(other, 27, 'Solved it');
+    await poll(async () => {
+      await page.goto(url('/levels'));
+      await settled(page);
+      return markOf(page, 27);
+    }).toBe('solved');
+
+    // Signing out keeps this browser's copy.
+    await other.getByLabel('Account').click();
+    await other.getByRole('button', { name: 'Sign out' }).click();
+    await other.getByRole('banner').getByRole('button', { name: 'Sign in' }).waitFor();
+    await other.goto(url('/levels'));
+    expect(await markOf(other, 1)).toBe('solved');
+
+    // Cleared on the phone: the account too, so the laptop's older marks go at its next sign-in.
+    await page.goto(url('/progress'));
+    await settled(page);
+    await page.getByRole('button', { name: 'Clear all progress' }).click();
+    await page.getByRole('button', { name: 'Yes, clear it' }).click();
+    await page.getByText('Your progress is cleared.').waitFor();
+    await page.getByText('No progress yet.', { exact: false }).waitFor();
+    await other.goto(url('/auth/login'));
+    await hydrated(other);
+    await other.getByLabel('Email').fill(EMAIL);
+    await other.getByLabel('Password', { exact: true }).fill(BROWSER_PASSWORD);
+    await other.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+    await other.waitForURL(url('/'));
+    await other.goto(url('/levels'));
+    await poll(async () => {
+      await other.reload();
+      await settled(other);
+      return markOf(other, 1);
+    }).toBeNull();
+    await other.close();
+    await page.close();
+  });
+
+  it('exports the marks as JSON', async () => {
+    const page = await phone.newPage();
+    await mark(page, 4, 'Solved it');
+    await page.goto(url('/progress'));
+    await settled(page);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export as JSON' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^progress-\d{4}-\d\d-\d\d\.json$/);
+    const document = JSON.parse(await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8')));
+    expect(document.levels).toEqual(expect.arrayContaining([{ level: 4, state: 'solved', changedAt: expect.stringMatching(/^\d{4}-/) }]));
+    await page.close();
+  });
+});
