@@ -30,7 +30,7 @@ describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
       const rendered = html.replace(/<(noscript|script)\b[\s\S]*?<\/\1>/g, '').replace(/<li data-hint="true" hidden=""[\s\S]*?<\/li>/g, '');
       expect(rendered.includes('Four, six, two.')).toBe(false);
       expect(rendered.includes('Count the stars.')).toBe(false);
-      expect(html).toMatch(/<details class="group mt-8[^"]*"><summary/);
+      expect(html).toMatch(/<details id="solution-steps" class="group mt-8[^"]*"><summary/);
       const jsonLd = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
       const graph = jsonLd.flatMap((d) => d['@graph'] ?? [d]);
       expect(graph.map((node) => node['@type'])).toEqual(expect.arrayContaining(['BreadcrumbList', 'VideoObject']));

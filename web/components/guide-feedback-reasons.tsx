@@ -14,7 +14,7 @@ export async function sendFeedback(t: Translate, level: number, helpful: boolean
     const { apiRequest } = await import('web/lib/api');
     await apiRequest(t, 'POST', `/api/v1/levels/${level}/feedback`, { helpful, ...(reason && !helpful ? { reason } : {}) });
   } catch (e) {
-    throw new Error((e as Error).message || t('feedback.sendFailed'));
+    throw new Error((e as Error).message || t('feedback.sendFailed'), { cause: e });
   }
 }
 
