@@ -114,7 +114,7 @@ const en = {
   'progress.title': 'How is it going?',
   'progress.solved': 'Solved it',
   'progress.stuck': 'Still stuck',
-  'progress.solvedNote': 'Well done! Saved in this browser.',
+  'progress.solvedNote': 'Well done!',
   'progress.onTo': 'On to level {level}',
   'progress.yours': 'Your progress',
   'progress.tryNext': 'Try this next:',
