@@ -4,7 +4,8 @@
 // 1.5) and react-helmet-async with its helpers (6.2 KB) are 73 of it, the site's own code 21. It was
 // 94 (93.8 used) until the guide's "Solved it / Still stuck" box (issue 24: +1.9 KB with its store
 // and copy), which the structured data built on the server only, the feedback reasons loaded on
-// "No", the "not covered yet" page as a chunk of its own and fewer tiny shared chunks paid 1.3 of.
+// "No", the "not covered yet" page as a chunk of its own and fewer tiny shared chunks paid 1.3 of
+// (docs/benchmarks.md).
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
