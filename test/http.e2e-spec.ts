@@ -25,8 +25,8 @@ describe('the built web app on PostgreSQL and Redis', () => {
     expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const csp = response.headers.get('content-security-policy')!;
-    // The theme script and the remembered-hints script (level pages), each by its hash.
-    expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*';/);
+    // The theme script, the remembered-hints script (level pages) and the progress script, each by its hash.
+    expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*';/);
     expect(csp).not.toContain('nonce-');
     expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
     expect(csp).toContain("object-src 'none'");
@@ -37,7 +37,8 @@ describe('the built web app on PostgreSQL and Redis', () => {
     expect(html).toContain('unofficial, fan-made guide');
     // Every inline script that runs is allowed by its hash in the CSP (JSON data blocks do not run).
     const inlineScripts = [...html.matchAll(/<script(?![^>]*\b(?:src=|type="application\/(?:ld\+)?json"))[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
-    expect(inlineScripts).toHaveLength(1);
+    // The theme script, and "Continue at level N" (drawn from this browser's progress).
+    expect(inlineScripts).toHaveLength(2);
     for (const script of inlineScripts) expect(csp).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
     // The loader data is embedded once, for hydration, as data.
     expect(html.match(/<script type="application\/json" id="__page">/g)).toHaveLength(1);
