@@ -277,8 +277,7 @@ describe('accessibility (axe-core) in a real browser', () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     try {
-      const boxes = [['/levels/27', 'header form[role="search"] input'], ['/', 'main form[role="search"] input'], ['/levels', '#levels-query'], ['/search', '#search-query']] as const;
-      for (const [path, selector] of boxes) {
+      for (const [path, selector] of [['/levels/27', 'header form[role="search"] input'], ['/', 'main form[role="search"] input'], ['/levels', '#levels-query'], ['/search', '#search-query']] as const) {
         await page.goto(`${app.url}${path}`);
         await hydrated(page);
         const fit = await page.locator(selector).first().evaluate((input: HTMLInputElement) => {
