@@ -254,7 +254,7 @@ describe('accessibility (axe-core) in a real browser', () => {
         const menu = page.getByTestId('account-email');
         await menu.waitFor();
         // The menu never lies over the header's search box.
-        const search = (await page.getByRole('search', { name: 'Level search' }).boundingBox())!;
+        const search = (await page.getByRole('search', { name: 'Site search' }).boundingBox())!;
         const panel = (await page.locator(`[id="${(await button.getAttribute('aria-controls'))!}"]`).boundingBox())!;
         expect(panel.y >= search.y + search.height || panel.x >= search.x + search.width).toBe(true);
         await page.keyboard.press('Tab');
@@ -273,11 +273,11 @@ describe('accessibility (axe-core) in a real browser', () => {
     }
   });
 
-  it('fits the search placeholders in their boxes on a phone (home hero, /levels)', async () => {
+  it('fits the search placeholders in their boxes on a phone (header, home hero, /levels, /search)', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     try {
-      for (const [path, selector] of [['/', 'main form[role="search"] input'], ['/levels', '#levels-query']] as const) {
+      for (const [path, selector] of [['/levels/27', 'header form[role="search"] input'], ['/', 'main form[role="search"] input'], ['/levels', '#levels-query'], ['/search', '#search-query']] as const) {
         await page.goto(`${app.url}${path}`);
         await hydrated(page);
         const fit = await page.locator(selector).first().evaluate((input: HTMLInputElement) => {
@@ -383,7 +383,7 @@ describe('a clean console with accounts off, and a long menu', () => {
     try {
       await page.goto(`${site.app.url}/levels/27`);
       await hydrated(page);
-      const search = (await page.getByRole('search', { name: 'Level search' }).boundingBox())!;
+      const search = (await page.getByRole('search', { name: 'Site search' }).boundingBox())!;
       expect(search.width).toBeGreaterThanOrEqual(200);
       await page.getByRole('button', { name: 'Open menu' }).click();
       await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Media' }).waitFor();

@@ -6,6 +6,7 @@ import * as imageTool from 'web/features/image-tool/image-tool.routes';
 import * as levels from 'web/features/levels/levels.routes';
 import * as ops from 'web/features/ops/ops.routes';
 import * as progress from 'web/features/progress/progress.routes';
+import * as search from 'web/features/search/search.routes';
 import type { PageRoute } from 'web/lib/router/page';
 import { indexRoutes } from 'web/lib/router/route-index';
 
@@ -21,6 +22,7 @@ export const PAGES: PageRoute[] = [
   levels.level,
   levels.levelMissing,
   guideReports.guideReport,
+  search.search,
   content.blog,
   content.post,
   content.category,

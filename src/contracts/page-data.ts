@@ -4,6 +4,7 @@ import type { GuideReportPageData } from './guide-reports';
 import type { LevelListData, LevelListQuery, LevelPageData, LevelSummary } from './levels';
 import type { AdminQueuesData, ErrorGroupView, ErrorScope } from './ops';
 import type { PublicConfig } from './public-config';
+import type { SearchResults } from './search';
 
 /**
  * What page loaders may ask the server for. The SSR bridge implements it with in-process calls to
@@ -34,6 +35,10 @@ export interface PageData {
     adminOrder(id: string): Promise<AdminOrderDetail | null>;
     /** Signed webhook events acknowledged but not applied, newest first; null while payments are off. */
     refusedEvents(page: number): Promise<Paged<RefusedEventView> | null>;
+  };
+  readonly search: {
+    /** The one search over guides, posts and pages (the query as typed; the page cuts it to 100 characters). */
+    results(query: string): Promise<SearchResults>;
   };
   readonly guideReports: {
     /** Which guide the report page is about; null when the level has no published guide. */

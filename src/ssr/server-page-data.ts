@@ -6,6 +6,7 @@ import { SiteContentService } from 'src/modules/content/application/site-content
 import { GuideReportsService } from 'src/modules/guide-reports/application/guide-reports.service';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
 import { OpsService } from 'src/modules/ops/ops.module';
+import { SearchService } from 'src/modules/search/application/search.service';
 
 /** The in-process data client page loaders use on the server: direct calls, no HTTP hop. */
 @Injectable()
@@ -15,6 +16,7 @@ export class ServerPageData implements PageData {
   readonly billing: PageData['billing'];
   readonly ops: PageData['ops'];
   readonly guideReports: PageData['guideReports'];
+  readonly search: PageData['search'];
 
   constructor(
     private readonly appConfig: AppConfig,
@@ -24,7 +26,9 @@ export class ServerPageData implements PageData {
     adminOrders: AdminOrdersService,
     ops: OpsService,
     guideReports: GuideReportsService,
+    search: SearchService,
   ) {
+    this.search = { results: (query) => search.search(query) };
     this.guideReports = { page: (number) => guideReports.pageData(number) };
     const payments = appConfig.public.settings.has_payment;
     this.billing = {

@@ -8,6 +8,7 @@ import { GuideReportsModule } from 'src/modules/guide-reports/guide-reports.modu
 import { LevelsModule } from 'src/modules/levels/levels.module';
 import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
 import { OpsModule } from 'src/modules/ops/ops.module';
+import { SearchModule } from 'src/modules/search/search.module';
 import { AppConfig } from 'src/config/app-config';
 import { ContentImporter } from 'src/platform/content/content-importer';
 import { ContentImportModule } from 'src/platform/content/content-import.module';
@@ -40,7 +41,7 @@ export class SsrModule {
   static forRoot(source: ServerEntrySource): DynamicModule {
     return {
       module: SsrModule,
-      imports: [LevelsModule, ContentModule, ContentImportModule, BillingModule, GuideReportsModule, MetricsModule, AuthGuardsModule, OpsModule],
+      imports: [LevelsModule, ContentModule, ContentImportModule, BillingModule, GuideReportsModule, MetricsModule, AuthGuardsModule, OpsModule, SearchModule],
       controllers: [SeoController, PageController],
       providers: [
         ServerPageData,

@@ -33,6 +33,19 @@ export function fakePageData(overrides: Partial<PageData> = {}): PageData {
     },
     billing: { pricing: async () => null, adminOrders: async () => null, adminOrder: async () => null, refusedEvents: async () => null },
     ops: { errors: async () => [], queues: async () => ({ mode: 'inline', queues: [] }) },
+    search: {
+      // One guide whose snippet marks the query: enough for the page to render a group.
+      results: async (query) => ({
+        query,
+        searched: query,
+        corrections: [],
+        unknown: [],
+        match: 'all',
+        groups: query
+          ? [{ kind: 'levels', total: 1, hits: [{ url: '/levels/27', number: 27, difficulty: 'medium', title: [{ text: level27.title }], snippet: [{ text: 'Look through the ' }, { text: query, mark: true }] }] }]
+          : [],
+      }),
+    },
     guideReports: { page: async (number) => (number === 27 ? { number, title: level27.title } : null) },
     ...overrides,
   };

@@ -18,8 +18,9 @@ export function levelSearchMessage(message: string, t: Translate): string {
 }
 
 /**
- * The level-number search box of the header and the home hero. With JavaScript it validates and
- * navigates in place; without, it is a plain GET form the server answers.
+ * The search box of the header and the home hero: a level number goes straight to its guide (with
+ * the level search's messages), words to /search. With JavaScript a number is checked and opened
+ * in place; words, and everything without JavaScript, are the plain GET form /search answers.
  */
 export function LevelSearchForm({ size = 'sm', autoFocus = false, label }: { size?: 'sm' | 'lg'; autoFocus?: boolean; label?: string }) {
   const { levels } = useSiteConfig();
@@ -31,6 +32,8 @@ export function LevelSearchForm({ size = 'sm', autoFocus = false, label }: { siz
   const messageId = useId();
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
+    // Words go to /search as the plain GET form they are (no script for it in every page's bundle).
+    if (/\D/.test(value.trim())) return;
     event.preventDefault();
     const result = parseLevelSearch(value, levels.searchMax);
     if (!result.ok) {
@@ -48,10 +51,9 @@ export function LevelSearchForm({ size = 'sm', autoFocus = false, label }: { siz
       role="search"
       // Each search landmark on a page has its own name (the header's, the hero's, a page's own).
       aria-label={label ?? t(large ? 'search.heroLandmark' : 'search.headerLandmark')}
-      action="/levels"
+      action="/search"
       method="get"
       onSubmit={onSubmit}
-      noValidate
       className="relative w-full"
     >
       <label htmlFor={inputId} className="sr-only">
@@ -64,11 +66,8 @@ export function LevelSearchForm({ size = 'sm', autoFocus = false, label }: { siz
       >
         <input
           id={inputId}
-          name="level"
-          type="text"
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={12}
+          name="q"
+          maxLength={100}
           autoFocus={autoFocus}
           placeholder={t(large ? 'search.placeholderLarge' : 'search.placeholder')}
           value={value}

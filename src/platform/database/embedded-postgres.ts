@@ -2,6 +2,7 @@ import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { DataDirLock } from './data-dir-lock';
 
@@ -32,7 +33,8 @@ export class EmbeddedPostgres {
     const socketDir = await mkdtemp(join(tmpdir(), 'guides-pg-'));
     try {
       await chmod(socketDir, 0o700);
-      const db = await PGlite.create({ dataDir });
+      // pg_trgm (the search's typo tolerance) must be loaded with the instance; the migration creates it.
+      const db = await PGlite.create({ dataDir, extensions: { pg_trgm } });
       // The driver looks for `<host>/.s.PGSQL.<port>` when the host is a directory.
       const server = new PGLiteSocketServer({ db, path: join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), maxConnections: 8 });
       await server.start();

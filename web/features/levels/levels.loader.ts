@@ -11,7 +11,7 @@ export default async function levelsLoader({ url, data }: LoaderArgs): Promise<{
 }> {
   const search = url.searchParams;
   const max = data.config.levels.searchMax;
-  // The header's search form without JavaScript: GET /levels?level=27.
+  // The header search's old address without JavaScript (GET /levels?level=27), kept for links to it.
   const level = search.get('level');
   if (level !== null) {
     const result = parseLevelSearch(level, max);

@@ -31,6 +31,8 @@ describe('parsePageFile', () => {
     const page = parsePageFile({ name: 'pages/faq.md', text: '---\ntitle: FAQ\nupdated: 2026-11-01\n---\n## Q\n<script>x()</script>' }, markdown);
     expect(page).toMatchObject({ slug: 'faq', title: 'FAQ', updatedOn: '2026-11-01' });
     expect(page.html).toBe('<h2>Q</h2>\n<p>&lt;script&gt;x()&lt;/script&gt;</p>');
+    // Plain text for the search: title, description, then the body without markup.
+    expect(page.searchText).toBe('FAQ\n\nQ <script>x()</script>');
   });
 
   it('refuses a page without an update date', () => {

@@ -43,6 +43,7 @@ export function parsePageFile(file: ContentFile, markdown: MarkdownRenderer): Pa
     description: data.description,
     html: markdown.render(body),
     updatedOn: updated.toISOString().slice(0, 10),
+    searchText: [data.title, data.description, markdown.toPlainText(body)].join('\n'),
     sourceHash: hash,
   };
 }

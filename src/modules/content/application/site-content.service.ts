@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { POSTS_PAGE_SIZE, type ContentPageView, type PostListData, type PostListQuery, type PostView } from 'src/contracts/content';
+import { SEARCH_LIMITS, type SearchTerms } from 'src/contracts/search';
 import type { BlogPost } from '../domain/content';
 import { SiteContentRepository } from '../domain/site-content-repository.port';
 
@@ -38,6 +39,12 @@ export class SiteContentService {
   async posts(query: PostListQuery): Promise<PostListData> {
     const { posts, total } = await this.content.posts(query, POSTS_PAGE_SIZE);
     return { query, posts, total, page: query.page, pageCount: Math.max(1, Math.ceil(total / POSTS_PAGE_SIZE)) };
+  }
+
+  /** The posts and pages of one search (the search module ranks them with the guides). */
+  async search(terms: SearchTerms) {
+    const [posts, pages] = await Promise.all([this.content.searchPosts(terms, SEARCH_LIMITS.posts), this.content.searchPages(terms, SEARCH_LIMITS.pages)]);
+    return { posts, pages };
   }
 
   publishedPages() {

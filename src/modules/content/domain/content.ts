@@ -6,6 +6,8 @@ export class ContentPage {
   html!: string;
   /** YYYY-MM-DD */
   updatedOn!: string;
+  /** Plain text (title, description, body), for full-text search. */
+  searchText!: string;
   sourceHash!: string;
   published!: boolean;
   updatedAt!: Date;

@@ -1,4 +1,5 @@
 import type { ExploreData, MediaEntry, PostListQuery, PostSummary } from 'src/contracts/content';
+import type { RankedHits, SearchTerms } from 'src/contracts/search';
 import type { BlogPost, ContentPage, PageFile, PostFile } from './content';
 
 export interface SiteImportSummary {
@@ -10,6 +11,9 @@ export abstract class SiteContentRepository {
   abstract page(slug: string): Promise<ContentPage | null>;
   abstract post(slug: string): Promise<BlogPost | null>;
   abstract posts(query: PostListQuery, pageSize: number): Promise<{ posts: PostSummary[]; total: number }>;
+  /** Published posts (pages) matching the terms, best first, at most `limit`. */
+  abstract searchPosts(terms: SearchTerms, limit: number): Promise<RankedHits<{ slug: string; publishedAt: string }>>;
+  abstract searchPages(terms: SearchTerms, limit: number): Promise<RankedHits<{ slug: string }>>;
   /** Published posts, newest first, for feeds. */
   abstract latestPosts(limit: number): Promise<BlogPost[]>;
   abstract publishedPages(): Promise<{ slug: string; updatedOn: string }[]>;

@@ -10,6 +10,7 @@ import {
   type LevelPageData,
   type LevelSummary,
 } from 'src/contracts/levels';
+import { SEARCH_LIMITS, type SearchTerms } from 'src/contracts/search';
 import type { Level } from '../domain/level';
 import { GuideVoteRepository } from '../domain/guide-vote-repository.port';
 import { LevelRepository } from '../domain/level-repository.port';
@@ -69,6 +70,11 @@ export class LevelsService {
       this.levels.countByDifficulty(query.query),
     ]);
     return { query, levels, total, page: query.page, pageCount: Math.max(1, Math.ceil(total / LEVELS_PAGE_SIZE)), counts };
+  }
+
+  /** The guides of one search (the search module ranks them with the posts and pages). */
+  search(terms: SearchTerms) {
+    return this.levels.search(terms, SEARCH_LIMITS.levels);
   }
 
   featured(): Promise<LevelSummary[]> {

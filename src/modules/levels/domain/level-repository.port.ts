@@ -1,4 +1,5 @@
-import type { LevelListQuery, LevelSummary, Walkthrough } from 'src/contracts/levels';
+import type { Difficulty, LevelListQuery, LevelSummary, Walkthrough } from 'src/contracts/levels';
+import type { RankedHits, SearchTerms } from 'src/contracts/search';
 import type { Level, LevelGuide } from './level';
 
 
@@ -22,6 +23,8 @@ export abstract class LevelRepository {
   abstract countByDifficulty(text?: string): Promise<Record<'easy' | 'medium' | 'hard' | 'all', number>>;
   abstract sitemapEntries(): Promise<{ number: number; title: string; updatedAt: Date; video?: Walkthrough }[]>;
   abstract featured(numbers: number[]): Promise<LevelSummary[]>;
+  /** Published guides matching the terms (and the level they name by number), best first, at most `limit`. */
+  abstract search(terms: SearchTerms, limit: number): Promise<RankedHits<{ number: number; difficulty: Difficulty }>>;
   /**
    * Makes the published set exactly `guides`, in one transaction under a lock: new files are
    * inserted, changed ones updated, unchanged ones left alone, missing ones unpublished.

@@ -5,6 +5,7 @@ import guideReports from 'web/features/guide-reports/guide-reports.messages';
 import imageTool from 'web/features/image-tool/image-tool.messages';
 import levels from 'web/features/levels/levels.messages';
 import progress from 'web/features/progress/progress.messages';
+import search from 'web/features/search/search.messages';
 
 /**
  * The English copy of the pages other than the level guide (levels list, content pages, home,
@@ -36,6 +37,7 @@ const pages = {
   ...imageTool,
   ...guideReports,
   ...progress,
+  ...search,
 } as const;
 
 export default pages;

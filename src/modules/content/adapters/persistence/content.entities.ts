@@ -1,22 +1,26 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { BlogPost, ContentPage } from '../../domain/content';
 
+/** Title weight A, text B: a title match ranks first (the search of guides, posts and pages). */
+const SEARCH = `(setweight(to_tsvector('english', "title"), 'A') || setweight(to_tsvector('english', "search_text"), 'B')) stored`;
+
 export const ContentPageSchema = defineEntity({
   class: ContentPage,
   tableName: 'content_pages',
+  indexes: [{ name: 'content_pages_search_index', expression: 'create index "content_pages_search_index" on "content_pages" using gin ("search")' }],
   properties: {
     slug: p.string().length(80).primary(),
     title: p.string().length(100),
     description: p.string().length(300),
     html: p.text(),
     updatedOn: p.string().columnType('date'),
+    searchText: p.text(),
     sourceHash: p.string().length(64),
     published: p.boolean().default(true),
     updatedAt: p.datetime(),
+    search: p.type('unknown').columnType('tsvector').generated(SEARCH).nullable().lazy().hidden().ignoreSchemaChanges('type', 'extra'),
   },
 });
-
-const POST_SEARCH = `(setweight(to_tsvector('english', "title"), 'A') || setweight(to_tsvector('english', "search_text"), 'B')) stored`;
 
 export const BlogPostSchema = defineEntity({
   class: BlogPost,
@@ -37,6 +41,6 @@ export const BlogPostSchema = defineEntity({
     sourceHash: p.string().length(64),
     published: p.boolean().default(true),
     updatedAt: p.datetime(),
-    search: p.type('unknown').columnType('tsvector').generated(POST_SEARCH).nullable().lazy().hidden().ignoreSchemaChanges('type', 'extra'),
+    search: p.type('unknown').columnType('tsvector').generated(SEARCH).nullable().lazy().hidden().ignoreSchemaChanges('type', 'extra'),
   },
 });

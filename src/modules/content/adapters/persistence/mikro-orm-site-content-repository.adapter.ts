@@ -1,11 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { ExploreData, MediaEntry, PostListQuery, PostSummary } from 'src/contracts/content';
+import type { RankedHits, SearchTerms } from 'src/contracts/search';
 import { ContentImportSchema } from 'src/platform/content/content-import.entity';
 import { syncPublished } from 'src/platform/content/sync-published';
+import { fullTextSql } from 'src/platform/search/full-text';
+import { refreshSearchWords } from 'src/platform/search/search-words';
 import type { BlogPost, ContentPage, PageFile, PostFile } from '../../domain/content';
 import { SiteContentRepository, type SiteImportSummary } from '../../domain/site-content-repository.port';
 import { BlogPostSchema, ContentPageSchema } from './content.entities';
+
+interface HitRow {
+  slug: string;
+  published_at?: Date;
+  tier: number;
+  rank: number;
+  total: string;
+  marked_title: string;
+  snippet: string;
+}
+
+/** Both tables' words, for the lexicon of spelling corrections. */
+const SITE_WORDS = `select to_tsvector('simple', search_text) from blog_posts where published
+  union all select to_tsvector('simple', search_text) from content_pages where published`;
 
 interface PostRow {
   slug: string;
@@ -15,6 +32,8 @@ interface PostRow {
   tags: string[];
   total?: string;
 }
+
+const hit = (r: HitRow) => ({ slug: r.slug, tier: r.tier, rank: r.rank, title: r.marked_title, snippet: r.snippet });
 
 @Injectable()
 export class MikroOrmSiteContentRepository extends SiteContentRepository {
@@ -62,6 +81,34 @@ export class MikroOrmSiteContentRepository extends SiteContentRepository {
     };
   }
 
+  async searchPosts(terms: SearchTerms, limit: number): Promise<RankedHits<{ slug: string; publishedAt: string }>> {
+    const { total, rows } = await this.searchTable('blog_posts', ', published_at', terms, limit);
+    return { total, hits: rows.map((r) => ({ ...hit(r), publishedAt: new Date(r.published_at!).toISOString() })) };
+  }
+
+  async searchPages(terms: SearchTerms, limit: number): Promise<RankedHits<{ slug: string }>> {
+    const { total, rows } = await this.searchTable('content_pages', '', terms, limit);
+    return { total, hits: rows.map(hit) };
+  }
+
+  /** One table's matches, best first (ties: newest, then by slug), with the count of them all. */
+  private async searchTable(table: 'blog_posts' | 'content_pages', extra: string, terms: SearchTerms, limit: number) {
+    const ft = fullTextSql(terms);
+    const newest = table === 'blog_posts' ? 'published_at desc, ' : '';
+    const rows = await this.em.execute<HitRow[]>(
+      `with ${ft.with},
+       found as (
+         select slug, title, search_text${extra}, ${ft.tier('title', 'search')} as tier, ${ft.rank('search')} as rank
+         from ${table}, q where published and ${ft.matches('search')}
+       ),
+       best as (select *, count(*) over () as total from found order by tier desc, rank desc, ${newest}slug limit ?)
+       select slug${extra}, tier, rank, total, ${ft.title('title')} as marked_title, ${ft.snippet('search_text')} as snippet
+       from best, q order by tier desc, rank desc, ${newest}slug`,
+      [...ft.params, limit],
+    );
+    return { total: rows[0] ? Number(rows[0].total) : 0, rows };
+  }
+
   latestPosts(limit: number): Promise<BlogPost[]> {
     return this.em.find(BlogPostSchema, { published: true }, { orderBy: { publishedAt: 'desc' }, limit });
   }
@@ -98,6 +145,7 @@ export class MikroOrmSiteContentRepository extends SiteContentRepository {
       await em.execute(`select pg_advisory_xact_lock(hashtext('content-import:site'))`);
       const pageSummary = await syncPublished(em, ContentPageSchema, (row) => (row as PageFile).slug, pages, now);
       const postSummary = await syncPublished(em, BlogPostSchema, (row) => (row as PostFile).slug, posts, now);
+      if ([pageSummary, postSummary].some((s) => s.created + s.updated + s.unpublished > 0)) await refreshSearchWords(em, 'site', SITE_WORDS);
       await em.upsert(ContentImportSchema, { kind: 'site', contentHash, importedAt: now, data: media });
       return { pages: pageSummary, posts: postSummary };
     });

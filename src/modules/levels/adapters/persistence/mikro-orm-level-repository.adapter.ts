@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { Difficulty, LevelListQuery, LevelSummary, Walkthrough } from 'src/contracts/levels';
+import type { RankedHits, SearchTerms } from 'src/contracts/search';
 import { Level, type LevelGuide } from '../../domain/level';
 import { LevelRepository, type ImportSummary, type LevelPage } from '../../domain/level-repository.port';
 import { ContentImportSchema } from 'src/platform/content/content-import.entity';
 import { syncPublished } from 'src/platform/content/sync-published';
+import { fullTextSql } from 'src/platform/search/full-text';
+import { refreshSearchWords } from 'src/platform/search/search-words';
 import { LevelSchema } from './level.entities';
 
 interface SummaryRow {
@@ -151,6 +154,29 @@ export class MikroOrmLevelRepository extends LevelRepository {
     return rows.map(toSummary);
   }
 
+  async search(terms: SearchTerms, limit: number): Promise<RankedHits<{ number: number; difficulty: Difficulty }>> {
+    const ft = fullTextSql(terms);
+    const number = terms.number ?? null;
+    const rows = await this.em.execute<
+      { number: number; difficulty: Difficulty; tier: number; rank: number; total: string; marked_title: string; snippet: string }[]
+    >(
+      `with ${ft.with},
+       found as (
+         select number, title, difficulty, search_text,
+                case when number = ?::int then 3 else ${ft.tier('title', 'search')} end as tier, ${ft.rank('search')} as rank
+         from levels, q where published and (${ft.matches('search')} or number = ?::int)
+       ),
+       best as (select *, count(*) over () as total from found order by tier desc, rank desc, number limit ?)
+       select number, difficulty, tier, rank, total, ${ft.title('title')} as marked_title, ${ft.snippet('search_text')} as snippet
+       from best, q order by tier desc, rank desc, number`,
+      [...ft.params, number, number, limit],
+    );
+    return {
+      total: rows[0] ? Number(rows[0].total) : 0,
+      hits: rows.map((r) => ({ number: r.number, difficulty: r.difficulty, tier: r.tier, rank: r.rank, title: r.marked_title, snippet: r.snippet })),
+    };
+  }
+
   replaceAll(guides: LevelGuide[], contentHash: string, now: Date): Promise<ImportSummary> {
     return this.em.transactional(async (em) => {
       // Two processes starting together import one after the other, never interleaved.
@@ -162,6 +188,9 @@ export class MikroOrmLevelRepository extends LevelRepository {
         video: guide.video ?? null,
         ...(isNew ? { createdAt: now } : {}),
       }));
+      if (summary.created + summary.updated + summary.unpublished > 0) {
+        await refreshSearchWords(em, 'levels', `select to_tsvector('simple', search_text) from levels where published`);
+      }
       await em.upsert(ContentImportSchema, { kind: 'levels', contentHash, importedAt: now });
       return summary;
     });
