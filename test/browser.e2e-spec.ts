@@ -179,7 +179,7 @@ describe('the site in a real browser', () => {
         await route.continue();
       });
       await page.reload({ waitUntil: 'commit' });
-      await page.getByText('Step-by-step solution').waitFor();
+      await page.getByRole('heading', { name: 'Step-by-step solution' }).waitFor();
       await poll(() => hints.count()).toBe(2);
       releaseScripts();
       await hydrated(page);
@@ -190,7 +190,7 @@ describe('the site in a real browser', () => {
       // The step-by-step solution stays folded until asked for.
       const firstStep = page.getByText('spin it aside to find an', { exact: false });
       await poll(() => firstStep.isVisible()).toBe(false);
-      await page.getByText('Step-by-step solution').click();
+      await page.getByRole('heading', { name: 'Step-by-step solution' }).click();
       await poll(() => firstStep.isVisible()).toBe(true);
       expect(problems).toEqual([]);
     } finally {
