@@ -206,6 +206,11 @@ describe('accessibility (axe-core) in a real browser', () => {
     await api(`/api/v1/orders/${paid}/test_payment`, { result: 'paid' });
     const pending = (await api('/api/v1/checkout', { donation_usd: 2 })).order_id;
     samples = routeSamples({ paid, pending });
+    // What players say, so /admin/guides is audited with an open report (its "Mark handled") and /levels/27 with its helpful share.
+    const anonymous = (path: string, body: unknown, client: number) =>
+      fetch(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.12.0.${client}` }, body: JSON.stringify(body) });
+    expect((await anonymous('/api/v1/levels/27/reports', { kind: 'wrong_step', message: 'Step 3 says left; it is the right door.' }, 1)).status).toBe(201);
+    for (let i = 0; i < 10; i++) expect((await anonymous('/api/v1/levels/27/feedback', i < 8 ? { helpful: true } : { helpful: false, reason: 'unclear_step' }, i + 1)).status).toBe(204);
   });
   const on = () => ({ browser, url: app.url, token, axeSource });
 
@@ -225,7 +230,7 @@ describe('accessibility (axe-core) in a real browser', () => {
   it('finds no WCAG 2.2 AA violation on any page that reads the session or is for admins, signed in as an admin', async () => {
     // With Redis, /admin/queues is bull-board's (audited below); its page without Redis is audited after.
     const paths = Object.entries(samples).filter(([id]) => !signedOutOnly(id) && readsSession(id) && id !== 'admin-queues').map(([, path]) => path);
-    expect(paths).toEqual(expect.arrayContaining(['/', '/pricing', '/tools/image', '/usage', '/admin']));
+    expect(paths).toEqual(expect.arrayContaining(['/', '/pricing', '/tools/image', '/usage', '/admin', '/admin/guides']));
     expect(await auditPages(on(), paths, true)).toEqual([]);
   }, 600_000);
 

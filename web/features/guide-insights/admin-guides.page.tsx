@@ -19,6 +19,9 @@ function guidesHref({ sort, dir, page }: GuideInsightsQuery): string {
 }
 
 const number = (value: number) => value.toLocaleString('en-US');
+/** The guide column stays in view while a phone scrolls the table sideways (an opaque background: the rest passes under it). */
+const STICKY = 'sticky left-0 z-10 bg-white dark:bg-gray-900';
+const tableClass = 'mt-3 overflow-x-auto rounded-3xl border border-gray-200 bg-white shadow-sm dark:border-gray-800 dark:bg-gray-900';
 const REASONS = [
   ['unclear_step', 'unclear step'],
   ['different_version', 'other version'],
@@ -74,11 +77,11 @@ export default function AdminGuidesPage() {
         {guides.items.length === 0 ? (
           <p className={`${cardClass} mt-3 text-center ${mutedClass}`}>{guides.total ? 'No guides on this page.' : 'No published guides.'}</p>
         ) : (
-          <div className="mt-3 overflow-x-auto rounded-3xl border border-gray-200 bg-white shadow-sm dark:border-gray-800 dark:bg-gray-900/60">
+          <div className={tableClass}>
             <table className="w-full min-w-[56rem] text-sm" data-testid="admin-guides">
               <thead className="border-b border-gray-200 text-left dark:border-gray-800">
                 <tr>
-                  {column('level', 'Guide', 'text-left')}
+                  {column('level', 'Guide', `text-left ${STICKY}`)}
                   {column('views', `Views, ${recent_days} d`)}
                   {column('views_total', 'Views, all')}
                   {column('helpful', 'Helpful')}
@@ -111,7 +114,7 @@ export default function AdminGuidesPage() {
         {wanted.length === 0 ? (
           <p className={`${cardClass} mt-3 text-center ${mutedClass}`}>No guide requests yet.</p>
         ) : (
-          <div className="mt-3 overflow-x-auto rounded-3xl border border-gray-200 bg-white shadow-sm dark:border-gray-800 dark:bg-gray-900/60">
+          <div className={tableClass}>
             <table className="w-full text-sm" data-testid="admin-wanted">
               <thead className="border-b border-gray-200 text-left dark:border-gray-800">
                 <tr>
@@ -129,7 +132,7 @@ export default function AdminGuidesPage() {
               <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
                 {wanted.map((row) => (
                   <tr key={row.level}>
-                    <td className="px-3 py-2">
+                    <td className="px-3 py-2 whitespace-nowrap">
                       <Link to={`/levels/${row.level}`} className={linkClass}>
                         Level {row.level}
                       </Link>
@@ -154,7 +157,7 @@ function GuideRow({ guide }: { guide: GuideInsightRow }) {
   const cell = 'px-3 py-2 text-right tabular-nums';
   return (
     <tr data-level={guide.level}>
-      <td className="px-3 py-2">
+      <td className={`px-3 py-2 max-sm:max-w-40 ${STICKY}`}>
         <Link to={`/levels/${guide.level}`} className={linkClass}>
           Level {guide.level}
         </Link>
