@@ -79,7 +79,9 @@ describe('guide insights over HTTP (built app, PostgreSQL)', () => {
     expect(html).toContain('<meta name="robots" content="noindex"/>');
     const overview = await (await call('/admin', { headers: asAdmin() })).text();
     expect(overview).toContain('href="/admin/guides"');
-    expect(overview).toMatch(/<nav aria-label="Admin screens"[^>]*>.*href="\/admin\/guides"/s);
+    // Each other screen starts with the line of links to the screens.
+    expect(html).toMatch(/<nav aria-label="Admin screens"[^>]*>.*href="\/admin\/guides"/s);
+    expect(await (await call('/admin/errors', { headers: asAdmin() })).text()).toMatch(/<nav aria-label="Admin screens"[^>]*>.*href="\/admin\/guides"/s);
     const payload = await call('/admin/guides/_payload.json?sort=reports&dir=asc', { headers: asAdmin() });
     expect(await payload.json()).toMatchObject({ routeId: 'admin-guides', data: { query: { sort: 'reports', dir: 'asc', page: 1 } } });
   });

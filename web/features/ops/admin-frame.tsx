@@ -17,7 +17,7 @@ export const codeClass = 'rounded bg-gray-100 px-1 py-0.5 font-mono text-[0.85em
 /** "2026-11-23 19:16:29 UTC": the same on the server and in every browser. */
 export const utc = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
 
-/** The admin screens, linked from each one; `full`: a page load (with Redis, bull-board answers the path). */
+/** The admin screens, linked from each but the overview; `full`: a page load (with Redis, bull-board answers the path). */
 const SCREENS: { label: string; href: string; payments?: boolean; full?: boolean }[] = [
   { label: 'Overview', href: '/admin' },
   { label: 'Guides', href: '/admin/guides' },
@@ -52,7 +52,8 @@ export function AdminFrame({ title, crumb, children }: { title: string; crumb?: 
   return (
     <main className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-12">
       <Seo title={crumb ? `${crumb} · ${ADMIN}` : ADMIN} noindex />
-      <AdminScreens />
+      {/* The overview lists the screens itself. */}
+      {crumb && <AdminScreens />}
       {crumb && <Breadcrumbs items={[{ label: ADMIN, to: '/admin' }, { label: crumb }]} />}
       <h1 className={`text-3xl font-extrabold tracking-tight sm:text-4xl ${crumb ? 'mt-6' : ''}`}>{title}</h1>
       {children}
