@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Put, Query, UseGuards } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOperation, ApiParam, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
-import type { GuideReportState, GuideReportView } from 'src/contracts/guide-reports';
+import { GUIDE_REPORT_STATES, type GuideReportState, type GuideReportView } from 'src/contracts/guide-reports';
 import { guideReportIdSchema, guideReportListQuerySchema, guideReportPageSchema, guideReportViewSchema } from 'src/contracts/guide-reports.schema';
 import { AdminGuard } from 'src/modules/auth/auth-guards.module';
 import { ApiJsonResponse, jsonSchema } from 'src/platform/http/openapi-schema';
@@ -22,6 +22,9 @@ export class GuideReportsAdminController {
   @Get()
   @RateLimit(120, 60_000)
   @ApiOperation({ summary: 'Admin: guide reports, newest first; open ones by default (state=handled or all), one level with level=N; 50 a page' })
+  @ApiQuery({ name: 'level', required: false, example: 27, description: "One level's reports" })
+  @ApiQuery({ name: 'state', required: false, enum: GUIDE_REPORT_STATES, description: 'open (default): not yet handled' })
+  @ApiQuery({ name: 'page', required: false, example: 1 })
   @ApiJsonResponse(guideReportPageSchema)
   @ApiBadRequestResponse(ERROR)
   async list(@Query(new ZodPipe(guideReportListQuerySchema)) query: { level?: number; state: GuideReportState; page: number }) {
