@@ -13,6 +13,7 @@ import { Migration20261125230000B_MoneyEvents } from './Migration20261125230000B
 import { Migration20261125230000aTrialClaims } from './Migration20261125230000aTrialClaims';
 import { Migration20261126000000Progress } from './Migration20261126000000Progress';
 import { Migration20261126020000Search } from './Migration20261126020000Search';
+import { Migration20261126120000GuideInsights } from './Migration20261126120000GuideInsights';
 
 /**
  * Every migration, in order. Append new ones (npm run migration:create writes the file); never edit
@@ -33,4 +34,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125230000aTrialClaims', class: Migration20261125230000aTrialClaims },
   { name: 'Migration20261126000000Progress', class: Migration20261126000000Progress },
   { name: 'Migration20261126020000Search', class: Migration20261126020000Search },
+  { name: 'Migration20261126120000GuideInsights', class: Migration20261126120000GuideInsights },
 ];

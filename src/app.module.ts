@@ -8,6 +8,7 @@ import { ContentModule } from './modules/content/content.module';
 import { CreditsModule } from './modules/credits/credits.module';
 import { ImageToolModule } from './modules/image-tool/image-tool.module';
 import { ErrorLogModule } from './modules/error-log/error-log.module';
+import { GuideInsightsModule } from './modules/guide-insights/guide-insights.module';
 import { GuideReportsModule } from './modules/guide-reports/guide-reports.module';
 import { LevelsModule } from './modules/levels/levels.module';
 import { OpsModule } from './modules/ops/ops.module';
@@ -21,7 +22,7 @@ import type { ServerEntrySource } from './ssr/server-entry-source.port';
 import { SsrModule } from './ssr/ssr.module';
 
 /** The feature modules (bounded contexts); each imports what it uses. The worker and `npm run migrate` load them too. */
-export const FEATURE_MODULES = [AuthModule, ErrorLogModule, LevelsModule, ContentModule, CreditsModule, BillingModule, ImageToolModule, GuideReportsModule, OpsModule, ProgressModule, SearchModule];
+export const FEATURE_MODULES = [AuthModule, ErrorLogModule, LevelsModule, ContentModule, CreditsModule, BillingModule, ImageToolModule, GuideReportsModule, GuideInsightsModule, OpsModule, ProgressModule, SearchModule];
 
 /** The web process: platform, feature modules, and last the SSR catch-all for pages. */
 @Module({})

@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ROOT, type RunningApp } from './support/app-process';
+import type { RunningApp } from './support/app-process';
+import { readsSession, routeSamples, signedInOnly, signedOutOnly } from './support/audited-routes';
 import { hydrated, settled } from './support/browser';
 import { startBrowserSite, type BrowserSite } from './support/browser-site';
 import { startSite } from './support/site';
@@ -19,46 +18,6 @@ const WIDTHS = [
 /** Pages audited side by side (each in a context of its own): the audits wait on the browser, not on each other. */
 const LANES = 2;
 
-/**
- * A real path for every route of the route table (web/route-table.ts), so a new page is audited
- * the day it is added: a route with parameters needs a `sample` in its route object, or the first
- * test fails. Only the samples that need this run's orders are written here.
- */
-function routeSamples(orders: { paid: string; pending: string }): Record<string, string> {
-  const samples: Record<string, string> = {
-    'payment-test-checkout': `/payment/test-checkout?order=${orders.pending}`,
-    'payment-success': `/payment/success?order=${orders.paid}`,
-    billing: `/billing?order=${orders.paid}`,
-    'admin-order': `/admin/orders/${orders.paid}`,
-  };
-  return Object.fromEntries(PAGES.map((route) => [route.id, samples[route.id] ?? route.sample ?? (/[:*]/.test(route.path) ? '' : route.path)]));
-}
-/** Who sees a route: the account pages signed out only (signed in, they send you home), the admin pages signed in only (anyone else gets the 404 page). */
-const signedOutOnly = (id: string) => PAGES.find((route) => route.id === id)!.path.startsWith('/auth/');
-const signedInOnly = (id: string) => PAGES.find((route) => route.id === id)?.access === 'admin';
-/**
- * Signed in, a page differs from its signed-out audit where it reads the session (its module, or a
- * module of web/ it imports, imports web/lib/session: payments, the image tool) or is for admins;
- * every other page differs by the header's account button alone, audited signed in on the home
- * page and on each of those.
- */
-function readsSession(id: string): boolean {
-  const route = PAGES.find((r) => r.id === id)!;
-  if (id === 'home' || route.access === 'admin') return true;
-  return !!route.module && importsSession(route.module, new Set());
-}
-function importsSession(module: string, seen: Set<string>): boolean {
-  if (seen.has(module)) return false;
-  seen.add(module);
-  const source = readFileSync(join(ROOT, module), 'utf8');
-  if (source.includes("from 'web/lib/session'")) return true;
-  // Value imports only: a type-only import runs nothing.
-  const imported = [...source.matchAll(/^import (?!type )[^;]*? from '(web\/[^']+)';/gms)].map((match) => match[1]!);
-  return imported.some((name) => {
-    const file = [`${name}.ts`, `${name}.tsx`].find((candidate) => existsSync(join(ROOT, candidate)));
-    return !!file && importsSession(file, seen);
-  });
-}
 /** The queue dashboard (bull-board, with Redis): its overview and a queue's page. */
 const QUEUE_DASHBOARD = ['/admin/queues', '/admin/queues/queue/mail'];
 
@@ -206,6 +165,11 @@ describe('accessibility (axe-core) in a real browser', () => {
     await api(`/api/v1/orders/${paid}/test_payment`, { result: 'paid' });
     const pending = (await api('/api/v1/checkout', { donation_usd: 2 })).order_id;
     samples = routeSamples({ paid, pending });
+    // What players say, so /admin/guides is audited with an open report (its "Mark handled") and /levels/27 with its helpful share.
+    const anonymous = (path: string, body: unknown, client: number) =>
+      fetch(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.12.0.${client}` }, body: JSON.stringify(body) });
+    expect((await anonymous('/api/v1/levels/27/reports', { kind: 'wrong_step', message: 'Step 3 says left; it is the right door.' }, 1)).status).toBe(201);
+    for (let i = 0; i < 10; i++) expect((await anonymous('/api/v1/levels/27/feedback', i < 8 ? { helpful: true } : { helpful: false, reason: 'unclear_step' }, i + 1)).status).toBe(204);
   });
   const on = () => ({ browser, url: app.url, token, axeSource });
 
@@ -225,7 +189,7 @@ describe('accessibility (axe-core) in a real browser', () => {
   it('finds no WCAG 2.2 AA violation on any page that reads the session or is for admins, signed in as an admin', async () => {
     // With Redis, /admin/queues is bull-board's (audited below); its page without Redis is audited after.
     const paths = Object.entries(samples).filter(([id]) => !signedOutOnly(id) && readsSession(id) && id !== 'admin-queues').map(([, path]) => path);
-    expect(paths).toEqual(expect.arrayContaining(['/', '/pricing', '/tools/image', '/usage', '/admin']));
+    expect(paths).toEqual(expect.arrayContaining(['/', '/pricing', '/tools/image', '/usage', '/admin', '/admin/guides']));
     expect(await auditPages(on(), paths, true)).toEqual([]);
   }, 600_000);
 

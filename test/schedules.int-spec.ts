@@ -7,6 +7,8 @@ import { BillingHousekeeping } from 'src/modules/billing/adapters/schedule/billi
 import { CheckoutService } from 'src/modules/billing/application/checkout.service';
 import { CreditsHousekeeping } from 'src/modules/credits/adapters/schedule/credits-housekeeping';
 import { CreditsService } from 'src/modules/credits/application/credits.service';
+import { GuideViewsFlush } from 'src/modules/guide-insights/adapters/schedule/guide-views-flush';
+import { GuideViews } from 'src/modules/guide-insights/application/guide-views.service';
 import { GuideReportsHousekeeping } from 'src/modules/guide-reports/adapters/schedule/guide-reports-housekeeping';
 import { GuideReportsService } from 'src/modules/guide-reports/application/guide-reports.service';
 import { ImageJobsHousekeeping } from 'src/modules/image-tool/adapters/schedule/image-jobs-housekeeping';
@@ -33,6 +35,7 @@ describe('the scheduled work', () => {
         BillingHousekeeping,
         ImageJobsHousekeeping,
         GuideReportsHousekeeping,
+        GuideViewsFlush,
         { provide: AppConfig, useValue: loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true' }) },
         { provide: EntityManager, useValue: {} },
         { provide: JobQueue, useValue: {} },
@@ -40,6 +43,7 @@ describe('the scheduled work', () => {
         { provide: CheckoutService, useValue: idle },
         { provide: ImageConversionRunner, useValue: idle },
         { provide: GuideReportsService, useValue: idle },
+        { provide: GuideViews, useValue: { flush: async () => 0 } },
         { provide: MikroORM, useValue: {} },
       ],
     }).compile();
@@ -47,7 +51,7 @@ describe('the scheduled work', () => {
     await app.init();
     try {
       const registry = app.get(SchedulerRegistry);
-      const tasks = ['outbox.mail', 'credits.housekeeping', 'billing.expire-pending', 'outbox.images', 'images.housekeeping', 'guide-reports.delete-expired'];
+      const tasks = ['outbox.mail', 'credits.housekeeping', 'billing.expire-pending', 'outbox.images', 'images.housekeeping', 'guide-reports.delete-expired', 'guide-insights.flush-views'];
       expect(registry.getIntervals().sort()).toEqual([...tasks].sort());
       expect(registry.getTimeouts().sort()).toEqual(tasks.map((name) => `${name}.first`).sort());
     } finally {

@@ -1,6 +1,7 @@
 import * as auth from 'web/features/auth/auth.routes';
 import * as billing from 'web/features/billing/billing.routes';
 import * as content from 'web/features/content/content.routes';
+import * as guideInsights from 'web/features/guide-insights/guide-insights.routes';
 import * as guideReports from 'web/features/guide-reports/guide-reports.routes';
 import * as imageTool from 'web/features/image-tool/image-tool.routes';
 import * as levels from 'web/features/levels/levels.routes';
@@ -47,6 +48,7 @@ export const PAGES: PageRoute[] = [
   imageTool.imageTool,
   progress.progress,
   ops.admin,
+  guideInsights.adminGuides,
   ops.adminErrors,
   ops.adminOrders,
   ops.adminOrder,

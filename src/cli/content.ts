@@ -35,7 +35,8 @@ async function main(command: string | undefined): Promise<void> {
         const s = await app.get(ContentImporter).import<ImportSummary>('levels');
         console.log(`Level guides: ${s.created} new, ${s.updated} updated, ${s.unpublished} unpublished, ${s.unchanged} unchanged`);
       } else {
-        const rows = await app.get(LevelsService).mostRequested(50);
+        // The same list as /admin/guides shows (its second section).
+        const rows = await app.get(LevelsService).mostRequested();
         if (!rows.length) console.log('No guide requests yet');
         for (const row of rows) console.log(`level ${row.level}\t${row.requests} request(s)\tlast ${row.lastRequestedAt.toISOString()}`);
       }

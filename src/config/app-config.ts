@@ -53,6 +53,8 @@ export class AppConfig {
   readonly pageCache: boolean;
   /** How long a cached page lives: an import by another process (the CLI) shows within this. */
   readonly pageCacheTtlMs: number;
+  /** How often a process writes the guide views it counted in memory (and once more at shutdown). */
+  readonly guideViewsFlushMs: number;
   /** Per-path redirect rules (301), empty by default. */
   readonly redirects: ReadonlyMap<string, string>;
   readonly mail: { smtpUrl?: string; from: string; dir: string };
@@ -126,6 +128,7 @@ export class AppConfig {
     this.content = { dir: resolve(e.CONTENT_DIR), importOnStart: e.CONTENT_IMPORT_ON_START };
     this.pageCache = e.PAGE_CACHE;
     this.pageCacheTtlMs = e.PAGE_CACHE_TTL_SECONDS * 1000;
+    this.guideViewsFlushMs = e.GUIDE_VIEWS_FLUSH_MS;
     this.redirects = new Map(Object.entries(e.REDIRECTS));
     // The embedded database has no one else to migrate it, so it always migrates at start.
     this.database = e.DATABASE_URL

@@ -21,3 +21,18 @@ export interface GuideReportPageData {
   number: number;
   title: string;
 }
+
+/** What an admin may list: open reports (not yet handled), handled ones, or all. */
+export const GUIDE_REPORT_STATES = ['open', 'handled', 'all'] as const;
+export type GuideReportState = (typeof GUIDE_REPORT_STATES)[number];
+
+/** A report as the admins see it (/admin/guides, the admin API); dates are ISO strings. */
+export interface GuideReportView {
+  id: string;
+  level_number: number;
+  kind: GuideReportKind;
+  message: string | null;
+  created_at: string;
+  /** When an admin marked it handled; null while it is open. */
+  handled_at: string | null;
+}

@@ -39,6 +39,8 @@ export interface LevelDetail extends LevelSummary {
   /** YYYY-MM-DD */
   verifiedOn: string;
   updatedAt: string;
+  /** How many players found the guide helpful: only once it has HELPFUL_SHARE_MIN_VOTES answers. */
+  helpful?: HelpfulShare;
 }
 
 /** Data of /levels/{n}: a written guide, or a number in range with no guide yet. */
@@ -72,6 +74,28 @@ export interface GuideFeedback {
   helpful: boolean;
   reason?: FeedbackReason;
 }
+
+/** A guide shows its helpful share once this many players answered "Was this helpful?": fewer mean little. */
+export const HELPFUL_SHARE_MIN_VOTES = 10;
+
+/** "87% of 23 players found this guide helpful". */
+export interface HelpfulShare {
+  percent: number;
+  votes: number;
+}
+
+/**
+ * The share of "yes" answers in whole percent, or undefined below HELPFUL_SHARE_MIN_VOTES answers.
+ * 100% and 0% only when every answer agrees: 299 of 300 is 99%, not a rounded-up 100%.
+ */
+export function helpfulShare(helpful: number, votes: number): HelpfulShare | undefined {
+  if (votes < HELPFUL_SHARE_MIN_VOTES) return undefined;
+  const percent = helpful >= votes ? 100 : helpful <= 0 ? 0 : Math.min(99, Math.max(1, Math.round((helpful / votes) * 100)));
+  return { percent, votes };
+}
+
+/** The most requested levels without a guide that `npm run content:wanted` and /admin/guides list: the same list. */
+export const MOST_REQUESTED_SHOWN = 50;
 
 /** "3:30" for 210 seconds; "1:02:05" past an hour. */
 export function formatDuration(totalSeconds: number): string {

@@ -1,5 +1,6 @@
 import type { AdminOrderDetail, AdminOrderView, OrderStatus, Paged, PricingData, RefusedEventView } from './billing';
 import type { ContentPageView, ExploreData, MediaEntry, PostListData, PostListQuery, PostView } from './content';
+import type { GuideInsightsData, GuideInsightsQuery } from './guide-insights';
 import type { GuideReportPageData } from './guide-reports';
 import type { LevelListData, LevelListQuery, LevelPageData, LevelSummary } from './levels';
 import type { AdminQueuesData, ErrorGroupView, ErrorScope } from './ops';
@@ -43,6 +44,10 @@ export interface PageData {
   readonly guideReports: {
     /** Which guide the report page is about; null when the level has no published guide. */
     page(number: number): Promise<GuideReportPageData | null>;
+  };
+  /** /admin/guides (admins only): the guides with what players said and did, and the most wanted missing ones. */
+  readonly guideInsights: {
+    overview(query: GuideInsightsQuery): Promise<GuideInsightsData>;
   };
   /** For the admin pages only: the SSR bridge renders them for admins alone (route access 'admin'). */
   readonly ops: {

@@ -48,6 +48,11 @@ export class PageMatcher {
     return match;
   }
 
+  /** The request's match if it was matched (a page or a payload), without matching it: for what runs after the response. */
+  matched(request: FastifyRequest): PageMatch | undefined {
+    return this.matches.get(request);
+  }
+
   /** The request's match when the server entry is loaded (the fast path cannot wait for it), else undefined. */
   ofLoaded(request: FastifyRequest, target: PageTarget): PageMatch | undefined {
     return this.loaded && this.of(request, target, this.loaded);

@@ -3,6 +3,7 @@ import { AppConfig } from 'src/config/app-config';
 import type { PageData } from 'src/contracts/page-data';
 import { AdminOrdersService, CheckoutService, OrderNotFoundError } from 'src/modules/billing/billing.module';
 import { SiteContentService } from 'src/modules/content/application/site-content.service';
+import { GuideInsightsService } from 'src/modules/guide-insights/guide-insights.module';
 import { GuideReportsService } from 'src/modules/guide-reports/application/guide-reports.service';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
 import { OpsService } from 'src/modules/ops/ops.module';
@@ -17,6 +18,7 @@ export class ServerPageData implements PageData {
   readonly ops: PageData['ops'];
   readonly guideReports: PageData['guideReports'];
   readonly search: PageData['search'];
+  readonly guideInsights: PageData['guideInsights'];
 
   constructor(
     private readonly appConfig: AppConfig,
@@ -27,9 +29,11 @@ export class ServerPageData implements PageData {
     ops: OpsService,
     guideReports: GuideReportsService,
     search: SearchService,
+    guideInsights: GuideInsightsService,
   ) {
     this.search = { results: (query) => search.search(query) };
     this.guideReports = { page: (number) => guideReports.pageData(number) };
+    this.guideInsights = { overview: (query) => guideInsights.overview(query) };
     const payments = appConfig.public.settings.has_payment;
     this.billing = {
       pricing: () => Promise.resolve(checkout.pricing()),

@@ -4,6 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyStatic from '@fastify/static';
 import { BillingModule } from 'src/modules/billing/billing.module';
 import { ContentModule } from 'src/modules/content/content.module';
+import { GuideInsightsModule } from 'src/modules/guide-insights/guide-insights.module';
 import { GuideReportsModule } from 'src/modules/guide-reports/guide-reports.module';
 import { LevelsModule } from 'src/modules/levels/levels.module';
 import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
@@ -41,7 +42,7 @@ export class SsrModule {
   static forRoot(source: ServerEntrySource): DynamicModule {
     return {
       module: SsrModule,
-      imports: [LevelsModule, ContentModule, ContentImportModule, BillingModule, GuideReportsModule, MetricsModule, AuthGuardsModule, OpsModule, SearchModule],
+      imports: [LevelsModule, ContentModule, ContentImportModule, BillingModule, GuideReportsModule, MetricsModule, AuthGuardsModule, OpsModule, SearchModule, GuideInsightsModule],
       controllers: [SeoController, PageController],
       providers: [
         ServerPageData,

@@ -47,6 +47,9 @@ export function fakePageData(overrides: Partial<PageData> = {}): PageData {
       }),
     },
     guideReports: { page: async (number) => (number === 27 ? { number, title: level27.title } : null) },
+    guideInsights: {
+      overview: async (query) => ({ query, guides: { items: [], total: 0, page: query.page, pages: 1 }, wanted: [], recent_days: 30, min_votes: 10 }),
+    },
     ...overrides,
   };
 }

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
 import { LevelsModule } from 'src/modules/levels/levels.module';
 import { MailModule } from 'src/platform/mail/mail.module';
 import { QueueModule } from 'src/platform/queue/queue.module';
+import { GuideReportsAdminController } from './adapters/http/guide-reports-admin.controller';
 import { GuideReportsController } from './adapters/http/guide-reports.controller';
 import { GuideReportSchema } from './adapters/persistence/guide-report.entity';
 import { MikroOrmGuideReportRepository } from './adapters/persistence/mikro-orm-guide-report-repository.adapter';
@@ -14,11 +16,12 @@ import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module
 
 /**
  * Guide problem reports ("Something wrong with this guide?"): stored in PostgreSQL, mailed to the
- * admins by the 'guide-report.notify' job, deleted after 180 days. Levels says which guides exist.
+ * admins by the 'guide-report.notify' job, listed for them (open until an admin marks one handled,
+ * /admin/guides and the admin API), deleted after 180 days. Levels says which guides exist.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature([GuideReportSchema]), LevelsModule, QueueModule, MailModule, RecurringWorkModule],
-  controllers: [GuideReportsController],
+  imports: [MikroOrmModule.forFeature([GuideReportSchema]), LevelsModule, QueueModule, MailModule, RecurringWorkModule, AuthGuardsModule],
+  controllers: [GuideReportsController, GuideReportsAdminController],
   providers: [
     GuideReportsService,
     GuideReportNotifyProcessor,

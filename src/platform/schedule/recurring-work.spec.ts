@@ -127,6 +127,46 @@ describe('RecurringWork', () => {
     expect(runs).toBe(1);
   });
 
+  it('schedules an everyProcess task without ScheduleModule too, and stops it at shutdown', async () => {
+    const work = new RecurringWork(fakeOrm());
+    let runs = 0;
+    work.register({ name: 'test.own', firstDelayMs: 100, everyMs: 1_000, everyProcess: true, run: async () => void runs++ });
+    work.register({ name: 'test.jobs-only', firstDelayMs: 0, everyMs: 1_000, run: async () => void (runs += 100) });
+    work.onApplicationBootstrap();
+    await jest.advanceTimersByTimeAsync(2_100);
+    expect(runs).toBe(3);
+    await work.onModuleDestroy();
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(runs).toBe(3);
+  });
+
+  it('runs an atShutdown task once more as the process stops, after the run already going', async () => {
+    const work = new RecurringWork(fakeOrm(), schedule);
+    const runs: string[] = [];
+    let finish = () => {};
+    let calls = 0;
+    work.register({
+      name: 'test.flush',
+      firstDelayMs: 0,
+      everyMs: 60_000,
+      atShutdown: true,
+      run: () => {
+        const n = ++calls;
+        runs.push(`start ${n}`);
+        return n === 1 ? new Promise<void>((resolve) => (finish = () => (runs.push('end 1'), resolve()))) : Promise.resolve(void runs.push(`end ${n}`));
+      },
+    });
+    work.register({ name: 'test.other', firstDelayMs: 60_000, everyMs: 60_000, run: async () => void runs.push('other') });
+    work.onApplicationBootstrap();
+    await jest.advanceTimersByTimeAsync(0);
+    const stopping = work.onModuleDestroy();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(runs).toEqual(['start 1']);
+    finish();
+    await stopping;
+    expect(runs).toEqual(['start 1', 'end 1', 'start 2', 'end 2']);
+  });
+
   it('refuses a second task of the same name, a period of zero, and an unknown name', () => {
     const work = new RecurringWork(fakeOrm(), schedule);
     const task = { name: 'test.once', firstDelayMs: 0, everyMs: 1_000, run: async () => undefined };

@@ -1,4 +1,4 @@
-import { Injectable, Logger, Optional, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
 
@@ -11,6 +11,13 @@ export interface RecurringTask {
   run(): Promise<unknown>;
   /** What the first run does, when it differs from the others (the image jobs' resume after a restart). */
   firstRun?(): Promise<unknown>;
+  /**
+   * Scheduled in every process that registers it, not only where the jobs run: for work on the
+   * process's own memory (each web process's guide-view counts), which no other process can do.
+   */
+  everyProcess?: boolean;
+  /** Runs once more when the process shuts down (after HTTP has drained, before the database closes). */
+  atShutdown?: boolean;
 }
 
 /**
@@ -20,12 +27,16 @@ export interface RecurringTask {
  * The tasks are scheduled only where ScheduleModule is imported (the worker, or the web process
  * without Redis); elsewhere nothing runs. Each run has a MikroORM context of its own (no request
  * is running), a failure is logged with the task's name, and a task never runs twice at once.
+ * A task marked `everyProcess` is scheduled wherever it is registered, one marked `atShutdown`
+ * runs a last time as the process stops.
  */
 @Injectable()
-export class RecurringWork implements OnApplicationBootstrap {
+export class RecurringWork implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('RecurringWork');
   private readonly tasks = new Map<string, RecurringTask>();
   private readonly running = new Map<string, Promise<void>>();
+  /** The timers of `everyProcess` tasks in a process without ScheduleModule. */
+  private readonly ownTimers: NodeJS.Timeout[] = [];
 
   constructor(
     private readonly orm: MikroORM,
@@ -39,12 +50,32 @@ export class RecurringWork implements OnApplicationBootstrap {
   }
 
   onApplicationBootstrap(): void {
-    if (!this.schedule) return;
-    // Timeouts and intervals go into @nestjs/schedule's registry, which clears them at shutdown.
     for (const task of this.tasks.values()) {
-      this.schedule.addTimeout(`${task.name}.first`, setTimeout(() => void this.run(task.name, true), task.firstDelayMs));
-      this.schedule.addInterval(task.name, setInterval(() => void this.run(task.name), task.everyMs));
+      if (!this.schedule && !task.everyProcess) continue;
+      const first = setTimeout(() => void this.run(task.name, true), task.firstDelayMs);
+      const every = setInterval(() => void this.run(task.name), task.everyMs);
+      if (this.schedule) {
+        // Timeouts and intervals go into @nestjs/schedule's registry, which clears them at shutdown.
+        this.schedule.addTimeout(`${task.name}.first`, first);
+        this.schedule.addInterval(task.name, every);
+      } else {
+        // Not where the jobs run, but this work is the process's own; unref: it never keeps a process alive.
+        this.ownTimers.push(first.unref(), every.unref());
+      }
     }
+  }
+
+  /**
+   * Shutdown, while the database is still open (it closes before onApplicationShutdown): the own
+   * timers stop, and each `atShutdown` task runs once more, after any run already going.
+   */
+  async onModuleDestroy(): Promise<void> {
+    for (const timer of this.ownTimers.splice(0)) clearTimeout(timer);
+    const last = [...this.tasks.values()].filter((task) => task.atShutdown);
+    await Promise.all(last.map(async (task) => {
+      await this.running.get(task.name);
+      await this.run(task.name);
+    }));
   }
 
   /**

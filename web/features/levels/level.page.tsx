@@ -164,6 +164,7 @@ export default function LevelPage() {
       </div>
       <p className="mt-6 text-sm text-gray-500 dark:text-gray-400">
         {t('level.checked', { version: level.gameVersion, date: dateFormat(tag, 'day').format(new Date(`${level.verifiedOn}T00:00:00Z`)) })}
+        {level.helpful && ` ${t('level.helpful', { ...level.helpful })}`}
       </p>
       <PrevNext prev={prev} next={next} />
     </main>

@@ -8,6 +8,12 @@ import type loader from 'web/features/ops/admin.loader';
 export default function AdminPage() {
   const { queueMode, payments } = useLoaderData<typeof loader>();
   const entries: { title: string; href: string; internal?: boolean; text: ReactNode }[] = [
+    {
+      title: 'Guides',
+      href: '/admin/guides',
+      internal: true,
+      text: 'Every guide with its views, helpful share and reasons, open reports (mark them handled) and solved/stuck counts, worst first; and the most requested levels without a guide.',
+    },
     ...(payments
       ? [
           {

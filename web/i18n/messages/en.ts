@@ -93,6 +93,7 @@ const en = {
   'level.videoComing': 'The video walkthrough for this level is coming. The hints and the guide above cover every step.',
   'level.jumpToVideo': 'Jump to the video',
   'level.checked': 'Checked on game version {version}, last verified {date}.',
+  'level.helpful': '{percent}% of {votes} players found this guide helpful.',
   'level.missingSeoTitle': 'Level {level} - {game} Walkthrough',
   'level.missingSeoDescription': 'The guide for {game} level {level} is not written yet.',
   'level.missingTitle': 'This level is not covered yet',

@@ -71,6 +71,8 @@ export function payloadUrl(to: string): string {
 const MAX_PENDING_PREFETCHES = 4;
 /** Prefetches waiting for a free slot; more links than this in view are not prefetched. */
 const MAX_QUEUED_PREFETCHES = 32;
+/** The page on screen. */
+const isHere = (to: string) => payloadUrl(to) === payloadUrl(window.location.pathname + window.location.search);
 
 const isChunkError = (error: unknown) =>
   error instanceof Error && /dynamically imported module|Importing a module script failed|error loading dynamically/i.test(error.message);
@@ -129,7 +131,8 @@ export function BrowserRouter({
     const run = () => {
       while (pending.current < MAX_PENDING_PREFETCHES && queued.current.length) {
         const next = queued.current.shift()!;
-        if (cache.current.has(payloadUrl(next))) continue;
+        // Also the page on screen by now (its link was clicked while queued): a reload of it must not find this copy.
+        if (cache.current.has(payloadUrl(next)) || isHere(next)) continue;
         pending.current++;
         void load(next)
           .catch(() => undefined)
@@ -205,10 +208,8 @@ export function BrowserRouter({
       navigating,
       navigate: (to, options) => show(localizePath(to, page.locale), options?.replace ? 'replace' : 'push'),
       prefetch: (to) => {
-        const key = payloadUrl(to);
         // A link to the page on screen (breadcrumb, footer) has nothing to prefetch.
-        if (key === payloadUrl(window.location.pathname + window.location.search)) return;
-        if (cache.current.has(key) || queued.current.includes(to) || queued.current.length >= MAX_QUEUED_PREFETCHES) return;
+        if (isHere(to) || cache.current.has(payloadUrl(to)) || queued.current.includes(to) || queued.current.length >= MAX_QUEUED_PREFETCHES) return;
         queued.current.push(to);
         drain();
       },

@@ -7,7 +7,7 @@ import { validateJob } from 'src/platform/queue/jobs';
 import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
 import type { GuideReport } from '../domain/guide-report';
 import { GuideReportRepository } from '../domain/guide-report-repository.port';
-import { NoGuideToReportError } from '../domain/guide-reports.errors';
+import { GuideReportNotFoundError, NoGuideToReportError } from '../domain/guide-reports.errors';
 import { GuideReportsService } from './guide-reports.service';
 
 class MemoryReports extends GuideReportRepository {
@@ -24,12 +24,29 @@ class MemoryReports extends GuideReportRepository {
     row.notifiedAt = at;
     return true;
   }
+  async markHandled(id: string, at: Date) {
+    const row = this.rows.get(id);
+    if (row && !row.handledAt) row.handledAt = at;
+    return row ? { ...row } : null;
+  }
+  async list(filter: { level?: number; state: 'open' | 'handled' | 'all' }, limit: number, offset: number) {
+    const all = [...this.rows.values()]
+      .filter((r) => (filter.level === undefined || r.levelNumber === filter.level) && (filter.state === 'all' || (filter.state === 'open') === !r.handledAt))
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    return { reports: all.slice(offset, offset + limit), total: all.length };
+  }
+  async newestOpen(levels: readonly number[], perLevel: number) {
+    return levels.flatMap((level) => (openNewestFirst(this.rows, level).slice(0, perLevel)));
+  }
   async deleteCreatedBefore(cutoff: Date) {
     const old = [...this.rows.values()].filter((r) => r.createdAt < cutoff);
     old.forEach((r) => this.rows.delete(r.id));
     return old.length;
   }
 }
+
+const openNewestFirst = (rows: Map<string, GuideReport>, level: number) =>
+  [...rows.values()].filter((r) => r.levelNumber === level && !r.handledAt).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const WORDS = 'Step 3 says <b>left</b>; it is the right door.';
@@ -108,5 +125,33 @@ describe('GuideReportsService', () => {
     expect(await service.deleteExpired(NOW)).toBe(1);
     expect([...reports.rows.keys()]).toEqual([kept.id]);
     expect(reports.rows.has(old.id)).toBe(false);
+  });
+
+  it('marks a report handled once: a repeat keeps the first time; an unknown or malformed id is not found', async () => {
+    const { service } = setup();
+    const report = await service.report(27, { kind: 'wrong_step', message: WORDS }, NOW);
+    const first = await service.markHandled(report.id, new Date('2026-11-24T08:00:00Z'));
+    expect(first).toEqual({
+      id: report.id,
+      level_number: 27,
+      kind: 'wrong_step',
+      message: WORDS,
+      created_at: NOW.toISOString(),
+      handled_at: '2026-11-24T08:00:00.000Z',
+    });
+    expect(await service.markHandled(report.id, new Date('2026-11-25T08:00:00Z'))).toEqual(first);
+    await expect(service.markHandled('0b9b7f2e-1c1a-4c1e-9d1e-2f3a4b5c6d7e')).rejects.toBeInstanceOf(GuideReportNotFoundError);
+    await expect(service.markHandled("x' or 1=1 --\u0000")).rejects.toBeInstanceOf(GuideReportNotFoundError);
+  });
+
+  it('lists open reports newest first, and the newest open ones of each level', async () => {
+    const { service } = setup();
+    const older = await service.report(27, { kind: 'other' }, new Date('2026-11-20T00:00:00Z'));
+    const newer = await service.report(27, { kind: 'other' }, new Date('2026-11-21T00:00:00Z'));
+    const handled = await service.report(27, { kind: 'other' }, new Date('2026-11-22T00:00:00Z'));
+    await service.markHandled(handled.id, NOW);
+    expect((await service.list({ state: 'open' }, 1)).items.map((r) => r.id)).toEqual([newer.id, older.id]);
+    expect(await service.list({ level: 27, state: 'handled' }, 1)).toMatchObject({ total: 1, pages: 1, items: [{ id: handled.id }] });
+    expect([...(await service.newestOpen([27, 28], 1)).entries()].map(([level, reports]) => [level, reports.map((r) => r.id)])).toEqual([[27, [newer.id]]]);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
-import type { GuideReportInput, GuideReportKind, GuideReportPageData } from 'src/contracts/guide-reports';
+import type { GuideReportInput, GuideReportKind, GuideReportPageData, GuideReportState, GuideReportView } from 'src/contracts/guide-reports';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
 import type { MailMessage } from 'src/platform/mail/mail-message';
 import { MailOutbox } from 'src/platform/mail/mail-outbox.port';
@@ -10,7 +10,12 @@ import { JobQueue } from 'src/platform/queue/job-queue.port';
 import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
 import { newGuideReport, retentionCutoff, type GuideReport } from '../domain/guide-report';
 import { GuideReportRepository } from '../domain/guide-report-repository.port';
-import { NoGuideToReportError } from '../domain/guide-reports.errors';
+import { GuideReportNotFoundError, NoGuideToReportError } from '../domain/guide-reports.errors';
+import { toGuideReportView } from './guide-report-view';
+
+/** Reports an admin lists per page. */
+export const REPORTS_PAGE_SIZE = 50;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const KIND_LABELS: Record<GuideReportKind, string> = {
   wrong_step: 'A step is wrong',
@@ -72,6 +77,33 @@ export class GuideReportsService {
     for (const to of admins) await this.outbox.send(reportEmail(report, level?.title, to, this.config));
     await this.reports.markNotified(report.id, now);
     return admins.length;
+  }
+
+  /**
+   * An admin marks a report handled: open reports are the admins' to-do list (/admin/guides). A
+   * repeat (a double click, a retried request, two admins at once) keeps the first time.
+   */
+  async markHandled(id: string, now = new Date()): Promise<GuideReportView> {
+    // Not a UUID: no report has it (PostgreSQL would refuse it as a uuid value).
+    const report = UUID.test(id) ? await this.reports.markHandled(id, now) : null;
+    if (!report) throw new GuideReportNotFoundError();
+    if (report.handledAt?.getTime() === now.getTime()) this.logger.log(`Report ${id} (level ${report.levelNumber}) marked handled`);
+    return toGuideReportView(report);
+  }
+
+  /** The admin API's list: one level's reports or all, open by default, newest first. */
+  async list(filter: { level?: number; state: GuideReportState }, page: number) {
+    const { reports, total } = await this.reports.list(filter, REPORTS_PAGE_SIZE, (page - 1) * REPORTS_PAGE_SIZE);
+    return { items: reports.map(toGuideReportView), total, page, pages: Math.max(1, Math.ceil(total / REPORTS_PAGE_SIZE)) };
+  }
+
+  /** The newest open reports of these levels, at most `perLevel` each, by level. */
+  async newestOpen(levels: readonly number[], perLevel: number): Promise<Map<number, GuideReportView[]>> {
+    const byLevel = new Map<number, GuideReportView[]>();
+    for (const report of await this.reports.newestOpen(levels, perLevel)) {
+      byLevel.set(report.levelNumber, [...(byLevel.get(report.levelNumber) ?? []), toGuideReportView(report)]);
+    }
+    return byLevel;
   }
 
   /** The retention rule: reports older than 180 days go. Returns how many were deleted. */

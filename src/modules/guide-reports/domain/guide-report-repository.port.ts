@@ -1,3 +1,4 @@
+import type { GuideReportState } from 'src/contracts/guide-reports';
 import type { GuideReport } from './guide-report';
 
 /** Where guide reports are kept. */
@@ -6,6 +7,12 @@ export abstract class GuideReportRepository {
   abstract findById(id: string): Promise<GuideReport | null>;
   /** Records that the admins were mailed; false when it already was (a repeated job). */
   abstract markNotified(id: string, at: Date): Promise<boolean>;
+  /** Marks the report handled at `at` unless it already was (the first time stays); null when there is no such report. */
+  abstract markHandled(id: string, at: Date): Promise<GuideReport | null>;
+  /** One level's reports or every level's, in a state, newest first. */
+  abstract list(filter: { level?: number; state: GuideReportState }, limit: number, offset: number): Promise<{ reports: GuideReport[]; total: number }>;
+  /** The newest open reports of each of these levels, at most `perLevel` each. */
+  abstract newestOpen(levels: readonly number[], perLevel: number): Promise<GuideReport[]>;
   /** Deletes the reports created before `cutoff`; returns how many. */
   abstract deleteCreatedBefore(cutoff: Date): Promise<number>;
 }

@@ -13,6 +13,8 @@ export class GuideReport {
   createdAt!: Date;
   /** When the admins were mailed about it; unset while not yet (or when nobody is to be mailed). */
   notifiedAt?: Date;
+  /** When an admin marked it handled (the first time: marking again changes nothing); unset while open. */
+  handledAt?: Date;
 }
 
 // eslint-disable-next-line no-control-regex

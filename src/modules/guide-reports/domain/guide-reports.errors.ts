@@ -13,3 +13,12 @@ export class InvalidGuideReportError extends AppError {
   readonly code = 'GUIDE_REPORTS.INVALID';
   readonly kind = 'validation';
 }
+
+/** No report has this id (never had, or deleted after its 180 days). */
+export class GuideReportNotFoundError extends AppError {
+  readonly code = 'GUIDE_REPORTS.NOT_FOUND';
+  readonly kind = 'not_found';
+  constructor() {
+    super('No such report.');
+  }
+}

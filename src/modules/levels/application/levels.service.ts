@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import {
+  helpfulShare,
   LEVELS_PAGE_SIZE,
+  MOST_REQUESTED_SHOWN,
   type GuideFeedback,
   type LevelDetail,
   type LevelListData,
@@ -53,15 +55,33 @@ export class LevelsService {
     return Number.isInteger(number) && number >= 1 && number <= this.config.public.levels.searchMax;
   }
 
+  /** A published guide, or null (also the check other modules make that a guide exists). */
   async level(number: number): Promise<LevelDetail | null> {
     const level = await this.levels.findPublished(number);
     return level ? toDetail(level) : null;
   }
 
-  /** The guide of an in-range level, or the not-covered state with the nearest covered levels. */
+  /** A published guide with its helpful share once it has enough answers (the API's level detail). */
+  async guide(number: number): Promise<LevelDetail | null> {
+    const [level, helpful] = await Promise.all([this.levels.findPublished(number), this.helpful(number)]);
+    return level ? { ...toDetail(level), ...helpful } : null;
+  }
+
+  /**
+   * The guide of an in-range level, or the not-covered state with the nearest covered levels. The
+   * helpful share is part of the page, so cached pages show it as it was when they were rendered:
+   * a new answer shows within PAGE_CACHE_TTL_SECONDS (and at the next content import).
+   */
   async levelPage(number: number): Promise<LevelPageData> {
-    const { level, prev, next } = await this.levels.findWithNeighbours(number);
-    return level ? { kind: 'guide', level: toDetail(level), prev, next } : { kind: 'not-covered', number, prev, next };
+    const [{ level, prev, next }, helpful] = await Promise.all([this.levels.findWithNeighbours(number), this.helpful(number)]);
+    return level ? { kind: 'guide', level: { ...toDetail(level), ...helpful }, prev, next } : { kind: 'not-covered', number, prev, next };
+  }
+
+  /** `{ helpful }` from HELPFUL_SHARE_MIN_VOTES answers on, else nothing. */
+  private async helpful(number: number): Promise<Pick<LevelDetail, 'helpful'>> {
+    const counts = await this.votes.feedbackCounts(number);
+    const share = helpfulShare(counts.helpful, counts.helpful + counts.notHelpful);
+    return share ? { helpful: share } : {};
   }
 
   async list(query: LevelListQuery): Promise<LevelListData> {
@@ -100,7 +120,8 @@ export class LevelsService {
     return this.votes.feedbackCounts(number);
   }
 
-  mostRequested(limit: number) {
+  /** The most requested levels without a guide: `npm run content:wanted` and /admin/guides both list these. */
+  mostRequested(limit = MOST_REQUESTED_SHOWN) {
     return this.votes.mostRequested(limit);
   }
 }

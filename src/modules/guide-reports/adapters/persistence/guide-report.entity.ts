@@ -13,5 +13,6 @@ export const GuideReportSchema = defineEntity({
     // Indexed for the retention sweep.
     createdAt: p.datetime().index(),
     notifiedAt: p.datetime().nullable(),
+    handledAt: p.datetime().nullable(),
   },
 });

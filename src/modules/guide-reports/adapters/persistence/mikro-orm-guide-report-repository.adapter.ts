@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
+import type { GuideReportState } from 'src/contracts/guide-reports';
 import type { GuideReport } from '../../domain/guide-report';
 import { GuideReportRepository } from '../../domain/guide-report-repository.port';
 import { GuideReportSchema } from './guide-report.entity';
@@ -21,6 +22,36 @@ export class MikroOrmGuideReportRepository extends GuideReportRepository {
 
   async markNotified(id: string, at: Date): Promise<boolean> {
     return (await this.em.fork().nativeUpdate(GuideReportSchema, { id, notifiedAt: null }, { notifiedAt: at })) > 0;
+  }
+
+  async markHandled(id: string, at: Date): Promise<GuideReport | null> {
+    const em = this.em.fork();
+    // Only an open report changes: a repeat, or 20 at once, keep the first time (the row lock serialises them).
+    await em.nativeUpdate(GuideReportSchema, { id, handledAt: null }, { handledAt: at });
+    return em.findOne(GuideReportSchema, { id });
+  }
+
+  async list(filter: { level?: number; state: GuideReportState }, limit: number, offset: number) {
+    const where = {
+      ...(filter.level !== undefined ? { levelNumber: filter.level } : {}),
+      ...(filter.state === 'open' ? { handledAt: null } : filter.state === 'handled' ? { handledAt: { $ne: null } } : {}),
+    };
+    const [reports, total] = await this.em.fork().findAndCount(GuideReportSchema, where, { orderBy: { createdAt: 'desc', id: 'asc' }, limit, offset });
+    return { reports, total };
+  }
+
+  async newestOpen(levels: readonly number[], perLevel: number): Promise<GuideReport[]> {
+    if (!levels.length) return [];
+    const em = this.em.fork();
+    // The levels as one JSON parameter: a list of any length is one placeholder.
+    const rows = await em.execute<Record<string, unknown>[]>(
+      `select id, level_number, kind, message, created_at, notified_at, handled_at from (
+         select *, row_number() over (partition by level_number order by created_at desc, id) as n from guide_reports
+         where handled_at is null and level_number in (select jsonb_array_elements_text(?::jsonb)::int)
+       ) newest where n <= ? order by level_number, created_at desc, id`,
+      [JSON.stringify(levels), perLevel],
+    );
+    return rows.map((row) => em.map(GuideReportSchema, row));
   }
 
   deleteCreatedBefore(cutoff: Date): Promise<number> {

@@ -76,7 +76,7 @@ export class LevelsApiController {
   @ApiBadRequestResponse(ERROR)
   @ApiNotFoundResponse({ description: 'The level has no guide yet', ...ERROR })
   async level(@Param('number') raw: string) {
-    const level = await this.levels.level(this.number(raw));
+    const level = await this.levels.guide(this.number(raw));
     if (!level) throw new NotFoundError(`Level ${raw} has no guide yet`);
     return levelDetailSchema.parse(level);
   }

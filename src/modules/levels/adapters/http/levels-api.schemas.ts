@@ -29,6 +29,10 @@ export const levelDetailSchema = levelSummarySchema.extend({
   gameVersion: z.string(),
   verifiedOn: z.string().describe('YYYY-MM-DD'),
   updatedAt: z.string().describe('ISO 8601'),
+  helpful: z
+    .object({ percent: z.number().int().describe('Whole percent; 100 and 0 only when every answer agrees'), votes: z.number().int() })
+    .optional()
+    .describe('How many players found the guide helpful ("Was this helpful?", one answer per browser); only from 10 answers on'),
 });
 
 export const levelListSchema = z.object({

@@ -21,6 +21,7 @@ const THEME = `<style>
 :root { --muted-foreground: #4b5563; }
 .dark-mode { --muted-foreground: #b6c0cc; }
 [class*="searchShortcut-"], [class*="workersBadge-"], [class*="active-"] > [class*="queueName-"] { color: var(--foreground) !important; }
+[class*="nullValue-"] { color: var(--muted-foreground) !important; }
 </style>`;
 
 export function dressDashboard(html: string): string {

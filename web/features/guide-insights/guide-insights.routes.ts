@@ -1,0 +1,13 @@
+import { definePage } from 'web/lib/router/page';
+import adminGuidesLoader from 'web/features/guide-insights/admin-guides.loader';
+
+/** The content team's view of the guides: admins only (anyone else gets the 404 of an unknown path), never cached. */
+export const adminGuides = definePage({
+  id: 'admin-guides',
+  path: '/admin/guides',
+  module: 'web/features/guide-insights/admin-guides.page.tsx',
+  page: () => import('web/features/guide-insights/admin-guides.page'),
+  loader: adminGuidesLoader,
+  access: 'admin',
+  query: ['sort', 'dir', 'page'],
+});
