@@ -19,14 +19,15 @@ function buildId(): Plugin {
 }
 
 /** What only the server reads of a route object (web/lib/router/page.ts): matching, caching, loading, tests. */
-const SERVER_ONLY_ROUTE_FIELDS = new Set(['path', 'cache', 'query', 'access', 'loader', 'sample', 'sitemap']);
+const SERVER_ONLY_ROUTE_FIELDS = new Set(['path', 'module', 'cache', 'query', 'access', 'loader', 'sample', 'sitemap']);
 
 /**
  * Route objects (`definePage({...})` in web/features/<feature>/*.routes.ts) carry their server-only
  * parts, and the client build leaves them out: each loader module (*.loader.ts) is an empty one, so
  * neither the loader nor what it imports (zod schemas, say) ships, and the fields above are dropped
- * from each definePage() call. In the browser a route is its id, module, page and colorMode: the
- * server matches URLs and hands the browser the route id (PageState.routeId).
+ * from each definePage() call. In the browser a route is its id, page and colorMode: the server
+ * matches URLs and hands the browser the route id (PageState.routeId), and the page chunk map is
+ * keyed by route id (forRoutes in src/contracts/page-data.ts).
  */
 function serverOnlyRouteParts(): Plugin {
   return {

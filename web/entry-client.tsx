@@ -11,7 +11,7 @@ import { HYDRATION_DATA_ID } from 'src/contracts/inline-scripts';
 import { chunksOfPage } from 'src/contracts/page-data';
 import { HydrationJsonContext } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
-import { loadPage, moduleOf } from 'web/route-table';
+import { loadPage } from 'web/route-table';
 import { BrowserRouter } from 'web/lib/router/router';
 import { RootLayout } from 'web/root';
 
@@ -28,7 +28,7 @@ startBuildCheck(root.buildId);
  * their list is the server's, assets.pageChunks, already in the hydration data.
  */
 function loadPageAndChunks(routeId: string): Promise<void> {
-  for (const href of chunksOfPage(root.assets.pageChunks, moduleOf(routeId))) {
+  for (const href of chunksOfPage(root.assets.pageChunks, routeId)) {
     if (document.head.querySelector(`link[href="${href}"]`)) continue;
     const link = document.createElement('link');
     link.rel = 'modulepreload';

@@ -1,7 +1,7 @@
 import { renderToPipeableStream, renderToStaticMarkup } from 'react-dom/server';
 import { HelmetProvider } from 'react-helmet-async';
 import { analyticsScript, HINTS_REVEAL_SCRIPT, PROGRESS_SCRIPT, THEME_SCRIPT } from 'src/contracts/inline-scripts';
-import type { PageAssets, RootData } from 'src/contracts/page-data';
+import { forRoutes, type PageAssets, type RootData } from 'src/contracts/page-data';
 import type { PagePayload, PayloadInput, RenderInput, RenderOutput, ServerEntry } from 'src/contracts/ssr';
 import { Document } from 'web/components/document';
 import { ErrorView } from 'web/components/error-view';
@@ -24,6 +24,17 @@ const PARSE_TIME_SCRIPTS = { theme: THEME_SCRIPT, hintsReveal: HINTS_REVEAL_SCRI
 const matchPage = createMatcher(PAGES, LOCALES);
 /** The loaders of the route objects, by route id. */
 const LOADERS = loadersOf(PAGES);
+const MODULES = Object.fromEntries(PAGES.map((page) => [page.id, page.module]));
+/** The build's page chunks keyed by route id (the browser's route objects carry no module path); computed once per assets object. */
+const keyed = new WeakMap<PageAssets, PageAssets>();
+function byRoute(assets: PageAssets): PageAssets {
+  let result = keyed.get(assets);
+  if (!result) {
+    result = assets.pageChunks ? { ...assets, pageChunks: forRoutes(assets.pageChunks, MODULES) } : assets;
+    keyed.set(assets, result);
+  }
+  return result;
+}
 
 /** What the browser needs to hydrate: read by web/entry-client.tsx. */
 export interface HydrationData {
@@ -43,7 +54,7 @@ async function render(input: RenderInput): Promise<RenderOutput> {
   const { state: page, failure } = await resolve(input);
   if (page.redirect) return { kind: 'redirect', status: page.status, location: page.redirect };
   const [messages] = await Promise.all([loadMessages(page.locale), loadPage(page.routeId)]);
-  const root: RootData = { config: input.data.config, assets: input.assets, buildId: input.buildId };
+  const root: RootData = { config: input.data.config, assets: byRoute(input.assets), buildId: input.buildId };
   const hydration: HydrationData = { root, page };
 
   return new Promise<RenderOutput>((resolveOutput, reject) => {

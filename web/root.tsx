@@ -13,16 +13,15 @@ import { lowCreditStore } from 'web/lib/low-credit';
 import { useRootData } from 'web/lib/root-data';
 import { usePage } from 'web/lib/router/router';
 import { ForcedColorModeContext, forcedColorMode, useColorMode } from 'web/lib/theme';
-import { colorModeOf, loadedPage, moduleOf } from 'web/route-table';
+import { colorModeOf, loadedPage } from 'web/route-table';
 
 /** The site layout: header, the current page, footer. */
 export function RootLayout() {
   const { assets, config } = useRootData();
   const page = usePage();
   const t = useT();
-  const pageModule = moduleOf(page.routeId);
   // The page's own chunk downloads in parallel with the entry instead of after it.
-  const preloads = [...assets.preloads, ...chunksOfPage(assets.pageChunks, pageModule)];
+  const preloads = [...assets.preloads, ...chunksOfPage(assets.pageChunks, page.routeId)];
   // A page may force a colour mode: rendered on <html> for the first paint, kept on navigation.
   const forced = forcedColorMode(page.routeId, colorModeOf(page.routeId));
   useColorMode(forced);

@@ -57,4 +57,4 @@ export const PAGES: PageRoute[] = [
   content.notFound,
 ];
 
-export const { moduleOf, colorModeOf, loadPage, loadedPage } = indexRoutes(PAGES);
+export const { colorModeOf, loadPage, loadedPage } = indexRoutes(PAGES);

@@ -1,4 +1,4 @@
-import { chunksOfPage, pageChunkMap } from './page-data';
+import { chunksOfPage, forRoutes, pageChunkMap } from './page-data';
 
 describe('the page chunk map sent with every page', () => {
   const byModule = {
@@ -14,7 +14,16 @@ describe('the page chunk map sent with every page', () => {
   });
 
   it('is smaller as JSON than the lists it replaces (every page carries it)', () => {
-    expect(JSON.stringify(pageChunkMap(byModule)).length).toBeLessThan(JSON.stringify(byModule).length);
+    const modules = { level: 'web/features/levels/level.page.tsx', pricing: 'web/features/billing/pricing.page.tsx', faq: 'web/features/content/faq.page.tsx' };
+    expect(JSON.stringify(forRoutes(pageChunkMap(byModule), modules)).length).toBeLessThan(JSON.stringify(byModule).length);
+  });
+
+  it('is keyed by route id for the browser, which knows no module paths', () => {
+    const map = forRoutes(pageChunkMap(byModule), { level: 'web/features/levels/level.page.tsx', pricing: 'web/features/billing/pricing.page.tsx', redirect: undefined });
+    expect(map.files).toEqual(pageChunkMap(byModule).files);
+    expect(chunksOfPage(map, 'level')).toEqual(byModule['web/features/levels/level.page.tsx']);
+    expect(chunksOfPage(map, 'pricing')).toEqual(byModule['web/features/billing/pricing.page.tsx']);
+    expect(Object.keys(map.pages)).toEqual(['level', 'pricing']);
   });
 
   it('has no files for an unknown page, a route without a module, or a build without the map', () => {

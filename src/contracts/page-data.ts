@@ -64,29 +64,28 @@ export interface PageAssets {
   styles: string[];
   /** Chunks the entry imports, preloaded so they download in parallel. */
   preloads: string[];
-  /** Per page module: its chunk and the chunks it imports (read with chunksOfPage). */
+  /** Per page: its chunk and the chunks it imports (read with chunksOfPage). */
   pageChunks?: PageChunks;
 }
 
 /**
  * Each page's chunks, sent in every page's hydration data: every file is named once and pages list
- * indexes into `files`, under a short key ('levels/level' for web/features/levels/level.page.tsx).
- * Written out per page, the same paths repeated would add some 5 KB to every page.
+ * indexes into `files`, under their route id ('level'). Written out per page, the same paths
+ * repeated would add some 5 KB to every page. The server reads the build's manifest by page module
+ * and keys the map by route id (forRoutes), so the browser needs no module paths.
  */
 export interface PageChunks {
   files: string[];
   pages: Record<string, number[]>;
 }
 
-const pageKey = (module: string) => module.replace(/^web\/features\//, '').replace(/\.page\.tsx$/, '');
-
-/** PageChunks from each page module's list of files. */
-export function pageChunkMap(byModule: Record<string, string[]>): PageChunks {
+/** PageChunks from each page's list of files, by any key (the build's page modules). */
+export function pageChunkMap(byKey: Record<string, string[]>): PageChunks {
   const files: string[] = [];
   const index = new Map<string, number>();
   const pages: Record<string, number[]> = {};
-  for (const [module, list] of Object.entries(byModule)) {
-    pages[pageKey(module)] = list.map((file) => {
+  for (const [key, list] of Object.entries(byKey)) {
+    pages[key] = list.map((file) => {
       if (!index.has(file)) index.set(file, files.push(file) - 1);
       return index.get(file)!;
     });
@@ -94,10 +93,20 @@ export function pageChunkMap(byModule: Record<string, string[]>): PageChunks {
   return { files, pages };
 }
 
-/** The files of a page module ('web/features/levels/level.page.tsx'): its chunk first, then its imports. */
-export function chunksOfPage(chunks: PageChunks | undefined, module: string | undefined): string[] {
-  if (!chunks || !module) return [];
-  return (chunks.pages[pageKey(module)] ?? []).map((i) => chunks.files[i]!);
+/** The same map keyed by route id: `modules` gives each route's page module. */
+export function forRoutes(chunks: PageChunks, modules: Record<string, string | undefined>): PageChunks {
+  const pages: Record<string, number[]> = {};
+  for (const [routeId, module] of Object.entries(modules)) {
+    const list = module && chunks.pages[module];
+    if (list) pages[routeId] = list;
+  }
+  return { files: chunks.files, pages };
+}
+
+/** The files of a page: its chunk first, then its imports. */
+export function chunksOfPage(chunks: PageChunks | undefined, key: string | undefined): string[] {
+  if (!chunks || !key) return [];
+  return (chunks.pages[key] ?? []).map((i) => chunks.files[i]!);
 }
 
 /** Data of the root route: everything the layout needs, sent once with the first page. */

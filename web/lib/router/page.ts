@@ -40,7 +40,7 @@ export interface PageRoute {
    * download the blog. Loaded before rendering, on the server and in the browser alike.
    */
   load: () => Promise<ComponentType>;
-  /** Its source file ('web/features/levels/level.page.tsx'): the server preloads the chunk built from it. */
+  /** Its source file ('web/features/levels/level.page.tsx'): the server preloads the chunk built from it. Server only (the page chunk map the browser gets is keyed by route id). */
   module?: string;
   /**
    * Runs on the server before the page renders; its result is the page's data. Server-only: the

@@ -6,8 +6,6 @@ export function indexRoutes(routes: readonly PageRoute[]) {
   const byId = new Map(routes.map((route) => [route.id, route]));
   const loaded = new Map<string, ComponentType>();
   return {
-    /** The source module of a route's component: the client build's manifest key of its chunk. */
-    moduleOf: (routeId: string) => byId.get(routeId)?.module,
     /** The colour mode a route asks to force, as written in its route (see forcedColorMode). */
     colorModeOf: (routeId: string) => byId.get(routeId)?.colorMode,
     /** Loads the component of a route (once); call before rendering that route. */
