@@ -2,6 +2,7 @@ import type { FormEvent } from 'react';
 import { formatMonth } from 'src/contracts/dates';
 import { Icon } from 'web/components/icons';
 import { Breadcrumbs } from 'web/components/level-bits';
+import { PageSearchForm } from 'web/components/page-search-form';
 import { PostList } from 'web/components/post-list';
 import { Seo } from 'web/components/seo';
 import { usePageI18n } from 'web/i18n/page-messages';
@@ -48,25 +49,15 @@ export default function BlogListPage() {
         </a>
       </div>
       {scope.kind === 'all' && (
-        <form role="search" aria-label={t('blog.search')} action="/blog" method="get" onSubmit={onSearch} className="mt-6 flex gap-2">
-          <label htmlFor="blog-query" className="sr-only">
-            {t('blog.search')}
-          </label>
-          <input
-            id="blog-query"
-            name="query"
-            type="search"
-            maxLength={100}
-            key={list.query.query}
-            defaultValue={list.query.query ?? ''}
-            placeholder={t('blog.search')}
-            className="min-w-0 flex-1 rounded-full border border-gray-300 bg-white px-4 py-2.5 outline-none focus:border-primary-500 focus:ring-2 focus:ring-primary-500/30 dark:border-gray-700 dark:bg-gray-900"
-          />
-          <button type="submit" className="inline-flex items-center gap-2 rounded-full bg-primary-700 px-5 font-semibold text-white hover:bg-primary-800 dark:bg-primary-500 dark:text-gray-950">
-            <Icon name="search" className="size-4" />
-            <span className="sr-only sm:not-sr-only">{t('search.submit')}</span>
-          </button>
-        </form>
+        <PageSearchForm
+          landmark={t('blog.search')}
+          id="blog-query"
+          action="/blog"
+          name="query"
+          value={list.query.query ?? ''}
+          placeholder={t('blog.search')}
+          onSearch={onSearch}
+        />
       )}
       <PostList list={list} hrefFor={(page) => withPage(pathname, list.query.query, page)} />
     </main>

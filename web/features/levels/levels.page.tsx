@@ -1,9 +1,9 @@
 import { PageLinks } from 'web/components/page-links';
 import type { FormEvent } from 'react';
 import { DIFFICULTIES, type Difficulty, type LevelListQuery } from 'src/contracts/levels';
-import { Icon } from 'web/components/icons';
 import { Breadcrumbs, difficultyLabel, JsonLd } from 'web/components/level-bits';
 import { LevelGrid } from 'web/components/level-grid';
+import { PageSearchForm } from 'web/components/page-search-form';
 import { levelSearchMessage } from 'web/components/level-search-form';
 import { Seo } from 'web/components/seo';
 import { usePageI18n } from 'web/i18n/page-messages';
@@ -58,26 +58,18 @@ export default function LevelsPage() {
       <h1 className="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">{t('levels.title', { game: gameName })}</h1>
       <p className="mt-2 max-w-2xl text-gray-600 dark:text-gray-400">{t('levels.intro', { max: levels.searchableMax })}</p>
 
-      <form role="search" aria-label={t('levels.searchLabel')} action="/levels" method="get" onSubmit={onSearch} className="mt-6 flex max-w-xl gap-2">
-        <label htmlFor="levels-query" className="sr-only">
-          {t('levels.searchLabel')}
-        </label>
-        <input
-          id="levels-query"
-          name="query"
-          type="search"
-          maxLength={100}
-          key={query.query}
-          defaultValue={query.query ?? ''}
-          placeholder={t('levels.searchPlaceholder')}
-          className="min-w-0 flex-1 rounded-full border border-gray-300 bg-white px-4 py-2.5 outline-none focus:border-primary-500 focus:ring-2 focus:ring-primary-500/30 dark:border-gray-700 dark:bg-gray-900"
-        />
+      <PageSearchForm
+        landmark={t('levels.searchLabel')}
+        id="levels-query"
+        action="/levels"
+        name="query"
+        value={query.query ?? ''}
+        placeholder={t('levels.searchPlaceholder')}
+        onSearch={onSearch}
+        className="max-w-xl"
+      >
         {query.difficulty && <input type="hidden" name="difficulty" value={query.difficulty} />}
-        <button type="submit" className="inline-flex items-center gap-2 rounded-full bg-primary-700 px-5 font-semibold text-white hover:bg-primary-800 dark:bg-primary-500 dark:text-gray-950">
-          <Icon name="search" className="size-4" />
-          <span className="sr-only sm:not-sr-only">{t('search.submit')}</span>
-        </button>
-      </form>
+      </PageSearchForm>
       {message && (
         <p role="alert" className="mt-2 text-sm font-medium text-red-600 dark:text-red-400">
           {levelSearchMessage(message, t)}

@@ -59,16 +59,21 @@ export default function ProgressPage() {
   }
 
   const button = 'rounded-full border border-gray-300 px-4 py-2 text-sm font-semibold hover:border-primary-500 dark:border-gray-700';
-  const chips = (levels: number[]) => (
-    <ul className="mt-3 flex flex-wrap gap-2">
-      {levels.map((level) => (
-        <li key={level}>
-          <Link to={`/levels/${level}`} className="inline-block rounded-full bg-gray-100 px-3 py-1 text-sm font-semibold hover:bg-primary-100 dark:bg-gray-800 dark:hover:bg-primary-900">
-            {t('level.number', { level })}
-          </Link>
-        </li>
-      ))}
-    </ul>
+  const section = (id: string, heading: string, levels: number[]) => (
+    <section aria-labelledby={`${id}-heading`} className="mt-8">
+      <h2 id={`${id}-heading`} className="text-lg font-bold">
+        {heading} ({levels.length})
+      </h2>
+      <ul className="mt-3 flex flex-wrap gap-2">
+        {levels.map((level) => (
+          <li key={level}>
+            <Link to={`/levels/${level}`} className="inline-block rounded-full bg-gray-100 px-3 py-1 text-sm font-semibold hover:bg-primary-100 dark:bg-gray-800 dark:hover:bg-primary-900">
+              {t('level.number', { level })}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 
   return (
@@ -98,22 +103,8 @@ export default function ProgressPage() {
               {t('home.continue', { level: next })}
             </Link>
           )}
-          {solved.length > 0 && (
-            <section aria-labelledby="solved-heading" className="mt-8">
-              <h2 id="solved-heading" className="text-lg font-bold">
-                {t('myProgress.solvedHeading')} ({solved.length})
-              </h2>
-              {chips(solved)}
-            </section>
-          )}
-          {stuck.length > 0 && (
-            <section aria-labelledby="stuck-heading" className="mt-8">
-              <h2 id="stuck-heading" className="text-lg font-bold">
-                {t('myProgress.stuckHeading')} ({stuck.length})
-              </h2>
-              {chips(stuck)}
-            </section>
-          )}
+          {solved.length > 0 && section('solved', t('myProgress.solvedHeading'), solved)}
+          {stuck.length > 0 && section('stuck', t('myProgress.stuckHeading'), stuck)}
           <div className="mt-10 flex flex-wrap gap-3">
             <button type="button" onClick={() => void exportJson()} className={button}>
               {t('myProgress.export')}

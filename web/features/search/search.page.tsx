@@ -1,8 +1,8 @@
 import type { FormEvent } from 'react';
 import type { SearchGroup, SearchResults } from 'src/contracts/search';
-import { Icon } from 'web/components/icons';
 import { Breadcrumbs } from 'web/components/level-bits';
 import { levelSearchMessage } from 'web/components/level-search-form';
+import { PageSearchForm } from 'web/components/page-search-form';
 import { Seo } from 'web/components/seo';
 import { usePageI18n, type PageTranslate } from 'web/i18n/page-messages';
 import { Link, useLoaderData, useNavigate } from 'web/lib/router/router';
@@ -54,27 +54,17 @@ export default function SearchPage() {
       <h1 className="mt-6 text-3xl font-extrabold tracking-tight sm:text-4xl">{t('search.title')}</h1>
       <p className="mt-2 text-gray-600 dark:text-gray-400">{t('search.intro')}</p>
 
-      <form role="search" aria-label={t('search.pageLandmark')} action="/search" method="get" onSubmit={onSearch} className="mt-6 flex gap-2">
-        <label htmlFor="search-query" className="sr-only">
-          {t('search.pageLabel')}
-        </label>
-        <input
-          id="search-query"
-          name="q"
-          type="search"
-          maxLength={100}
-          key={query}
-          defaultValue={query}
-          placeholder={t('search.pageLabel')}
-          aria-invalid={message ? true : undefined}
-          aria-describedby={message ? 'search-message' : undefined}
-          className="min-w-0 flex-1 rounded-full border border-gray-300 bg-white px-4 py-2.5 outline-none focus:border-primary-500 focus:ring-2 focus:ring-primary-500/30 dark:border-gray-700 dark:bg-gray-900"
-        />
-        <button type="submit" className="inline-flex items-center gap-2 rounded-full bg-primary-700 px-5 font-semibold text-white hover:bg-primary-800 dark:bg-primary-500 dark:text-gray-950">
-          <Icon name="search" className="size-4" />
-          <span className="sr-only sm:not-sr-only">{t('search.submit')}</span>
-        </button>
-      </form>
+      <PageSearchForm
+        landmark={t('search.pageLandmark')}
+        label={t('search.pageLabel')}
+        id="search-query"
+        action="/search"
+        name="q"
+        value={query}
+        placeholder={t('search.pageLabel')}
+        onSearch={onSearch}
+        messageId={message ? 'search-message' : undefined}
+      />
       {message && (
         <p id="search-message" role="alert" className="mt-2 text-sm font-medium text-red-600 dark:text-red-400">
           {levelSearchMessage(message, t)}
