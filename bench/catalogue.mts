@@ -9,9 +9,10 @@
  * database of its own (BENCH_DATABASE_URL's server, default the local test server; dropped
  * afterwards), and then:
  *
- * - the import: the time the importer logs for the guides and for the pages and posts;
+ * - the import: the time the importer logs for the guides and for the pages and posts, and the web
+ *   process's resident memory once it answers;
  * - search: GET /api/v1/search for 20 typical and 20 misspelt queries, one at a time after a
- *   warm-up pass, CATALOGUE_ROUNDS (default 5) times each; p50 and p95. The API allows 60 searches
+ *   warm-up pass, CATALOGUE_ROUNDS (default 10) times each; p50 and p95. The API allows 60 searches
  *   a minute per client: the bench stands for a reverse proxy in front of many players
  *   (TRUST_PROXY=loopback), each search from an address of its own;
  * - the HTML (or XML) size of the list pages, the home page, /explore, a guide, /search, the feeds
@@ -20,7 +21,7 @@
  * With CATALOGUE_EMBEDDED=true (the default) the large and the sample catalogue are also imported
  * into and searched on the embedded database (PGlite, a DATA_DIR of their own).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +31,7 @@ import { benchDatabase, freePort, hasTaskset, median, pinLoadGenerator, ROOT, se
 const GUIDES = Number(process.env.CATALOGUE_GUIDES ?? 5000);
 const POSTS = Number(process.env.CATALOGUE_POSTS ?? 500);
 const SEED = Number(process.env.CATALOGUE_SEED ?? 25);
-const ROUNDS = Number(process.env.CATALOGUE_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.CATALOGUE_ROUNDS ?? 10);
 const EMBEDDED = process.env.CATALOGUE_EMBEDDED !== 'false';
 const SAMPLE_GUIDES = 32;
 const SAMPLE_POSTS = 3;
@@ -73,6 +74,8 @@ interface Catalogue {
 
 interface Measured {
   importSeconds: { levels: number; site: number };
+  /** The web process's resident memory once it answers, after the import (MB). */
+  rssMb: number;
   /** `meant`: misspelt queries whose first result holds the word meant; `missed`: the others. */
   search: { typical: number[]; misspelt: number[]; found: number; meant: number; missed: string[] };
   /** Bytes of each page, and the time of its first (uncached) request in ms. */
@@ -128,7 +131,9 @@ async function startSite(catalogue: Catalogue, database: { url?: string; dataDir
     app.kill('SIGTERM');
     await exited;
   };
-  return { base, app, importSeconds, stop };
+  // taskset execs node: the child's pid is the web process's.
+  const rssMb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${app.pid}/status`, 'utf8'))?.[1]) / 1024;
+  return { base, app, importSeconds, rssMb, stop };
 }
 
 let address = 0;
@@ -227,7 +232,7 @@ async function measure(catalogue: Catalogue, database: { url?: string; dataDir: 
   try {
     const search = what.search ? await measureSearch(site.base) : { typical: [], misspelt: [], found: 0, meant: 0, missed: [] };
     const { sizes, sitemap } = what.sizes ? await measureSizes(site.base, catalogue) : { sizes: new Map<string, { bytes: number; ms: number }>(), sitemap: { urls: 0, parts: 0 } };
-    return { importSeconds: site.importSeconds, search, sizes, sitemap };
+    return { importSeconds: site.importSeconds, rssMb: site.rssMb, search, sizes, sitemap };
   } finally {
     await site.stop();
   }
@@ -264,7 +269,8 @@ function printImport(label: string, large: Measured, sample: Measured, catalogue
   const perPostSample = sample.importSeconds.site / SAMPLE_POSTS;
   console.log(
     `${label} import: ${catalogue.guides} guides ${large.importSeconds.levels.toFixed(2)} s (${(perGuide * 1000).toFixed(2)} ms a guide; sample ${SAMPLE_GUIDES} guides ${sample.importSeconds.levels.toFixed(2)} s, ${(perGuideSample * 1000).toFixed(2)} ms a guide: ${x(perGuide / perGuideSample)} per guide); ` +
-      `${catalogue.posts} posts and 5 pages ${large.importSeconds.site.toFixed(2)} s (sample ${SAMPLE_POSTS} posts ${sample.importSeconds.site.toFixed(2)} s: ${x(perPost / perPostSample)} per post)`,
+      `${catalogue.posts} posts and 5 pages ${large.importSeconds.site.toFixed(2)} s (sample ${SAMPLE_POSTS} posts ${sample.importSeconds.site.toFixed(2)} s: ${x(perPost / perPostSample)} per post); ` +
+      `web process after the import ${large.rssMb.toFixed(0)} MB resident (sample ${sample.rssMb.toFixed(0)} MB: ${x(large.rssMb / sample.rssMb)})`,
   );
 }
 

@@ -308,6 +308,7 @@ describe('the npm scripts the README and docs/ list', () => {
       const run = await npm('bench:catalogue', { CATALOGUE_GUIDES: '100', CATALOGUE_POSTS: '10', CATALOGUE_ROUNDS: '1' }).finish();
       for (const database of ['PostgreSQL', 'Embedded \\(PGlite\\)']) {
         expect(run.output).toMatch(new RegExp(`${database} import: 100 guides [\\d.]+ s \\([\\d.]+ ms a guide; sample 32 guides [\\d.]+ s, [\\d.]+ ms a guide: [\\d.]+x per guide\\)`));
+        expect(run.output).toMatch(new RegExp(`${database} import: .* web process after the import \\d+ MB resident \\(sample \\d+ MB: [\\d.]+x\\)`));
         for (const kind of ['typical', 'misspelt']) expect(run.output).toMatch(new RegExp(`${kind} \\(20 searches\\)\\s+[\\d.]+ ms\\s+[\\d.]+ ms\\s+[\\d.]+ ms\\s+[\\d.]+ ms\\s+[\\d.]+x\\s+[\\d.]+x`));
       }
       for (const page of ['home /', '/levels', '/levels/hardest', 'guide /levels/27', '/explore', '/search\\?q=brass\\+key', '/sitemap.xml']) {
