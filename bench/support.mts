@@ -21,11 +21,14 @@ export function pinLoadGenerator(): void {
   if (hasTaskset) spawnSync('taskset', ['-cp', '1', String(process.pid)]);
 }
 
-/** Runs `node ...args` pinned to core 0, with only PATH and the given environment. */
-export function serve(args: string[], env: Record<string, string>): ChildProcess {
+/**
+ * Runs `node ...args` pinned to core 0, with only PATH and the given environment. With `output`,
+ * its stdout and stderr are piped for the caller to read (its logs).
+ */
+export function serve(args: string[], env: Record<string, string>, options: { output?: boolean } = {}): ChildProcess {
   const command = hasTaskset ? 'taskset' : process.execPath;
   const argv = hasTaskset ? ['-c', '0', process.execPath, ...args] : args;
-  return spawn(command, argv, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
+  return spawn(command, argv, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: options.output ? ['ignore', 'pipe', 'pipe'] : 'ignore' });
 }
 
 /**

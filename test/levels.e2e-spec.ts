@@ -280,6 +280,33 @@ describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
       expect(xml).toContain('<video:player_loc>https://www.youtube-nocookie.com/embed/abcDEF12345</video:player_loc>');
       const robots = await (await get('/robots.txt')).text();
       expect(robots).toContain(`Sitemap: http://localhost:${site.port}/sitemap.xml`);
+      // One file: no parts.
+      expect((await get('/sitemap-1.xml')).status).toBe(404);
+    });
+
+    it('makes sitemap.xml an index of parts past SITEMAP_MAX_URLS, the same URLs in the same order', async () => {
+      const whole = await (await get('/sitemap.xml')).text();
+      const locs = (xml: string) => [...xml.matchAll(/<url><loc>([^<]+)<\/loc>/g)].map((m) => m[1]!.replace(/^http:\/\/localhost:\d+/, ''));
+      const split = await site.startApp({ SITEMAP_MAX_URLS: '5' });
+      const fetchSplit = (path: string) => fetch(`${split.url}${path}`);
+      const index = await fetchSplit('/sitemap.xml');
+      expect(index.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+      const xml = await index.text();
+      expect(xml).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+      const parts = [...xml.matchAll(/<sitemap><loc>http:\/\/localhost:\d+(\/sitemap-\d+\.xml)<\/loc><\/sitemap>/g)].map((m) => m[1]!);
+      expect(parts).toEqual(Array.from({ length: Math.ceil(locs(whole).length / 5) }, (_, i) => `/sitemap-${i + 1}.xml`));
+      const listed: string[] = [];
+      for (const part of parts) {
+        const response = await fetchSplit(part);
+        expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+        const text = await response.text();
+        expect(text).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"');
+        expect(locs(text).length).toBeLessThanOrEqual(5);
+        listed.push(...locs(text));
+      }
+      expect(listed).toEqual(locs(whole));
+      for (const path of ['/sitemap-0.xml', `/sitemap-${parts.length + 1}.xml`, '/sitemap-x.xml', '/sitemap-01.xml']) expect([path, (await fetchSplit(path)).status]).toEqual([path, 404]);
+      expect(await (await fetchSplit('/robots.txt')).text()).toMatch(/Sitemap: http:\/\/localhost:\d+\/sitemap\.xml\n/);
     });
 
     it('draws a 1200x660 preview image per level, and none for a level without a guide', async () => {

@@ -7,6 +7,7 @@ import { loadConfig } from 'src/config/app-config';
 import { ContentImporter } from 'src/platform/content/content-importer';
 import { PlatformModule } from 'src/platform/platform.module';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
+import { LevelRepository } from 'src/modules/levels/domain/level-repository.port';
 import { LevelsModule } from 'src/modules/levels/levels.module';
 import { createTestDatabase, type TestDatabase } from './support/services';
 
@@ -112,6 +113,17 @@ describe('level guides on PostgreSQL', () => {
     // Operators in the query are read as words, never as SQL or tsquery syntax.
     await expect(inContext(() => levels.list({ page: 1, query: "' or 1=1 -- & | !(" }))).resolves.toMatchObject({ total: 0 });
     expect((await inContext(() => levels.list({ page: 2, query: undefined }))).levels).toEqual([]);
+  });
+
+  it('reads the hardest guides and the feed’s latest changes in one query each, bounded', async () => {
+    // Hard: 11 (6:00) and 20 (7:30); longest first.
+    expect(await inContext(() => levels.hardest())).toEqual({ levels: [expect.objectContaining({ number: 20 }), expect.objectContaining({ number: 11 })], total: 2 });
+    // A page's worth at most, and the count of them all.
+    expect(await inContext(() => app.get(LevelRepository).hardest(1))).toEqual({ levels: [expect.objectContaining({ number: 20 })], total: 2 });
+    const recent = await inContext(() => levels.recentlyUpdated(10));
+    expect(recent.map((guide) => guide.number).sort((a, b) => a - b)).toEqual([3, 10, 11, 20]);
+    expect(recent.every((guide, i) => i === 0 || guide.updatedAt.getTime() <= recent[i - 1]!.updatedAt.getTime())).toBe(true);
+    expect(await inContext(() => levels.recentlyUpdated(2))).toEqual(recent.slice(0, 2));
   });
 
   it('counts one guide request per browser, even when sent twice at once', async () => {

@@ -303,6 +303,20 @@ describe('the npm scripts the README and docs/ list', () => {
       expect(run.output).toMatch(/RSS after the load\s+\d+ MB\s+[\d.]+x\s+\(goal < 400 MB: (met|NOT MET)\)/);
       expect(run.code).toBe(0);
     },
+    async 'bench:catalogue'() {
+      // 100 guides and 10 posts, one round: every table and line, on PostgreSQL and the embedded database.
+      const run = await npm('bench:catalogue', { CATALOGUE_GUIDES: '100', CATALOGUE_POSTS: '10', CATALOGUE_ROUNDS: '1' }).finish();
+      for (const database of ['PostgreSQL', 'Embedded \\(PGlite\\)']) {
+        expect(run.output).toMatch(new RegExp(`${database} import: 100 guides [\\d.]+ s \\([\\d.]+ ms a guide; sample 32 guides [\\d.]+ s, [\\d.]+ ms a guide: [\\d.]+x per guide\\)`));
+        expect(run.output).toMatch(new RegExp(`${database} import: .* web process after the import \\d+ MB resident \\(sample \\d+ MB: [\\d.]+x\\)`));
+        for (const kind of ['typical', 'misspelt']) expect(run.output).toMatch(new RegExp(`${kind} \\(20 searches\\)\\s+[\\d.]+ ms\\s+[\\d.]+ ms\\s+[\\d.]+ ms\\s+[\\d.]+ ms\\s+[\\d.]+x\\s+[\\d.]+x`));
+      }
+      for (const page of ['home /', '/levels', '/levels/hardest', 'guide /levels/27', '/explore', '/search\\?q=brass\\+key', '/sitemap.xml']) {
+        expect(run.output).toMatch(new RegExp(`^${page}\\s+[\\d,]+\\s+[\\d,]+\\s+[\\d,]+\\s+[\\d.]+x\\s+(YES|no)\\s+[\\d.]+\\s+[\\d.]+$`, 'm'));
+      }
+      expect(run.output).toMatch(/sitemap: large \d+ URLs, half \d+ URLs, sample \d+ URLs/);
+      expect(run.code).toBe(0);
+    },
     async 'bench:ssr'() {
       // On PostgreSQL (its default, the embedded database, starts in tests of its own).
       const run = await npm('bench:ssr', { BENCH_ROUNDS: '1', BENCH_SECONDS: '0.2', BENCH_WARM_UP_SECONDS: '0', BENCH_DATABASE_URL: POSTGRES_URL }).finish();

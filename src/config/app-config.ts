@@ -49,6 +49,8 @@ export class AppConfig {
   readonly redis: { url?: string; keyPrefix: string };
   readonly dataDir: string;
   readonly content: { dir: string; importOnStart: boolean };
+  /** URLs per sitemap file: past it, /sitemap.xml is an index of /sitemap-N.xml parts. */
+  readonly sitemapMaxUrls: number;
   /** Keep rendered pages that depend only on content in memory (off: every request renders). */
   readonly pageCache: boolean;
   /** How long a cached page lives: an import by another process (the CLI) shows within this. */
@@ -126,6 +128,7 @@ export class AppConfig {
     this.log = { level: e.LOG_LEVEL, format: e.LOG_FORMAT };
     this.dataDir = resolve(e.DATA_DIR);
     this.content = { dir: resolve(e.CONTENT_DIR), importOnStart: e.CONTENT_IMPORT_ON_START };
+    this.sitemapMaxUrls = e.SITEMAP_MAX_URLS;
     this.pageCache = e.PAGE_CACHE;
     this.pageCacheTtlMs = e.PAGE_CACHE_TTL_SECONDS * 1000;
     this.guideViewsFlushMs = e.GUIDE_VIEWS_FLUSH_MS;

@@ -97,6 +97,8 @@ export const envSchema = z.object({
   CONTENT_DIR: z.string().min(1).default('content'),
   CONTENT_IMPORT_ON_START: z.stringbool().default(true),
   PAGE_CACHE: z.stringbool().default(true),
+  // URLs per sitemap file before /sitemap.xml becomes an index of parts (sitemaps.org allows 50,000).
+  SITEMAP_MAX_URLS: z.coerce.number().int().min(1).max(50_000).default(50_000),
   // How long another process's content import can go unseen by this one's page cache.
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   // How often each web process adds the guide views it counted in memory to guide_views.

@@ -61,8 +61,22 @@ export interface MediaEntry {
   summary: string;
 }
 
+/**
+ * What /explore lists, so its HTML stays the same size however large the blog grows: the most used
+ * categories and the latest months. The rest stay reachable from the posts themselves, the blog's
+ * list and the sitemap.
+ */
+export const EXPLORE_LIMITS = { tags: 40, months: 24 } as const;
+
 /** /explore: the ways into the blog and the guides. */
 export interface ExploreData {
+  /** Most used first (then by name). */
   tags: { tag: string; posts: number }[];
+  /** Newest first. */
   months: { month: string; posts: number }[];
+  /** Categories and months with posts in all: more than listed once the blog outgrows EXPLORE_LIMITS. */
+  tagCount: number;
+  monthCount: number;
+  /** When months are left out: the page of /blog where the posts older than the listed months start. */
+  olderPostsPage?: number;
 }

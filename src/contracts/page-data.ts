@@ -18,6 +18,8 @@ export interface PageData {
   readonly levels: {
     page(number: number): Promise<LevelPageData>;
     list(query: LevelListQuery): Promise<LevelListData>;
+    /** The hard guides, longest reference time first (a list page's worth), and how many hard guides there are. */
+    hardest(): Promise<{ levels: LevelSummary[]; total: number }>;
     featured(): Promise<LevelSummary[]>;
   };
   readonly content: {

@@ -1,16 +1,19 @@
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, Param, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { AppConfig } from 'src/config/app-config';
 import { SiteContentService } from 'src/modules/content/application/site-content.service';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
+import { NotFoundError } from 'src/platform/errors/app-error';
 import { escapeMarkup } from 'src/platform/markup/escape-markup';
 import { ServerEntrySource } from './server-entry-source.port';
+import { SITEMAP_LIMITS, sitemapIndex, splitSitemap, urlset } from './sitemap';
 
 
 /** The content page the footer links only while payments are on (spec). */
 const REFUND_POLICY_SLUG = 'refund-policy';
 
-/** robots.txt and sitemap.xml, served as files rather than pages. */
+/** robots.txt, the sitemap and the feeds, served as files rather than pages. */
 @ApiExcludeController()
 @Controller()
 export class SeoController {
@@ -52,7 +55,7 @@ export class SeoController {
   async levelsFeed(): Promise<string> {
     const base = this.config.http.publicUrl;
     const { gameName, siteName } = this.config.public;
-    const guides = (await this.levels.sitemapEntries()).sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, 50);
+    const guides = await this.levels.recentlyUpdated(50);
     return atomFeed({
       id: `${base}/levels`,
       title: `${siteName}: new and updated level guides`,
@@ -77,27 +80,61 @@ export class SeoController {
   }
 
   /**
-   * Every page a visitor can reach without an account: home, the lists and info pages, posts,
-   * categories and months, the content pages (the refund policy only with payments on), pricing and
-   * the image tool with payments on, and every level with a guide (with its video when real).
+   * Every page a visitor can reach without an account (see `entries`): one `<urlset>`, or past
+   * SITEMAP_MAX_URLS URLs (or 50 MB) a sitemap index of the parts /sitemap-1.xml, /sitemap-2.xml, ...
+   * robots.txt names this address either way.
    */
   @Get('sitemap.xml')
   @Header('content-type', 'application/xml; charset=utf-8')
   @Header('cache-control', 'public, max-age=3600')
   async sitemap(): Promise<string> {
+    const parts = await this.parts();
+    if (parts.length === 1) return urlset(parts[0]!);
+    const base = this.config.http.publicUrl;
+    return sitemapIndex(parts.map((_, i) => `${base}/sitemap-${i + 1}.xml`));
+  }
+
+  /**
+   * One part of a sitemap split into an index; none while the sitemap is one file. Its headers are
+   * set once the part exists: a 404 is the JSON error like any other.
+   */
+  @Get('sitemap-:part.xml')
+  async sitemapPart(@Param('part') part: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const index = /^[1-9]\d{0,5}$/.test(part) ? Number(part) - 1 : -1;
+    const parts = index >= 0 ? await this.parts() : [];
+    if (parts.length < 2 || !parts[index]) throw new NotFoundError('No such sitemap part');
+    void reply.header('content-type', 'application/xml; charset=utf-8').header('cache-control', 'public, max-age=3600');
+    return urlset(parts[index]);
+  }
+
+  /** The sitemap's entries cut into files within the limits (one file while they fit). */
+  private async parts(): Promise<string[][]> {
+    return splitSitemap(await this.entries(), { urls: this.config.sitemapMaxUrls, bytes: SITEMAP_LIMITS.bytes });
+  }
+
+  /**
+   * The `<url>` entries: home, the lists and info pages, categories and months, every post, the
+   * content pages (the refund policy only with payments on), pricing and the image tool with
+   * payments on, and every level with a guide (with its video when real).
+   */
+  private async entries(): Promise<string[]> {
     const base = this.config.http.publicUrl;
     const { gameName } = this.config.public;
-    const guides = await this.levels.sitemapEntries();
-    const [posts, allPages, explore] = await Promise.all([this.content.latestPosts(1000), this.content.publishedPages(), this.content.explore()]);
+    const [guides, posts, allPages, archive] = await Promise.all([
+      this.levels.sitemapEntries(),
+      this.content.postSitemapEntries(),
+      this.content.publishedPages(),
+      this.content.archive(),
+    ]);
     const payments = this.config.public.settings.has_payment;
     const pages = allPages.filter((page) => payments || page.slug !== REFUND_POLICY_SLUG);
     // The route table's pages marked `sitemap` (web/route-table.ts); the content pages follow.
     const lists = (await this.pages.entry()).sitemapPaths(payments);
-    const urls = [
+    return [
       ...lists.map((path) => `<url><loc>${base}${path}</loc></url>`),
-      ...explore.tags.map((entry) => `<url><loc>${base}/category/${encodeURIComponent(entry.tag)}</loc></url>`),
-      ...explore.months.map((entry) => `<url><loc>${base}/month/${escapeMarkup(entry.month)}</loc></url>`),
-      ...posts.map((post) => `<url><loc>${base}/blog/${escapeMarkup(post.slug)}</loc><lastmod>${post.publishedAt}</lastmod></url>`),
+      ...archive.tags.map((entry) => `<url><loc>${base}/category/${encodeURIComponent(entry.tag)}</loc></url>`),
+      ...archive.months.map((entry) => `<url><loc>${base}/month/${escapeMarkup(entry.month)}</loc></url>`),
+      ...posts.map((post) => `<url><loc>${base}/blog/${escapeMarkup(post.slug)}</loc><lastmod>${post.publishedAt.toISOString()}</lastmod></url>`),
       ...pages.map((page) => `<url><loc>${base}/${escapeMarkup(page.slug)}</loc><lastmod>${page.updatedOn}</lastmod></url>`),
       ...guides.map((level) => {
         const video =
@@ -111,12 +148,6 @@ export class SeoController {
         return `<url><loc>${base}/levels/${level.number}</loc><lastmod>${level.updatedAt.toISOString()}</lastmod>${video}</url>`;
       }),
     ];
-    return (
-      '<?xml version="1.0" encoding="UTF-8"?>\n' +
-      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">\n' +
-      urls.join('\n') +
-      '\n</urlset>\n'
-    );
   }
 }
 

@@ -52,6 +52,7 @@ export class ServerPageData implements PageData {
     this.levels = {
       page: (number) => levels.levelPage(number),
       list: (query) => levels.list(query),
+      hardest: () => levels.hardest(),
       featured: () => levels.featured(),
     };
   }

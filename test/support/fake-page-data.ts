@@ -22,6 +22,7 @@ export function fakePageData(overrides: Partial<PageData> = {}): PageData {
     levels: {
       page: async (number): Promise<LevelPageData> => ({ kind: 'not-covered', number, next: level27 }),
       list: async () => list,
+      hardest: async () => ({ levels: [], total: 0 }),
       featured: async () => [level27],
     },
     content: {
@@ -29,7 +30,7 @@ export function fakePageData(overrides: Partial<PageData> = {}): PageData {
       post: async () => null,
       posts: async (query) => ({ query, posts: [], total: 0, page: 1, pageCount: 1 }),
       media: async () => [],
-      explore: async () => ({ tags: [], months: [] }),
+      explore: async () => ({ tags: [], months: [], tagCount: 0, monthCount: 0 }),
     },
     billing: { pricing: async () => null, adminOrders: async () => null, adminOrder: async () => null, refusedEvents: async () => null },
     ops: { errors: async () => [], queues: async () => ({ mode: 'inline', queues: [] }) },

@@ -23,6 +23,8 @@ export default {
   'explore.popular': 'Popular guides',
   'explore.categories': 'Categories',
   'explore.archive': 'Archive',
+  'explore.moreCategories': 'The {shown} most used of {count} categories; every post links its own.',
+  'explore.olderPosts': 'Older posts',
 
   'blog.seoDescription': 'News about the guides, and tips for escape-puzzle players.',
   'blog.latest': 'Latest Posts',

@@ -7,9 +7,12 @@ import { usePageI18n } from 'web/i18n/page-messages';
 import { Link, useLoaderData } from 'web/lib/router/router';
 import type loader from 'web/features/content/explore.loader';
 
-/** /explore: every way in — popular guides, blog categories and the monthly archive. */
+/**
+ * /explore: the ways in — popular guides, the most used blog categories and the latest months of the
+ * archive (capped, so the page stays the same size as the blog grows; older posts are a link away).
+ */
 export default function ExplorePage() {
-  const { tags, months, featured } = useLoaderData<typeof loader>();
+  const { tags, months, tagCount, olderPostsPage, featured } = useLoaderData<typeof loader>();
   const { t, tag } = usePageI18n();
   return (
     <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-12">
@@ -44,6 +47,7 @@ export default function ExplorePage() {
               </span>
             ))}
           </p>
+          {tagCount > tags.length && <p className="mt-3 text-sm text-gray-600 dark:text-gray-400">{t('explore.moreCategories', { shown: tags.length, count: tagCount })}</p>}
         </section>
         <section aria-labelledby="explore-months">
           <h2 id="explore-months" className="text-xl font-bold">
@@ -59,6 +63,11 @@ export default function ExplorePage() {
               </li>
             ))}
           </ul>
+          {olderPostsPage !== undefined && (
+            <Link to={`/blog?page=${olderPostsPage}`} className="mt-3 inline-block text-sm font-semibold text-primary-700 hover:underline dark:text-primary-400">
+              {t('explore.olderPosts')}
+            </Link>
+          )}
         </section>
       </div>
     </main>

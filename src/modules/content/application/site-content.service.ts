@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { POSTS_PAGE_SIZE, type ContentPageView, type PostListData, type PostListQuery, type PostView } from 'src/contracts/content';
+import { EXPLORE_LIMITS, POSTS_PAGE_SIZE, type ContentPageView, type ExploreData, type PostListData, type PostListQuery, type PostView } from 'src/contracts/content';
 import { SEARCH_LIMITS, type SearchTerms } from 'src/contracts/search';
 import type { BlogPost } from '../domain/content';
 import { SiteContentRepository } from '../domain/site-content-repository.port';
@@ -22,7 +22,19 @@ export class SiteContentService {
     return this.content.media();
   }
 
-  explore() {
+  /**
+   * /explore: the most used categories and the latest months (EXPLORE_LIMITS), and when older months
+   * are left out, the page of the blog's list where their posts start.
+   */
+  async explore(): Promise<ExploreData> {
+    const data = await this.content.explore(EXPLORE_LIMITS);
+    if (data.monthCount <= data.months.length) return data;
+    const listed = data.months.reduce((sum, month) => sum + month.posts, 0);
+    return { ...data, olderPostsPage: Math.floor(listed / POSTS_PAGE_SIZE) + 1 };
+  }
+
+  /** Every category and month with posts: the sitemap lists them all. */
+  archive() {
     return this.content.explore();
   }
 
@@ -49,6 +61,11 @@ export class SiteContentService {
 
   publishedPages() {
     return this.content.publishedPages();
+  }
+
+  /** Every published post's address and date, newest first (the sitemap). */
+  postSitemapEntries() {
+    return this.content.postSitemapEntries();
   }
 
   async latestPosts(limit: number): Promise<PostView[]> {

@@ -16,9 +16,12 @@ export abstract class SiteContentRepository {
   abstract searchPages(terms: SearchTerms, limit: number): Promise<RankedHits<{ slug: string }>>;
   /** Published posts, newest first, for feeds. */
   abstract latestPosts(limit: number): Promise<BlogPost[]>;
+  /** Every published post's address and date, newest first: the sitemap (no bodies). */
+  abstract postSitemapEntries(): Promise<{ slug: string; publishedAt: Date }[]>;
   abstract publishedPages(): Promise<{ slug: string; updatedOn: string }[]>;
   abstract media(): Promise<MediaEntry[]>;
-  abstract explore(): Promise<ExploreData>;
+  /** Categories (most used first) and months (newest first) with posts, at most `limits` of each (all without), with their counts. */
+  abstract explore(limits?: { tags: number; months: number }): Promise<Omit<ExploreData, 'olderPostsPage'>>;
   /** Makes the published pages and posts exactly these, in one transaction. */
   abstract replaceAll(pages: PageFile[], posts: PostFile[], media: MediaEntry[], contentHash: string, now: Date): Promise<SiteImportSummary>;
 }

@@ -101,9 +101,19 @@ export class LevelsService {
     return this.levels.featured(FEATURED);
   }
 
+  /** /levels/hardest: the first page's worth of hard guides, longest to solve first, and how many hard guides there are. */
+  hardest(): Promise<{ levels: LevelSummary[]; total: number }> {
+    return this.levels.hardest(LEVELS_PAGE_SIZE);
+  }
+
   /** Published guides for the sitemap: number, title, last change and video. */
   async sitemapEntries() {
     return this.levels.sitemapEntries();
+  }
+
+  /** The most recently changed guides, newest first: the levels feed. */
+  recentlyUpdated(limit: number) {
+    return this.levels.recentlyUpdated(limit);
   }
 
   /** Counts one request per browser; answers the total so the page can show it. */

@@ -21,7 +21,11 @@ export abstract class LevelRepository {
   abstract findWithNeighbours(number: number): Promise<{ level: Level | null; prev?: LevelSummary; next?: LevelSummary }>;
   abstract list(query: LevelListQuery, pageSize: number): Promise<LevelPage>;
   abstract countByDifficulty(text?: string): Promise<Record<'easy' | 'medium' | 'hard' | 'all', number>>;
+  /** The hard guides, longest reference time first (then by number), at most `limit`, with how many there are. */
+  abstract hardest(limit: number): Promise<LevelPage>;
   abstract sitemapEntries(): Promise<{ number: number; title: string; updatedAt: Date; video?: Walkthrough }[]>;
+  /** The most recently changed guides, newest first (then by number), at most `limit`: the feed. */
+  abstract recentlyUpdated(limit: number): Promise<{ number: number; title: string; updatedAt: Date }[]>;
   abstract featured(numbers: number[]): Promise<LevelSummary[]>;
   /** Published guides matching the terms (and the level they name by number), best first, at most `limit`. */
   abstract search(terms: SearchTerms, limit: number): Promise<RankedHits<{ number: number; difficulty: Difficulty }>>;

@@ -113,6 +113,13 @@ export class MikroOrmSiteContentRepository extends SiteContentRepository {
     return this.em.find(BlogPostSchema, { published: true }, { orderBy: { publishedAt: 'desc' }, limit });
   }
 
+  async postSitemapEntries() {
+    const rows = await this.em.execute<{ slug: string; published_at: Date }[]>(
+      'select slug, published_at from blog_posts where published order by published_at desc, slug',
+    );
+    return rows.map((r) => ({ slug: r.slug, publishedAt: new Date(r.published_at) }));
+  }
+
   async publishedPages() {
     return this.em.execute<{ slug: string; updatedOn: string }[]>(
       `select slug, updated_on::text as "updatedOn" from content_pages where published order by slug`,
@@ -124,19 +131,28 @@ export class MikroOrmSiteContentRepository extends SiteContentRepository {
     return (row?.data as MediaEntry[] | undefined) ?? [];
   }
 
-  async explore(): Promise<ExploreData> {
-    const [tags, months] = await Promise.all([
+  async explore(limits?: { tags: number; months: number }): Promise<Omit<ExploreData, 'olderPostsPage'>> {
+    // LIMIT NULL is no limit; the window counts the groups before the limit.
+    const [tags, months, counts] = await Promise.all([
       this.em.execute<{ tag: string; posts: string }[]>(
-        `select tag, count(*) as posts from blog_posts, unnest(tags) as tag where published group by tag order by count(*) desc, tag`,
+        `select tag, count(*) as posts from blog_posts, unnest(tags) as tag where published group by tag order by count(*) desc, tag limit ?`,
+        [limits?.tags ?? null],
       ),
       this.em.execute<{ month: string; posts: string }[]>(
         `select to_char(published_at at time zone 'UTC', 'YYYY-MM') as month, count(*) as posts
-         from blog_posts where published group by 1 order by 1 desc`,
+         from blog_posts where published group by 1 order by 1 desc limit ?`,
+        [limits?.months ?? null],
+      ),
+      this.em.execute<{ tags: string; months: string }[]>(
+        `select (select count(distinct tag) from blog_posts, unnest(tags) as tag where published) as tags,
+                (select count(distinct to_char(published_at at time zone 'UTC', 'YYYY-MM')) from blog_posts where published) as months`,
       ),
     ]);
     return {
       tags: tags.map((t) => ({ tag: t.tag, posts: Number(t.posts) })),
       months: months.map((m) => ({ month: m.month, posts: Number(m.posts) })),
+      tagCount: Number(counts[0]?.tags ?? 0),
+      monthCount: Number(counts[0]?.months ?? 0),
     };
   }
 

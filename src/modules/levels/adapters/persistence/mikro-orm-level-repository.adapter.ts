@@ -138,6 +138,23 @@ export class MikroOrmLevelRepository extends LevelRepository {
     return counts;
   }
 
+  async hardest(limit: number): Promise<LevelPage> {
+    const rows = await this.em.execute<(SummaryRow & { total: string })[]>(
+      `select ${SUMMARY_COLUMNS}, count(*) over () as total from levels where published and difficulty = 'hard'
+       order by reference_seconds desc, number limit ?`,
+      [limit],
+    );
+    return { levels: rows.map(toSummary), total: rows[0] ? Number(rows[0].total) : 0 };
+  }
+
+  async recentlyUpdated(limit: number) {
+    const rows = await this.em.execute<{ number: number; title: string; updated_at: Date }[]>(
+      'select number, title, updated_at from levels where published order by updated_at desc, number limit ?',
+      [limit],
+    );
+    return rows.map((r) => ({ number: r.number, title: r.title, updatedAt: new Date(r.updated_at) }));
+  }
+
   async sitemapEntries() {
     const rows = await this.em.execute<{ number: number; title: string; updated_at: Date; video: Walkthrough | null }[]>(
       'select number, title, updated_at, video from levels where published order by number',
