@@ -5,12 +5,12 @@ import { SiteContentService } from 'src/modules/content/application/site-content
 import { LevelsService } from 'src/modules/levels/application/levels.service';
 import { escapeMarkup } from 'src/platform/markup/escape-markup';
 import { ServerEntrySource } from './server-entry-source.port';
-
+import { webManifest } from './web-manifest';
 
 /** The content page the footer links only while payments are on (spec). */
 const REFUND_POLICY_SLUG = 'refund-policy';
 
-/** robots.txt and sitemap.xml, served as files rather than pages. */
+/** robots.txt, sitemap.xml, the feeds and the web app manifest, served as files rather than pages. */
 @ApiExcludeController()
 @Controller()
 export class SeoController {
@@ -67,6 +67,14 @@ export class SeoController {
         summary: `${gameName} level ${level.number} walkthrough: hints, step-by-step solution and video.`,
       })),
     });
+  }
+
+  /** The web app manifest (src/ssr/web-manifest.ts): the site's settings, so made by the server rather than the build. */
+  @Get('manifest.webmanifest')
+  @Header('content-type', 'application/manifest+json; charset=utf-8')
+  @Header('cache-control', 'public, max-age=3600')
+  manifest(): string {
+    return JSON.stringify(webManifest(this.config));
   }
 
   @Get('robots.txt')
