@@ -16,7 +16,7 @@ export function UpdatePrompt({ open, onReload }: { open: boolean; onReload: () =
     <div role="status" className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4 sm:justify-start sm:pl-6">
       {open && !closed && (
         <div className="pointer-events-auto flex w-full max-w-md items-center gap-2 rounded-xl border border-gray-200 bg-white py-2 pr-2 pl-4 text-gray-900 shadow-lg dark:border-gray-700 dark:bg-gray-900 dark:text-gray-100">
-          <p className="flex-1 text-sm font-medium">
+          <p className="text-sm font-medium">
             {t('update.available')} <span aria-hidden="true">·</span>
           </p>
           <button
@@ -30,7 +30,7 @@ export function UpdatePrompt({ open, onReload }: { open: boolean; onReload: () =
             type="button"
             aria-label={t('toast.close')}
             onClick={() => setClosed(true)}
-            className="rounded-lg p-2 text-gray-500 hover:bg-gray-100 hover:text-gray-900 dark:text-gray-400 dark:hover:bg-gray-800 dark:hover:text-white"
+            className="ml-auto rounded-lg p-2 text-gray-500 hover:bg-gray-100 hover:text-gray-900 dark:text-gray-400 dark:hover:bg-gray-800 dark:hover:text-white"
           >
             <Icon name="close" className="size-4" />
           </button>
