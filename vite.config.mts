@@ -85,6 +85,17 @@ const pwa = () =>
     injectRegister: false,
     manifest: false,
     selfDestroying: PWA_KILL_SWITCH,
+    integration: {
+      // The worker's own build: as quiet as the client's (`--logLevel warn`), one file, said the way Vite 8's bundler expects.
+      configureCustomSWViteBuild(build) {
+        build.logLevel = 'warn';
+        const output = build.build?.rollupOptions?.output;
+        if (output && !Array.isArray(output) && output.inlineDynamicImports) {
+          delete output.inlineDynamicImports;
+          Object.assign(output, { codeSplitting: false });
+        }
+      },
+    },
     injectManifest: {
       globPatterns: ['assets/**/*.{js,css}', 'favicon.svg'],
       manifestTransforms: [async (entries) => ({ manifest: [...entries, { url: 'offline', revision: currentBuildId(), size: 0 }], warnings: [] })],
