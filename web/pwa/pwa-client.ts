@@ -2,7 +2,7 @@ import { Workbox } from 'workbox-window';
 import type { HydrationData } from 'web/entry-server';
 import { HYDRATION_DATA_ID } from 'src/contracts/inline-scripts';
 import { markStaleBuild } from 'web/lib/build-check';
-import { guideOf } from './caching-rules';
+import { GUIDES_CACHE_PREFIX, guideOf } from './caching-rules';
 import { PWA_MESSAGES, type PwaMessage } from './pwa-messages';
 
 /** `PWA_KILL_SWITCH=1 npm run build` (vite.config.mts): the build's sw.js removes itself, and pages register none. */
@@ -32,7 +32,8 @@ async function checkLatestBuild(currentId: string): Promise<void> {
  * page), looks for a new build every hour, and registers the service worker (web/pwa/sw.ts), whose
  * update check then replaces the build check: a new build is announced by the prompt, never loaded
  * silently. Where no worker runs (no support, a plain-http origin, registration refused), the build
- * check stays. Development registers none, and removes one left by `npm start` on the same origin.
+ * check stays. Development and a kill-switch build register none, and remove one left by `npm start`
+ * on the same origin or by an earlier build, with its caches.
  */
 async function startPwa(buildId: string): Promise<void> {
   const markConnection = () => document.documentElement.toggleAttribute('data-offline', !navigator.onLine);
@@ -46,7 +47,11 @@ async function startPwa(buildId: string): Promise<void> {
   const container = navigator.serviceWorker as ServiceWorkerContainer | undefined;
   if (!container) return;
   if (buildId === 'development' || killed) {
+    // No worker here, and none left from an earlier build (or `npm start` on this address), nor what it kept.
     for (const registration of await container.getRegistrations()) await registration.unregister();
+    for (const name of (await globalThis.caches?.keys()) ?? []) {
+      if (name.startsWith('workbox-') || name.startsWith(GUIDES_CACHE_PREFIX)) await caches.delete(name);
+    }
     return;
   }
   const controlledAtLoad = !!container.controller;

@@ -2,7 +2,8 @@
  * The service worker, built by vite-plugin-pwa (injectManifest: this file, with the build's file
  * list put in place of self.__WB_MANIFEST) into dist/client/sw.js. One worker per build:
  * - precached (workbox-precaching): the build's JS and CSS and the offline page (`/offline`), all
- *   fetched at install; files of older builds are deleted when this one takes over;
+ *   fetched at install; files of older builds are deleted when this one takes over (the precache
+ *   drops what its list no longer names; cleanupOutdatedCaches, caches of older Workbox versions);
  * - guides read (web/pwa/caching-rules.ts says which requests are guides): network first, the
  *   cached copy when the network fails or takes over 4 s; each guide read is kept with the next two
  *   (web/pwa/offline-guides.ts) in `guides-<build id>`, a cache of this build's own;
