@@ -1,9 +1,18 @@
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import ts from 'typescript';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/** The client build's id, set by buildId() and read when the service worker is built after the bundle. */
+let clientBuildId: string | undefined;
+const currentBuildId = () => {
+  if (!clientBuildId) throw new Error('The service worker is built after the client bundle: no build id yet');
+  return clientBuildId;
+};
 
 /** Writes builds/latest.json: the build id the running app compares against to spot a new deploy. */
 function buildId(): Plugin {
@@ -13,10 +22,86 @@ function buildId(): Plugin {
     generateBundle(_options, bundle) {
       if (this.environment.config.build.ssr) return;
       const id = createHash('sha256').update(Object.keys(bundle).sort().join('\n')).digest('hex').slice(0, 16);
+      clientBuildId = id;
       this.emitFile({ type: 'asset', fileName: 'builds/latest.json', source: JSON.stringify({ id }) });
     },
   };
 }
+
+/** The site's green (the favicon's square, the manifest's theme colour: src/ssr/web-manifest.ts). */
+const BRAND_GREEN = '#16a34a';
+
+/**
+ * The app icons the web manifest names, drawn at build time from web/public/favicon.svg: the mark
+ * at 192 and 512 px (`icons/icon-*.png`), a maskable 512 px one (the door on a full green square,
+ * inside the middle 80% that every launcher's mask keeps) and `apple-touch-icon.png` (180 px, full
+ * square: iOS rounds it), which iOS finds by its name.
+ */
+function appIcons(): Plugin {
+  return {
+    name: 'app-icons',
+    apply: 'build',
+    async generateBundle() {
+      if (this.environment.config.build.ssr) return;
+      const { default: sharp } = await import('sharp');
+      const mark = await readFile(resolve(import.meta.dirname, 'web/public/favicon.svg'), 'utf8');
+      // The door and keyhole without the rounded square they sit on.
+      const door = mark.replace(/^<svg[^>]*>/, '').replace(/<\/svg>\s*$/, '').replace(/<rect[^>]*\/>/, '');
+      const fullSquare = (scale: number) =>
+        `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" fill="${BRAND_GREEN}"/><g transform="translate(16 16) scale(${scale}) translate(-16 -16)">${door}</g></svg>`;
+      // Rasterised at the size asked for (the SVG is 32 units: 72 dpi would draw 32 px and blur when enlarged).
+      const png = (svg: string, size: number) => sharp(Buffer.from(svg), { density: (72 * size) / 32 }).resize(size, size).png().toBuffer();
+      const icons: [string, string, number][] = [
+        ['icons/icon-192.png', mark, 192],
+        ['icons/icon-512.png', mark, 512],
+        ['icons/maskable-512.png', fullSquare(0.8), 512],
+        ['apple-touch-icon.png', fullSquare(0.9), 180],
+      ];
+      for (const [fileName, svg, size] of icons) this.emitFile({ type: 'asset', fileName, source: await png(svg, size) });
+    },
+  };
+}
+
+/**
+ * `PWA_KILL_SWITCH=1 npm run build`: a build whose sw.js unregisters itself and empties its caches
+ * (vite-plugin-pwa's selfDestroying) and whose pages register no worker (docs/operations.md).
+ */
+const PWA_KILL_SWITCH = process.env.PWA_KILL_SWITCH === '1';
+
+/**
+ * The service worker (web/pwa/sw.ts), built with vite-plugin-pwa's injectManifest strategy: our own
+ * worker on Workbox's modules, because what it keeps is the site's own rule (web/pwa/caching-rules.ts:
+ * guides with the next two, this build's pages only, never signed-in answers), which generateSW's
+ * runtimeCaching options cannot say. The plugin builds it after the client bundle into
+ * dist/client/sw.js with the precache list: the build's JS and CSS, the favicon, and the offline page
+ * (revisioned by the build id, so each build precaches its own). The pages register it themselves,
+ * after load (web/pwa/pwa-client.ts); the server makes the web manifest from the site's settings.
+ */
+const pwa = () =>
+  VitePWA({
+    strategies: 'injectManifest',
+    srcDir: 'web/pwa',
+    filename: 'sw.ts',
+    injectRegister: false,
+    manifest: false,
+    selfDestroying: PWA_KILL_SWITCH,
+    integration: {
+      // The worker's own build: as quiet as the client's (`--logLevel warn`), one file, said the way Vite 8's bundler expects.
+      configureCustomSWViteBuild(build) {
+        build.logLevel = 'warn';
+        const output = build.build?.rollupOptions?.output;
+        if (output && !Array.isArray(output) && output.inlineDynamicImports) {
+          delete output.inlineDynamicImports;
+          Object.assign(output, { codeSplitting: false });
+        }
+      },
+    },
+    injectManifest: {
+      globPatterns: ['assets/**/*.{js,css}', 'favicon.svg'],
+      manifestTransforms: [async (entries) => ({ manifest: [...entries, { url: 'offline', revision: currentBuildId(), size: 0 }], warnings: [] })],
+      buildPlugins: { vite: [{ name: 'sw-build-id', config: () => ({ define: { __BUILD_ID__: JSON.stringify(currentBuildId()) } }) }] },
+    },
+  });
 
 /** What only the server reads of a route object (web/lib/router/page.ts): matching, caching, loading, tests. */
 const SERVER_ONLY_ROUTE_FIELDS = new Set(['path', 'module', 'cache', 'query', 'access', 'loader', 'sample', 'sitemap']);
@@ -63,7 +148,8 @@ function serverOnlyRouteParts(): Plugin {
 export default defineConfig(({ isSsrBuild }) => ({
   root: resolve(import.meta.dirname),
   publicDir: 'web/public',
-  plugins: [serverOnlyRouteParts(), react(), tailwindcss(), buildId()],
+  plugins: [serverOnlyRouteParts(), react(), tailwindcss(), buildId(), ...(isSsrBuild ? [] : [appIcons(), pwa()])],
+  define: { __PWA_KILL_SWITCH__: JSON.stringify(PWA_KILL_SWITCH) },
   resolve: {
     alias: { src: resolve(import.meta.dirname, 'src'), web: resolve(import.meta.dirname, 'web') },
   },
@@ -99,7 +185,8 @@ export default defineConfig(({ isSsrBuild }) => ({
         modulePreload: {
           // A page chunk's imports are preloaded by web/entry-client.tsx from assets.pageChunks (the
           // hydration data already carries them), so the entry does not carry vite's copy of that list.
-          resolveDependencies: (file: string, deps: string[]) => (/\.page-[\w-]+\.js$/.test(file) ? [] : deps),
+          // The service worker's client loads after the page, when nothing is waiting on it: no list of its imports either.
+          resolveDependencies: (file: string, deps: string[]) => (/\.page-[\w-]+\.js$|\/pwa-client-[\w-]+\.js$/.test(file) ? [] : deps),
         },
       },
 }));

@@ -142,6 +142,43 @@ describe('the built web app on PostgreSQL and Redis', () => {
     expect(await build.json()).toEqual({ id: expect.stringMatching(/^[0-9a-f]{16}$/) });
   });
 
+  it('serves the service worker, revalidated on every check and sent as the build compressed it; the CSP allows it and the manifest from this origin only', async () => {
+    const worker = await fetch(`${site.url}/sw.js`, { headers: { 'accept-encoding': 'br' } });
+    expect(worker.status).toBe(200);
+    expect(worker.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    expect(worker.headers.get('cache-control')).toBe('no-cache');
+    expect(worker.headers.get('content-encoding')).toBe('br');
+    const source = await worker.text();
+    // Built with the build's file list and id: each build's worker precaches its own scripts and offline page.
+    const { id } = (await (await fetch(`${site.url}/builds/latest.json`)).json()) as { id: string };
+    expect(source).toContain(`{"revision":"${id}","url":"offline"}`);
+    expect(source).toMatch(/"url":"assets\/entry-client-[\w-]+\.js"/);
+
+    const csp = (await fetch(`${site.url}/`)).headers.get('content-security-policy')!;
+    expect(csp).toContain("worker-src 'self'");
+    expect(csp).toContain("manifest-src 'self'");
+    expect(csp).toMatch(/script-src 'self' 'sha256-[^;]*;/);
+    expect(csp).not.toMatch(/script-src[^;]*('unsafe-inline'|blob:|data:)/);
+  });
+
+  it('serves the web app manifest from the site settings, with the icons it names', async () => {
+    const html = await (await fetch(`${site.url}/levels`)).text();
+    expect(html).toContain('<link rel="manifest" href="/manifest.webmanifest"/>');
+    expect(html).toContain('<meta name="theme-color" content="#030712" media="(prefers-color-scheme: dark)"/>');
+    const response = await fetch(`${site.url}/manifest.webmanifest`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/manifest+json; charset=utf-8');
+    const manifest = (await response.json()) as { name: string; start_url: string; display: string; icons: { src: string; type: string }[] };
+    expect(manifest).toMatchObject({ name: 'Mystery Doors Guide', start_url: '/', display: 'standalone' });
+    for (const icon of [...manifest.icons, { src: '/apple-touch-icon.png', type: 'image/png' }]) {
+      const file = await fetch(`${site.url}${icon.src}`);
+      expect([icon.src, file.status, file.headers.get('content-type')]).toEqual([icon.src, 200, icon.type]);
+    }
+    const offline = await fetch(`${site.url}/offline`);
+    expect(offline.status).toBe(200);
+    expect(await offline.text()).toContain('<meta name="robots" content="noindex"/>');
+  });
+
   describe('client error log', () => {
     it('stores a valid report and shows it to ops only', async () => {
       const posted = await fetch(`${site.url}/api/v1/log_client_error`, {

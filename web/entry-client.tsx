@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { HelmetProvider } from 'react-helmet-async';
 import type { HydrationData } from 'web/entry-server';
-import { isStaleBuild, reloadForChunkError, startBuildCheck } from 'web/lib/build-check';
+import { isStaleBuild, reloadForChunkError } from 'web/lib/build-check';
 import { I18nProvider, loadMessages } from 'web/i18n/i18n';
 import { readCookie, LOCALE_COOKIE, rememberLocale } from 'web/i18n/locale';
 import { configureErrorReporter, installGlobalErrorReporting } from 'web/lib/error-reporter';
@@ -21,7 +21,9 @@ const { root, page } = JSON.parse(hydrationJson) as HydrationData;
 
 configureErrorReporter({ buildId: root.buildId });
 installGlobalErrorReporting();
-startBuildCheck(root.buildId);
+// The check for a new build and the service worker (guides offline, the "new version" prompt) once
+// the page has loaded and the browser is idle: none of their code is in the first load.
+addEventListener('load', () => (window.requestIdleCallback ?? setTimeout)(() => import('web/pwa/pwa-client').catch(() => undefined)));
 
 /**
  * Loads a page's chunk with its imports preloaded beside it (as vite does for other dynamic imports):

@@ -5,6 +5,7 @@ import * as guideInsights from 'web/features/guide-insights/guide-insights.route
 import * as guideReports from 'web/features/guide-reports/guide-reports.routes';
 import * as imageTool from 'web/features/image-tool/image-tool.routes';
 import * as levels from 'web/features/levels/levels.routes';
+import * as offline from 'web/features/offline/offline.routes';
 import * as ops from 'web/features/ops/ops.routes';
 import * as progress from 'web/features/progress/progress.routes';
 import * as search from 'web/features/search/search.routes';
@@ -47,6 +48,7 @@ export const PAGES: PageRoute[] = [
   billing.usage,
   imageTool.imageTool,
   progress.progress,
+  offline.offline,
   ops.admin,
   guideInsights.adminGuides,
   ops.adminErrors,

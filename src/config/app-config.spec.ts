@@ -108,6 +108,9 @@ describe('loadConfig', () => {
     expect(config.public.settings.has_login).toBe(true);
     expect(config.public.settings.has_payment).toBe(true);
     expect(config.public.siteName).toBe('Door Help');
+    // The installed app's short name is the site's name unless SITE_SHORT_NAME says otherwise.
+    expect(config.webApp.shortName).toBe('Door Help');
+    expect(loadConfig({ SITE_SHORT_NAME: 'Doors' }).webApp.shortName).toBe('Doors');
     expect(config.public.siteUrl).toBe('https://example.test');
     expect(config.public.social).toMatchObject({ discord: 'https://discord.example/x', x: undefined });
   });

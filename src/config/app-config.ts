@@ -79,6 +79,8 @@ export class AppConfig {
     signIn: { failuresPerHour: number; maxDelayMs: number };
     google?: { clientId: string; clientSecret: string; authorizationUrl: string; tokenUrl: string; userInfoUrl: string };
   };
+  /** The installable app (the web manifest, src/ssr/web-manifest.ts): its short name, under its icon. */
+  readonly webApp: { shortName: string };
   /** Credits and payments; `enabled` needs both HAS_PAYMENT and HAS_LOGIN (credits belong to accounts). */
   readonly payments: {
     enabled: boolean;
@@ -203,6 +205,7 @@ export class AppConfig {
       maxOpenCheckouts: e.CHECKOUT_MAX_OPEN,
       lookupDelaysMs: [...e.STRIPE_LOOKUP_DELAYS_MS].sort((a, b) => a - b),
     };
+    this.webApp = { shortName: e.SITE_SHORT_NAME ?? e.SITE_NAME };
     this.public = {
       siteName: e.SITE_NAME,
       gameName: e.GAME_NAME,

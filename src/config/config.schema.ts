@@ -150,6 +150,8 @@ export const envSchema = z.object({
 
   SITE_NAME: z.string().trim().min(1).max(60).default('Mystery Doors Guide'),
   GAME_NAME: z.string().trim().min(1).max(60).default('Mystery Doors'),
+  /** The installed app's name under its icon (the web manifest's short_name); SITE_NAME when unset. */
+  SITE_SHORT_NAME: optionalText(30),
   APP_STORE_URL: optionalUrl,
   PLAY_STORE_URL: optionalUrl,
   SOCIAL_EMAIL: z.email().max(256).optional().or(z.literal('').transform(() => undefined)),

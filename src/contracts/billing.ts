@@ -2,6 +2,7 @@
  * Credits and payments as the browser and the API see them (shared by both). Money is integer US
  * cents everywhere; credits are whole numbers. Dates are ISO strings.
  */
+import { INSUFFICIENT_CREDITS } from './insufficient-credits';
 
 /** Spec: a $1 donation gives 50 credits. Donations are whole dollars from $1 to $500. */
 export const CREDITS_PER_DONATED_DOLLAR = 50;
@@ -13,8 +14,8 @@ export const DONATION_VALIDITY_DAYS = 365;
 export const TRIAL_DAYS = 14;
 /** /usage highlights lots that expire within this many days. */
 export const EXPIRING_SOON_DAYS = 7;
-/** The code of the 402 answer that opens the low-credit modals. */
-export const INSUFFICIENT_CREDITS = 'CREDITS.INSUFFICIENT';
+/** The code of the 402 answer that opens the low-credit modals (a module of its own: see there). */
+export { INSUFFICIENT_CREDITS };
 
 export const creditsForDonation = (usd: number) => usd * CREDITS_PER_DONATED_DOLLAR;
 

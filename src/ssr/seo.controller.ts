@@ -8,12 +8,13 @@ import { NotFoundError } from 'src/platform/errors/app-error';
 import { escapeMarkup } from 'src/platform/markup/escape-markup';
 import { ServerEntrySource } from './server-entry-source.port';
 import { SITEMAP_LIMITS, sitemapIndex, splitSitemap, urlset } from './sitemap';
+import { webManifest } from './web-manifest';
 
 
 /** The content page the footer links only while payments are on (spec). */
 const REFUND_POLICY_SLUG = 'refund-policy';
 
-/** robots.txt, the sitemap and the feeds, served as files rather than pages. */
+/** robots.txt, the sitemap, the feeds and the web app manifest, served as files rather than pages. */
 @ApiExcludeController()
 @Controller()
 export class SeoController {
@@ -70,6 +71,14 @@ export class SeoController {
         summary: `${gameName} level ${level.number} walkthrough: hints, step-by-step solution and video.`,
       })),
     });
+  }
+
+  /** The web app manifest (src/ssr/web-manifest.ts): the site's settings, so made by the server rather than the build. */
+  @Get('manifest.webmanifest')
+  @Header('content-type', 'application/manifest+json; charset=utf-8')
+  @Header('cache-control', 'public, max-age=3600')
+  manifest(): string {
+    return JSON.stringify(webManifest(this.config));
   }
 
   @Get('robots.txt')

@@ -65,9 +65,11 @@ export class SsrModule {
   }
 
   /**
-   * Client files: hashed assets cached for a year (`immutable`), the build id never cached, the rest
+   * Client files: hashed assets cached for a year (`immutable`), the build id and the service worker
+   * (`/sw.js`: the browser checks it for a new build, web/pwa/sw.ts) revalidated every time, the rest
    * for an hour. Sent as the build compressed them (scripts/precompress.mjs wrote `.br` and `.gz`
-   * beside each), so no asset is compressed per request. In development Vite serves them instead.
+   * beside each: `path` is then the compressed file's), so no asset is compressed per request. In
+   * development Vite serves them instead.
    */
   static async registerAssets(app: NestFastifyApplication, source: ServerEntrySource, rootDir = process.cwd()): Promise<void> {
     if (source instanceof ViteServerEntrySource) {
@@ -84,7 +86,7 @@ export class SsrModule {
       setHeaders(res, path) {
         const cache = path.includes('/assets/')
           ? `public, max-age=${ONE_YEAR}, immutable`
-          : path.includes('/builds/')
+          : path.includes('/builds/') || /\/sw\.js(\.br|\.gz)?$/.test(path)
             ? 'no-cache'
             : 'public, max-age=3600';
         void res.header("cache-control", cache);

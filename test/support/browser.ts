@@ -3,7 +3,21 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 /** Debian's Chromium (apt-get install chromium), headless; CHROMIUM_PATH overrides the binary. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export function launchBrowser(): Promise<Browser> {
+/**
+ * Contexts block service workers unless a test asks for them (`serviceWorkers: 'allow'`, as
+ * test/offline.browser.e2e-spec.ts does): the site's worker (web/pwa/sw.ts) answers a page's own
+ * requests once it controls the page, and page.route() then no longer sees them (Playwright's
+ * documented limit), which other tests hold or fail requests with. Blocked, the site keeps its
+ * hourly build check, as in a browser without service workers.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await launch();
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options) => newContext({ serviceWorkers: 'block', ...options });
+  return browser;
+}
+
+function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,

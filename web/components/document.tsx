@@ -20,12 +20,16 @@ export function Document({ assets, analyticsId, forcedColorMode, children }: { a
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
+        {/* The browser's bar: the dark page's grey (web/styles/app.css) when the system is dark, else the brand green (the first that matches wins). */}
+        <meta name="theme-color" content="#030712" media="(prefers-color-scheme: dark)" />
         <meta name="theme-color" content="#16a34a" />
         {/* Sets the theme class before first paint; the CSP allows it by its hash (src/platform/http/csp.ts). Server-written: the browser hydrates it as it is. */}
         <script suppressHydrationWarning dangerouslySetInnerHTML={{ __html: scripts.theme }} />
         {/* Data, not code (never executed): web/entry-client.tsx reads it. In <head>, so it is parsed before the async entry runs. */}
         {hydrationJson && <script type="application/json" id={HYDRATION_DATA_ID} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: hydrationJson }} />}
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* Installable (src/ssr/web-manifest.ts); apple-touch-icon.png is found by its name. */}
+        <link rel="manifest" href="/manifest.webmanifest" />
         {assets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}

@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { CREDITS_PER_DONATED_DOLLAR, lowCreditModal, type InsufficientCreditsBody } from 'src/contracts/billing';
-import { useI18n, type MessageKey } from 'web/i18n/i18n';
+import { usePageI18n, type PageMessageKey } from 'web/i18n/page-messages';
 import { creditsLabel } from 'web/lib/credits';
 import { Link } from 'web/lib/router/router';
 
 /** What each low-credit modal says and where its button goes (spec: Charge to pricing, Donate to the donation form). */
-export function lowCreditContent(body: Pick<InsufficientCreditsBody, 'has_paid'>): { title: MessageKey; text: MessageKey; action: MessageKey; to: string } {
+export function lowCreditContent(body: Pick<InsufficientCreditsBody, 'has_paid'>): { title: PageMessageKey; text: PageMessageKey; action: PageMessageKey; to: string } {
   return lowCreditModal(body) === 'charge'
     ? { title: 'lowCredit.chargeTitle', text: 'lowCredit.chargeText', action: 'lowCredit.charge', to: '/pricing' }
     : { title: 'lowCredit.donateTitle', text: 'lowCredit.donateText', action: 'lowCredit.donate', to: '/pricing#donate' };
@@ -14,10 +14,11 @@ export function lowCreditContent(body: Pick<InsufficientCreditsBody, 'has_paid'>
 /**
  * The low-credit modals, opened by an API answer 402 with the insufficient-credits code: the spec's
  * "You don't has enough credit!" with Charge for an account that has paid before, else "You don't
- * have enough credits" with the donation offer. Its own chunk, loaded the first time it opens.
+ * have enough credits" with the donation offer. Its own chunk, loaded the first time it opens; its
+ * copy is in the page catalogue (web/features/billing/billing.messages.ts), not the entry's.
  */
 export function LowCreditModal({ body, onClose }: { body: InsufficientCreditsBody; onClose: () => void }) {
-  const { t, tag } = useI18n();
+  const { t, tag } = usePageI18n();
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const content = lowCreditContent(body);

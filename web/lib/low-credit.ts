@@ -1,4 +1,5 @@
-import { INSUFFICIENT_CREDITS, type InsufficientCreditsBody } from 'src/contracts/billing';
+import type { InsufficientCreditsBody } from 'src/contracts/billing';
+import { INSUFFICIENT_CREDITS } from 'src/contracts/insufficient-credits';
 
 /**
  * The low-credit modals' trigger: any API answer 402 with the insufficient-credits code (see

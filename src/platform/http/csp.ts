@@ -23,6 +23,10 @@ export function cspDirectives(config: AppConfig): Record<string, string[] | null
     fontSrc: ["'self'", 'data:'],
     connectSrc: ["'self'", ...(analyticsId ? ['https://*.google-analytics.com'] : [])],
     frameSrc: ['https://www.youtube-nocookie.com'],
+    // Said outright rather than left to fall back to script-src and default-src: the service worker
+    // (/sw.js, web/pwa/sw.ts) and the web app manifest come from this origin only.
+    workerSrc: ["'self'"],
+    manifestSrc: ["'self'"],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],
     formAction: ["'self'"],

@@ -127,4 +127,12 @@ export default {
   'usage.kindRevoke': 'Taken back',
   'usage.kindExpire': 'Expired',
   'usage.kindRestore': 'Restored',
+
+  // The low-credit modal (web/components/low-credit-modal.tsx): opened by an image job's answer, on pages that load this catalogue already.
+  'lowCredit.chargeTitle': "You don't has enough credit!",
+  'lowCredit.chargeText': 'You have {credits} left. Buy a credit pack to keep going.',
+  'lowCredit.charge': 'Charge',
+  'lowCredit.donateTitle': "You don't have enough credits",
+  'lowCredit.donateText': 'Support the guides with a donation and get {count} extra credits for every $1 donated.',
+  'lowCredit.donate': 'Donate',
 } as const;

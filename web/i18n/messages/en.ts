@@ -111,6 +111,7 @@ const en = {
   'hints.last': 'That was the last hint. Still stuck? Open the step-by-step guide below.',
 
   'video.play': 'Play the walkthrough video',
+  'video.offline': 'You are offline: the video needs a connection.',
 
   'progress.title': 'How is it going?',
   'progress.solved': 'Solved it',
@@ -156,13 +157,6 @@ const en = {
 
   'credits.one': '{count} credit',
   'credits.other': '{count} credits',
-
-  'lowCredit.chargeTitle': "You don't has enough credit!",
-  'lowCredit.chargeText': 'You have {credits} left. Buy a credit pack to keep going.',
-  'lowCredit.charge': 'Charge',
-  'lowCredit.donateTitle': "You don't have enough credits",
-  'lowCredit.donateText': 'Support the guides with a donation and get {count} extra credits for every $1 donated.',
-  'lowCredit.donate': 'Donate',
 } as const;
 
 export default en;

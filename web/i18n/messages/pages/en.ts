@@ -4,6 +4,7 @@ import content from 'web/features/content/content.messages';
 import guideReports from 'web/features/guide-reports/guide-reports.messages';
 import imageTool from 'web/features/image-tool/image-tool.messages';
 import levels from 'web/features/levels/levels.messages';
+import offline from 'web/features/offline/offline.messages';
 import progress from 'web/features/progress/progress.messages';
 import search from 'web/features/search/search.messages';
 
@@ -38,6 +39,7 @@ const pages = {
   ...guideReports,
   ...progress,
   ...search,
+  ...offline,
 } as const;
 
 export default pages;
