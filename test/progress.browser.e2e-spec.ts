@@ -30,6 +30,16 @@ describe('progress in a real browser', () => {
   const markOf = (page: Page, level: number) => page.locator(`li[data-level-mark="${level}"]`).getAttribute('data-mark');
   const pressed = (page: Page, name: string) => page.getByRole('button', { name }).getAttribute('aria-pressed');
 
+  /** Signs in with the account made on the phone, from the laptop's login page. */
+  async function signIn(page: Page) {
+    await page.goto(url('/auth/login'));
+    await hydrated(page);
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(BROWSER_PASSWORD);
+    await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(url('/'));
+  }
+
   async function mark(page: Page, level: number, name: 'Solved it' | 'Still stuck') {
     await page.goto(url(`/levels/${level}`));
     await hydrated(page);
@@ -111,12 +121,7 @@ describe('progress in a real browser', () => {
     await page.getByText('2 solved · 1 still stuck').waitFor();
 
     const other = await laptop.newPage();
-    await other.goto(url('/auth/login'));
-    await hydrated(other);
-    await other.getByLabel('Email').fill(EMAIL);
-    await other.getByLabel('Password', { exact: true }).fill(BROWSER_PASSWORD);
-    await other.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-    await other.waitForURL(url('/'));
+    await signIn(other);
     await other.getByRole('link', { name: 'Continue at level 3' }).waitFor();
     await other.goto(url('/levels'));
     await poll(async () => [await markOf(other, 1), await markOf(other, 2), await markOf(other, 27)]).toEqual(['solved', 'solved', 'stuck']);
@@ -143,12 +148,7 @@ describe('progress in a real browser', () => {
     await page.getByRole('button', { name: 'Yes, clear it' }).click();
     await page.getByText('Your progress is cleared.').waitFor();
     await page.getByText('No progress yet.', { exact: false }).waitFor();
-    await other.goto(url('/auth/login'));
-    await hydrated(other);
-    await other.getByLabel('Email').fill(EMAIL);
-    await other.getByLabel('Password', { exact: true }).fill(BROWSER_PASSWORD);
-    await other.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-    await other.waitForURL(url('/'));
+    await signIn(other);
     await other.goto(url('/levels'));
     await poll(async () => {
       await other.reload();

@@ -1,27 +1,12 @@
-import type { Readable } from 'node:stream';
 import { EXPLORE_LIMITS, type ExploreData } from 'src/contracts/content';
 import type { PageData } from 'src/contracts/page-data';
 import { fakePageData } from 'test/support/fake-page-data';
-import { pageMatch } from 'test/support/page-match';
-import { serverEntry } from 'web/entry-server';
+import { renderMain } from 'test/support/page-match';
 
 async function render(explore: ExploreData): Promise<string> {
   const base = fakePageData();
   const data: PageData = { ...base, content: { ...base.content, explore: async () => explore } };
-  const output = await serverEntry.render({
-    url: 'http://localhost:3000/explore',
-    match: pageMatch('/explore', data),
-    headers: {},
-    waitForAll: true,
-    data,
-    assets: { scripts: ['/assets/entry-client.js'], styles: [], preloads: [] },
-    buildId: 'test',
-    signal: new AbortController().signal,
-  });
-  if (output.kind !== 'html') throw new Error('expected html');
-  let html = '';
-  for await (const chunk of output.stream as Readable) html += chunk.toString();
-  return html.slice(html.indexOf('<main'), html.indexOf('</main>'));
+  return renderMain('/explore', data);
 }
 
 const tags = (count: number) => Array.from({ length: count }, (_, i) => ({ tag: `tag-${i}`, posts: 50 - i }));

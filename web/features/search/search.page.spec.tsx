@@ -1,8 +1,7 @@
-import type { Readable } from 'node:stream';
 import type { PageData } from 'src/contracts/page-data';
 import type { SearchResults } from 'src/contracts/search';
 import { fakePageData } from 'test/support/fake-page-data';
-import { pageMatch } from 'test/support/page-match';
+import { pageMatch, renderMain } from 'test/support/page-match';
 import { serverEntry } from 'web/entry-server';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
@@ -27,22 +26,7 @@ const results: SearchResults = {
 };
 const data: PageData = { ...fakePageData(), search: { results: async () => results } };
 
-async function render(path: string): Promise<string> {
-  const output = await serverEntry.render({
-    url: `http://localhost:3000${path}`,
-    match: pageMatch(path, data),
-    headers: {},
-    waitForAll: true,
-    data,
-    assets: { scripts: ['/assets/entry-client.js'], styles: [], preloads: [] },
-    buildId: 'test',
-    signal: new AbortController().signal,
-  });
-  if (output.kind !== 'html') throw new Error('expected html');
-  let html = '';
-  for await (const chunk of output.stream as Readable) html += chunk.toString();
-  return html.slice(html.indexOf('<main'), html.indexOf('</main>'));
-}
+const render = (path: string) => renderMain(path, data);
 
 describe('the search page', () => {
   it('shows the groups in the order given, each with its count, the matches in <mark> and every text escaped', async () => {
