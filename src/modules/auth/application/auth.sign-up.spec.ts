@@ -1,126 +1,109 @@
-import { Logger } from '@nestjs/common';
 import * as argon2 from 'argon2';
 import { InvalidLinkError } from '../domain/auth.errors';
 import { hashSecret } from '../domain/secrets';
-import { ago, authTestBed, type AuthTestBed, IP, PASSWORD, tokenFrom } from './auth.test-fixtures';
+import { ago, useAuthTestBed, IP, PASSWORD, tokenFrom } from './auth.test-fixtures';
 
 describe('AuthService', () => {
-  let config: AuthTestBed['config'];
-  let users: AuthTestBed['users'];
-  let tokens: AuthTestBed['tokens'];
-  let hasher: AuthTestBed['hasher'];
-  let jobs: AuthTestBed['jobs'];
-  let service: AuthTestBed['service'];
-  let confirmedIds: AuthTestBed['confirmedIds'];
-  let confirmedUser: AuthTestBed['confirmedUser'];
-
-  beforeEach(() => {
-    const bed = authTestBed();
-    expect(bed.redis.client).toBeUndefined();
-    ({ config, users, tokens, hasher, jobs, service, confirmedIds, confirmedUser } = bed);
-    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
-  });
-
-  afterEach(() => jest.restoreAllMocks());
+  const bed = useAuthTestBed();
 
   describe('signUp', () => {
     it('stores a lower-cased email and an argon2id hash, never the password, and mails one confirmation link', async () => {
-      await service.signUp({ email: '  Player@Example.COM ', password: PASSWORD, password_confirmation: PASSWORD });
+      await bed.service.signUp({ email: '  Player@Example.COM ', password: PASSWORD, password_confirmation: PASSWORD });
 
-      expect(users.rows.size).toBe(1);
-      const user = users.row('player@example.com');
+      expect(bed.users.rows.size).toBe(1);
+      const user = bed.users.row('player@example.com');
       expect(user.confirmedAt).toBeNull();
       expect(user.googleSubject).toBeNull();
       expect(user.passwordHash).toMatch(/^\$argon2id\$/);
       expect(user.passwordHash).not.toContain(PASSWORD);
-      expect(JSON.stringify([...users.rows.values()])).not.toContain(PASSWORD);
+      expect(JSON.stringify([...bed.users.rows.values()])).not.toContain(PASSWORD);
       await expect(argon2.verify(user.passwordHash!, PASSWORD)).resolves.toBe(true);
-      expect(hasher.calls.hash).toBe(1);
+      expect(bed.hasher.calls.hash).toBe(1);
 
-      expect(jobs.sent).toHaveLength(1);
-      const mail = jobs.mails()[0]!;
+      expect(bed.jobs.sent).toHaveLength(1);
+      const mail = bed.jobs.mails()[0]!;
       expect(mail.to).toBe('player@example.com');
-      expect(mail.text).toContain(`${config.http.publicUrl}/auth/confirm#token=`);
+      expect(mail.text).toContain(`${bed.config.http.publicUrl}/auth/confirm#token=`);
       const token = tokenFrom(mail.text, '/auth/confirm');
 
       // The link's token is stored only as its hash, for this user and purpose.
-      expect(tokens.rows).toHaveLength(1);
-      expect(tokens.rows[0]).toMatchObject({ userId: user.id, purpose: 'account_confirm', tokenHash: hashSecret(token), usedAt: null });
-      expect(JSON.stringify(tokens.rows)).not.toContain(token);
+      expect(bed.tokens.rows).toHaveLength(1);
+      expect(bed.tokens.rows[0]).toMatchObject({ userId: user.id, purpose: 'account_confirm', tokenHash: hashSecret(token), usedAt: null });
+      expect(JSON.stringify(bed.tokens.rows)).not.toContain(token);
     });
 
     it('mails "already have an account" to an existing confirmed address, creates nothing, and costs the same hash as a new one', async () => {
-      const existing = await confirmedUser('player@example.com');
-      const before = { users: users.rows.size, tokens: tokens.rows.length, hashes: hasher.calls.hash };
+      const existing = await bed.confirmedUser('player@example.com');
+      const before = { users: bed.users.rows.size, tokens: bed.tokens.rows.length, hashes: bed.hasher.calls.hash };
 
-      await service.signUp({ email: 'PLAYER@example.com', password: 'another password', password_confirmation: 'another password' });
+      await bed.service.signUp({ email: 'PLAYER@example.com', password: 'another password', password_confirmation: 'another password' });
 
-      expect(users.rows.size).toBe(before.users);
-      expect(tokens.rows).toHaveLength(before.tokens);
+      expect(bed.users.rows.size).toBe(before.users);
+      expect(bed.tokens.rows).toHaveLength(before.tokens);
       // One argon2 hash like a new address: the answer's timing does not tell that the address is taken.
-      expect(hasher.calls.hash).toBe(before.hashes + 1);
-      expect(users.row('player@example.com')).toEqual(existing); // password unchanged
-      expect(jobs.sent).toHaveLength(1);
-      const mail = jobs.mails()[0]!;
+      expect(bed.hasher.calls.hash).toBe(before.hashes + 1);
+      expect(bed.users.row('player@example.com')).toEqual(existing); // password unchanged
+      expect(bed.jobs.sent).toHaveLength(1);
+      const mail = bed.jobs.mails()[0]!;
       expect(mail.to).toBe('player@example.com');
       expect(mail.subject).toMatch(/already have an? .*account/);
       expect(mail.text).toContain('already has an account');
-      expect(mail.text).toContain(`${config.http.publicUrl}/auth/forgot_password`);
+      expect(mail.text).toContain(`${bed.config.http.publicUrl}/auth/forgot_password`);
       expect(mail.text).not.toContain('#token=');
     });
 
     it('sends a new confirmation link instead to an existing unconfirmed address', async () => {
-      await service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
-      await service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
+      await bed.service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
+      await bed.service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
 
-      expect(users.rows.size).toBe(1);
-      expect(jobs.mails()).toHaveLength(2);
-      expect(tokenFrom(jobs.mails()[1]!.text, '/auth/confirm')).not.toBe(tokenFrom(jobs.mails()[0]!.text, '/auth/confirm'));
+      expect(bed.users.rows.size).toBe(1);
+      expect(bed.jobs.mails()).toHaveLength(2);
+      expect(tokenFrom(bed.jobs.mails()[1]!.text, '/auth/confirm')).not.toBe(tokenFrom(bed.jobs.mails()[0]!.text, '/auth/confirm'));
     });
   });
 
   describe('confirmation announcements (the credits module grants the trial on them)', () => {
     it('announces each account once: by its link, by Google (new or taking over an unconfirmed one), by a reset', async () => {
-      const byLink = await confirmedUser('link@example.com');
-      expect(confirmedIds).toEqual([byLink.id]);
+      const byLink = await bed.confirmedUser('link@example.com');
+      expect(bed.confirmedIds).toEqual([byLink.id]);
 
-      await service.signInWithGoogle({ subject: 'g-new', email: 'new@example.com', emailVerified: true });
-      expect(confirmedIds).toEqual([byLink.id, users.row('new@example.com').id]);
+      await bed.service.signInWithGoogle({ subject: 'g-new', email: 'new@example.com', emailVerified: true });
+      expect(bed.confirmedIds).toEqual([byLink.id, bed.users.row('new@example.com').id]);
 
-      await service.signUp({ email: 'taken@example.com', password: PASSWORD, password_confirmation: PASSWORD });
-      await service.signInWithGoogle({ subject: 'g-taken', email: 'taken@example.com', emailVerified: true });
-      expect(confirmedIds.at(-1)).toBe(users.row('taken@example.com').id);
+      await bed.service.signUp({ email: 'taken@example.com', password: PASSWORD, password_confirmation: PASSWORD });
+      await bed.service.signInWithGoogle({ subject: 'g-taken', email: 'taken@example.com', emailVerified: true });
+      expect(bed.confirmedIds.at(-1)).toBe(bed.users.row('taken@example.com').id);
 
-      await service.signUp({ email: 'reset@example.com', password: PASSWORD, password_confirmation: PASSWORD });
-      await service.requestPasswordReset('reset@example.com');
-      await service.resetPassword({ token: tokenFrom(jobs.mails().at(-1)!.text, '/auth/password_reset'), password: 'another password', password_confirmation: 'another password' });
-      expect(confirmedIds.at(-1)).toBe(users.row('reset@example.com').id);
-      expect(confirmedIds).toHaveLength(4);
+      await bed.service.signUp({ email: 'reset@example.com', password: PASSWORD, password_confirmation: PASSWORD });
+      await bed.service.requestPasswordReset('reset@example.com');
+      await bed.service.resetPassword({ token: tokenFrom(bed.jobs.mails().at(-1)!.text, '/auth/password_reset'), password: 'another password', password_confirmation: 'another password' });
+      expect(bed.confirmedIds.at(-1)).toBe(bed.users.row('reset@example.com').id);
+      expect(bed.confirmedIds).toHaveLength(4);
     });
 
     it('does not announce an account that was already confirmed (Google linking, a second sign-in, a reset)', async () => {
-      await confirmedUser('known@example.com');
-      await service.signInWithGoogle({ subject: 'g-known', email: 'known@example.com', emailVerified: true });
-      await service.signInWithGoogle({ subject: 'g-known', email: 'known@example.com', emailVerified: true });
-      await service.requestPasswordReset('known@example.com');
-      await service.resetPassword({ token: tokenFrom(jobs.mails().at(-1)!.text, '/auth/password_reset'), password: 'another password', password_confirmation: 'another password' });
-      expect(confirmedIds).toHaveLength(1);
+      await bed.confirmedUser('known@example.com');
+      await bed.service.signInWithGoogle({ subject: 'g-known', email: 'known@example.com', emailVerified: true });
+      await bed.service.signInWithGoogle({ subject: 'g-known', email: 'known@example.com', emailVerified: true });
+      await bed.service.requestPasswordReset('known@example.com');
+      await bed.service.resetPassword({ token: tokenFrom(bed.jobs.mails().at(-1)!.text, '/auth/password_reset'), password: 'another password', password_confirmation: 'another password' });
+      expect(bed.confirmedIds).toHaveLength(1);
     });
   });
 
   describe('confirmEmail', () => {
     it('confirms once; the second use of the link is refused', async () => {
-      await service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
-      const token = tokenFrom(jobs.mails()[0]!.text, '/auth/confirm');
+      await bed.service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
+      const token = tokenFrom(bed.jobs.mails()[0]!.text, '/auth/confirm');
 
-      await service.confirmEmail(token);
-      expect(users.row('player@example.com').confirmedAt).toBeInstanceOf(Date);
-      await expect(service.signIn({ email: 'player@example.com', password: PASSWORD }, IP)).resolves.toMatchObject({
+      await bed.service.confirmEmail(token);
+      expect(bed.users.row('player@example.com').confirmedAt).toBeInstanceOf(Date);
+      await expect(bed.service.signIn({ email: 'player@example.com', password: PASSWORD }, IP)).resolves.toMatchObject({
         user: { email: 'player@example.com' },
       });
 
-      await expect(service.confirmEmail(token)).rejects.toThrow(InvalidLinkError);
-      await expect(service.confirmEmail(token)).rejects.toThrow('This link is invalid or has expired.');
+      await expect(bed.service.confirmEmail(token)).rejects.toThrow(InvalidLinkError);
+      await expect(bed.service.confirmEmail(token)).rejects.toThrow('This link is invalid or has expired.');
     });
 
     it.each([
@@ -130,31 +113,31 @@ describe('AuthService', () => {
       ['too long', 'a'.repeat(44)],
       ['not a string', undefined as unknown as string],
     ])('refuses a %s token without touching the repository', async (_label, token) => {
-      await expect(service.confirmEmail(token)).rejects.toThrow(InvalidLinkError);
-      expect(tokens.consumeCalls).toBe(0);
+      await expect(bed.service.confirmEmail(token)).rejects.toThrow(InvalidLinkError);
+      expect(bed.tokens.consumeCalls).toBe(0);
     });
 
     it('refuses a well-formed token that was never issued', async () => {
-      await expect(service.confirmEmail('A'.repeat(43))).rejects.toThrow(InvalidLinkError);
-      expect(tokens.consumeCalls).toBe(1);
+      await expect(bed.service.confirmEmail('A'.repeat(43))).rejects.toThrow(InvalidLinkError);
+      expect(bed.tokens.consumeCalls).toBe(1);
     });
 
     it('refuses an expired link and leaves the account unconfirmed', async () => {
-      await service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
-      const token = tokenFrom(jobs.mails()[0]!.text, '/auth/confirm');
-      tokens.row(token).expiresAt = ago(1_000);
+      await bed.service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
+      const token = tokenFrom(bed.jobs.mails()[0]!.text, '/auth/confirm');
+      bed.tokens.row(token).expiresAt = ago(1_000);
 
-      await expect(service.confirmEmail(token)).rejects.toThrow(InvalidLinkError);
-      expect(users.row('player@example.com').confirmedAt).toBeNull();
+      await expect(bed.service.confirmEmail(token)).rejects.toThrow(InvalidLinkError);
+      expect(bed.users.row('player@example.com').confirmedAt).toBeNull();
     });
 
     it('does not accept a password reset link as a confirmation link', async () => {
-      await service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
-      await service.requestPasswordReset('player@example.com');
-      const reset = tokenFrom(jobs.mails()[1]!.text, '/auth/password_reset');
+      await bed.service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
+      await bed.service.requestPasswordReset('player@example.com');
+      const reset = tokenFrom(bed.jobs.mails()[1]!.text, '/auth/password_reset');
 
-      await expect(service.confirmEmail(reset)).rejects.toThrow(InvalidLinkError);
-      expect(users.row('player@example.com').confirmedAt).toBeNull();
+      await expect(bed.service.confirmEmail(reset)).rejects.toThrow(InvalidLinkError);
+      expect(bed.users.row('player@example.com').confirmedAt).toBeNull();
     });
   });
 });

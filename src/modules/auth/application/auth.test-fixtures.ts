@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from 'src/config/app-config';
 import { RedisConnection } from 'src/platform/redis/redis.module';
@@ -221,3 +222,23 @@ export function authTestBed() {
 }
 
 export type AuthTestBed = ReturnType<typeof authTestBed>;
+
+/**
+ * A fresh bed for every test of the calling describe block (with the service's info logs quiet):
+ * `const bed = useAuthTestBed();`, then `bed.service`, `bed.users` inside the tests.
+ */
+export function useAuthTestBed(): AuthTestBed {
+  let current: AuthTestBed | undefined;
+  beforeEach(() => {
+    current = authTestBed();
+    expect(current.redis.client).toBeUndefined();
+    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+  });
+  afterEach(() => jest.restoreAllMocks());
+  return new Proxy({} as AuthTestBed, {
+    get: (_, key) => {
+      if (!current) throw new Error('the auth test bed is made before each test: use it inside one');
+      return current[key as keyof AuthTestBed];
+    },
+  });
+}
