@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IMAGE_CONVERSIONS, IMAGE_URL_HINT, IMAGE_URL_MAX } from './images';
+import { IMAGE_CONVERSIONS, IMAGE_MAX_EXACT_WIDTH, IMAGE_NOISE_LEVELS, IMAGE_OUTPUT_FORMATS, IMAGE_SCALES, IMAGE_URL_HINT, IMAGE_URL_MAX, isAiConversion, IMAGE_DEFAULT_QUALITY, type ImageOptions } from './images';
 
 /** An image URL as the form and the API check it before the server fetches it (which checks far more). */
 export const imageUrlSchema = z
@@ -9,10 +9,38 @@ export const imageUrlSchema = z
   .max(IMAGE_URL_MAX, IMAGE_URL_HINT)
   .pipe(z.url({ protocol: /^https?$/, error: IMAGE_URL_HINT }));
 
-/** POST /api/v1/images as JSON (an image URL); uploads send the same fields as multipart form data with a file. */
-export const imageUrlJobSchema = z.strictObject({
-  conversion: z.enum(IMAGE_CONVERSIONS, { error: `conversion is one of ${IMAGE_CONVERSIONS.join(', ')}` }),
-  url: imageUrlSchema,
-});
+export const imageConversionSchema = z.enum(IMAGE_CONVERSIONS, { error: `conversion is one of ${IMAGE_CONVERSIONS.join(', ')}` });
 
-export const imageConversionSchema = imageUrlJobSchema.shape.conversion;
+/**
+ * The settings beside the conversion, as JSON values or multipart text fields (numbers as digits).
+ * Each is optional (DEFAULT_IMAGE_OPTIONS); the cross-field rules are in `imageJobFieldsSchema`.
+ */
+const optionFields = {
+  scale: z.coerce
+    .number()
+    .refine((n) => (IMAGE_SCALES as readonly number[]).includes(n), { error: `scale is one of ${IMAGE_SCALES.join(', ')}` })
+    .optional(),
+  width: z.coerce.number().int({ error: 'width is a whole number of pixels' }).min(1).max(IMAGE_MAX_EXACT_WIDTH, { error: `width is at most ${IMAGE_MAX_EXACT_WIDTH} px` }).optional(),
+  noise: z.enum([...IMAGE_NOISE_LEVELS, 'auto'], { error: `noise is one of ${[...IMAGE_NOISE_LEVELS, 'auto'].join(', ')}` }).optional(),
+  format: z.enum(IMAGE_OUTPUT_FORMATS, { error: `format is one of ${IMAGE_OUTPUT_FORMATS.join(', ')}` }).optional(),
+  quality: z.coerce.number().int({ error: 'quality is a whole number from 1 to 100' }).min(1).max(100).optional(),
+};
+
+/** The fields of a submission besides its source, with the rules between them. */
+export const imageJobFieldsSchema = z
+  .strictObject({ conversion: imageConversionSchema.default('ai-2x'), ...optionFields })
+  .superRefine((value, context) => {
+    if (value.scale !== undefined && value.width !== undefined) context.addIssue({ code: 'custom', message: 'Give a scale or a width, not both.', path: ['width'] });
+    if (!isAiConversion(value.conversion)) {
+      for (const key of ['scale', 'width', 'noise'] as const) {
+        if (value[key] !== undefined) context.addIssue({ code: 'custom', message: `${key} is for the AI conversions only.`, path: [key] });
+      }
+    }
+  })
+  .transform(({ conversion, scale, width, noise, format, quality }) => ({
+    conversion,
+    options: { scale: scale ?? null, width: width ?? null, noise: noise ?? 'auto', format: format ?? 'auto', quality: quality ?? IMAGE_DEFAULT_QUALITY } as ImageOptions,
+  }));
+
+/** POST /api/v1/images as JSON (an image URL); uploads send the same fields as multipart form data with a file. */
+export const imageUrlJobSchema = z.strictObject({ conversion: imageConversionSchema, url: imageUrlSchema, ...optionFields });

@@ -6,15 +6,100 @@ export const IMAGE_CONVERSIONS = ['ai-2x', 'ai-2x-fast', 'ai-4x', 'sketch', 'car
 export type ImageConversion = (typeof IMAGE_CONVERSIONS)[number];
 export const DEFAULT_IMAGE_CONVERSION: ImageConversion = 'ai-2x';
 
-/** What each conversion does to the size: the longest side it takes (larger inputs are shrunk to fit), and its scale. */
+/**
+ * What each conversion takes: the longest input side it runs on as it is (larger inputs are shrunk
+ * to fit, never more), and the scale it enlarges by unless the user asks for another (AI only).
+ * AI enlargements run the network at its native 2x (twice past 2x) and resample once to the exact
+ * size; an AI result's long side is at most IMAGE_MAX_RESULT_SIDE. `maxInputSide` of the AI
+ * conversions is for their default scale: see `planImageSize` for the others.
+ */
 export const IMAGE_CONVERSION_LIMITS: Record<ImageConversion, { maxInputSide: number; scale: number }> = {
-  'ai-2x': { maxInputSide: 512, scale: 2 },
-  'ai-2x-fast': { maxInputSide: 512, scale: 2 },
-  'ai-4x': { maxInputSide: 256, scale: 4 },
-  sketch: { maxInputSide: 2048, scale: 1 },
-  cartoon: { maxInputSide: 2048, scale: 1 },
-  enhance: { maxInputSide: 1024, scale: 2 },
+  'ai-2x': { maxInputSide: 2048, scale: 2 },
+  'ai-2x-fast': { maxInputSide: 2048, scale: 2 },
+  'ai-4x': { maxInputSide: 1024, scale: 4 },
+  sketch: { maxInputSide: 4096, scale: 1 },
+  cartoon: { maxInputSide: 4096, scale: 1 },
+  enhance: { maxInputSide: 2048, scale: 2 },
 };
+
+export const AI_CONVERSIONS = ['ai-2x', 'ai-2x-fast', 'ai-4x'] as const satisfies readonly ImageConversion[];
+export const isAiConversion = (conversion: ImageConversion): conversion is (typeof AI_CONVERSIONS)[number] => (AI_CONVERSIONS as readonly string[]).includes(conversion);
+
+/** The sizes an AI conversion offers: 1 is the same-size clean-up (denoise, no enlargement). */
+export const IMAGE_SCALES = [1, 1.5, 2, 3, 4] as const;
+export type ImageScale = (typeof IMAGE_SCALES)[number];
+/** Noise reduction of the AI conversions (waifu2x's denoising models); `auto`: the default for the input's format. */
+export const IMAGE_NOISE_LEVELS = ['none', 'low', 'medium', 'high'] as const;
+export type ImageNoiseLevel = (typeof IMAGE_NOISE_LEVELS)[number];
+/** The result's format; `auto`: JPEG stays JPEG, WebP stays WebP, PNG and GIF give PNG. */
+export const IMAGE_OUTPUT_FORMATS = ['auto', 'png', 'webp', 'jpeg'] as const;
+export type ImageOutputFormat = (typeof IMAGE_OUTPUT_FORMATS)[number];
+export const IMAGE_DEFAULT_QUALITY = 90;
+
+/** Above this long side an enlargement is capped; network inputs past 2x (3x, 4x) are bounded at a quarter of it. */
+export const IMAGE_MAX_RESULT_SIDE = 4096;
+/** The widest exact width the user may ask for. */
+export const IMAGE_MAX_EXACT_WIDTH = IMAGE_MAX_RESULT_SIDE;
+
+/**
+ * What the user chose besides the conversion. `scale` and `width` are exclusive (neither: the
+ * conversion's own scale); both, and `noise`, are for AI conversions only. `quality` is for JPEG
+ * and WebP results (1-100).
+ */
+export interface ImageOptions {
+  scale: ImageScale | null;
+  width: number | null;
+  noise: ImageNoiseLevel | 'auto';
+  format: ImageOutputFormat;
+  quality: number;
+}
+export const DEFAULT_IMAGE_OPTIONS: ImageOptions = { scale: null, width: null, noise: 'auto', format: 'auto', quality: IMAGE_DEFAULT_QUALITY };
+
+/** How a conversion of a `width` x `height` image goes, known before it runs (the page shows it before Convert). */
+export interface ImageSizePlan {
+  /** What the conversion runs on: the input as it is, or shrunk to the conversion's bound (`shrunk`). */
+  input: { width: number; height: number; shrunk: boolean };
+  /** Doublings by the network: 0 for the clean-up and the classic styles (their own scale), 1 up to 2x, 2 past it. */
+  passes: 0 | 1 | 2;
+  /** The result's exact size (after the one resample to it). */
+  result: { width: number; height: number };
+  /** The result is smaller than the input on a side (an enlargement of an input past IMAGE_MAX_RESULT_SIDE). */
+  smaller: boolean;
+}
+
+const fit = (width: number, height: number, side: number) => {
+  const long = Math.max(width, height);
+  if (long <= side) return { width, height };
+  const ratio = side / long;
+  return { width: Math.max(1, Math.round(width * ratio)), height: Math.max(1, Math.round(height * ratio)) };
+};
+
+/**
+ * The one size rule, shared by the page (before Convert), the API and the worker. AI: the result
+ * is `scale` x the input (or the exact `width`, height in proportion), its long side capped at
+ * IMAGE_MAX_RESULT_SIDE; the network runs on the input shrunk only to 2048 px (up to 2x) or 1024 px
+ * (past 2x), and never on more pixels than the result has; scale 1 is the clean-up, at the input's
+ * size. Classic styles: their own scale within their bound. So for any input up to 4096 px on its
+ * long side, an enlargement is never smaller than the input on either side.
+ */
+export function planImageSize(width: number, height: number, conversion: ImageConversion, options: Pick<ImageOptions, 'scale' | 'width'> = DEFAULT_IMAGE_OPTIONS): ImageSizePlan {
+  const limits = IMAGE_CONVERSION_LIMITS[conversion];
+  if (!isAiConversion(conversion)) {
+    const input = fit(width, height, limits.maxInputSide);
+    const result = { width: input.width * limits.scale, height: input.height * limits.scale };
+    return { input: { ...input, shrunk: input.width !== width }, passes: 0, result, smaller: result.width < width || result.height < height };
+  }
+  const scale = options.width ? options.width / width : (options.scale ?? limits.scale);
+  if (scale === 1 && !options.width) {
+    return { input: { width, height, shrunk: false }, passes: 0, result: { width, height }, smaller: false };
+  }
+  const wanted = options.width ? { width: options.width, height: Math.max(1, Math.round((height * options.width) / width)) } : { width: Math.round(width * scale), height: Math.round(height * scale) };
+  const result = fit(wanted.width, wanted.height, IMAGE_MAX_RESULT_SIDE);
+  const passes = scale > 2 ? 2 : 1;
+  const bound = passes === 2 ? IMAGE_MAX_RESULT_SIDE / 4 : IMAGE_MAX_RESULT_SIDE / 2;
+  const input = fit(width, height, Math.min(bound, Math.max(result.width, result.height)));
+  return { input: { ...input, shrunk: input.width !== width || input.height !== height }, passes, result, smaller: result.width < width || result.height < height };
+}
 
 /** Uploads and fetched images: at most this many bytes (413 above for uploads). */
 export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
@@ -34,8 +119,20 @@ export interface ImageJobView {
   status: ImageJobStatus;
   /** Why it failed, safe to show; the credit was returned. */
   error: { code: string; message: string } | null;
+  /** What it was asked to do besides the conversion. */
+  options: ImageOptions;
   input: { width: number; height: number; shrunk: boolean } | null;
   result: { width: number; height: number } | null;
+  /** The result's file type, once there is one. */
+  result_format: 'png' | 'webp' | 'jpeg' | null;
+  /** While running: tiles (or steps) done of all, for a progress bar. */
+  progress: { done: number; total: number } | null;
+  /**
+   * Only in the answer to a submission that repeats a job of the last 24 hours (the same owner, the
+   * same image bytes and the same settings): that job is answered, finished already, and no credit
+   * was used. The page says "You converted this image at 14:02: here it is again, no credit used".
+   */
+  repeat?: { converted_at: string };
   credits: number;
   created_at: string;
   finished_at: string | null;
