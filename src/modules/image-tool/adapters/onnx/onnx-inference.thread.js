@@ -19,8 +19,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { InferenceSession, Tensor } = require('onnxruntime-node');
 
 /** @typedef {{ x: number; y: number; width: number; height: number }} Tile */
-/** @typedef {{ width: number; height: number; context: number; tileWidth: number; tileHeight: number; tiles: Tile[] }} Pass */
-/** @typedef {{ type: 'upscale'; id: number; model: string; pixels: ArrayBuffer; width: number; height: number; passes: Pass[] }} UpscaleRequest */
+/** @typedef {{ model: string; width: number; height: number; context: number; tileWidth: number; tileHeight: number; tiles: Tile[] }} Pass */
+/** @typedef {{ type: 'upscale'; id: number; pixels: ArrayBuffer; width: number; height: number; passes: Pass[] }} UpscaleRequest */
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 const { modelsDir } = /** @type {{ modelsDir: string }} */ (workerData);
@@ -48,16 +48,17 @@ port.on('message', (/** @type {UpscaleRequest | { type: 'cancel'; id: number } |
 });
 
 /** @param {UpscaleRequest} request */
-async function upscale({ id, model, pixels, width, height, passes }) {
+async function upscale({ id, pixels, width, height, passes }) {
   const request = (current = { id, cancelled: false });
   try {
-    const session = await sessionFor(model);
     const total = passes.reduce((sum, pass) => sum + pass.tiles.length, 0);
     let done = 0;
     /** @type {{ data: Uint8Array | Uint8ClampedArray; width: number; height: number }} */
     let image = { data: new Uint8Array(pixels), width, height };
     const grey = isGrey(image.data);
     for (const pass of passes) {
+      const model = pass.model;
+      const session = await sessionFor(model);
       if (pass.width !== image.width || pass.height !== image.height) throw new Error(`A pass planned for ${pass.width}x${pass.height} got ${image.width}x${image.height}`);
       /** @type {Uint8ClampedArray<ArrayBuffer> | undefined} */
       let out;

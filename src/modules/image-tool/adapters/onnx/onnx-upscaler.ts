@@ -51,7 +51,7 @@ const THREAD_FILE = join(__dirname, 'onnx-inference.thread.js');
 
 /** Messages to the inference thread. */
 type ToThread =
-  | { type: 'upscale'; id: number; model: AiModelId; pixels: ArrayBuffer; width: number; height: number; passes: Pass[] }
+  | { type: 'upscale'; id: number; pixels: ArrayBuffer; width: number; height: number; passes: (Pass & { model: AiModelId })[] }
   | { type: 'cancel'; id: number }
   | { type: 'close' };
 
@@ -103,19 +103,20 @@ export class OnnxUpscaler {
   }
 
   /**
-   * Runs `model` `passes` times, each on the last one's output. Rejects with the signal's reason once
-   * it aborts: at once while waiting, after the current tile while running.
+   * Runs each of `models` in turn, each on the last one's output (a x2 model doubles the size, a x1
+   * model keeps it). Rejects with the signal's reason once it aborts: at once while waiting, after
+   * the current tile while running.
    */
-  upscale(image: RgbImage, model: AiModelId, passes: number, signal: AbortSignal, options: UpscaleOptions = {}): Promise<RgbImage> {
+  upscale(image: RgbImage, models: readonly AiModelId[], signal: AbortSignal, options: UpscaleOptions = {}): Promise<RgbImage> {
     const { width, height } = image;
     if (!(width >= 1 && height >= 1) || image.data.length !== width * height * 3) {
       return Promise.reject(new Error(`Not an RGB image: ${image.data.length} bytes for ${width}x${height}`));
     }
-    if (!(Number.isInteger(passes) && passes >= 1)) return Promise.reject(new Error(`Not a number of passes: ${passes}`));
+    if (models.length < 1) return Promise.reject(new Error('No model to run'));
     if (signal.aborted) return Promise.reject(signal.reason);
-    let plan: Pass[];
+    let plan: (Pass & { model: AiModelId })[];
     try {
-      plan = planPasses(width, height, passes, this.geometry(model), this.tiles);
+      plan = planPasses(width, height, models.map((model) => ({ model, geometry: this.geometry(model) })), this.tiles);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -123,7 +124,7 @@ export class OnnxUpscaler {
     // A copy (under 1 ms for 512x512) is handed over, not the caller's buffer: the runner still encodes
     // the input as the preview after converting, and a transferred buffer is left empty.
     const pixels = image.data.slice().buffer;
-    const message = { type: 'upscale', id, model, pixels, width, height, passes: plan } as const;
+    const message = { type: 'upscale', id, pixels, width, height, passes: plan } as const;
     return new Promise<RgbImage>((resolvePromise, reject) => {
       const onAbort = () => this.cancel(request);
       const request: Request = {
@@ -265,7 +266,12 @@ export function planTiles(width: number, height: number, { context, multiple }: 
   return { width, height, context, tileWidth: columns.size, tileHeight: rows.size, tiles };
 }
 
-/** Every pass's tiles: each pass's input is the last one's output. */
-export function planPasses(width: number, height: number, passes: number, geometry: ModelGeometry, tiles: TileOptions): Pass[] {
-  return Array.from({ length: passes }, (_, i) => planTiles(width * geometry.scale ** i, height * geometry.scale ** i, geometry, tiles));
+/** Every pass's tiles, with the model it runs: each pass's input is the last one's output. */
+export function planPasses<M>(width: number, height: number, models: { model: M; geometry: ModelGeometry }[], tiles: TileOptions): (Pass & { model: M })[] {
+  let [w, h] = [width, height];
+  return models.map(({ model, geometry }) => {
+    const pass = { ...planTiles(w, h, geometry, tiles), model };
+    [w, h] = [w * geometry.scale, h * geometry.scale];
+    return pass;
+  });
 }
