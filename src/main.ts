@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { type AppConfig, applyNodeEnv, ConfigError, loadConfig } from './config/app-config';
+import { type AppConfig, applyNodeEnv, ConfigError, imageStoreProblem, loadConfig } from './config/app-config';
 import { createWebApp } from './app.factory';
 import { DataDirLockedError } from './platform/database/data-dir-lock';
 import { problemsOf, Readiness } from './platform/health/readiness.service';
@@ -14,6 +14,8 @@ const DRAIN_TIMEOUT_MS = 10_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   applyNodeEnv(config);
+  const storeProblem = imageStoreProblem(config);
+  if (storeProblem) throw new ConfigError([storeProblem]);
   const app = await createWebApp(config, process.cwd());
   // Stop accepting, finish in-flight requests (bounded), then close the pool, Redis and the embedded
   // database. Installed before listening: a SIGTERM right after /healthz first answers is graceful too.

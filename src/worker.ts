@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { applyNodeEnv, ConfigError, loadConfig } from './config/app-config';
+import { applyNodeEnv, ConfigError, imageStoreProblem, loadConfig } from './config/app-config';
 import { closeOnSignals, WORKER_SHUTDOWN_TIMEOUT_MS } from './platform/lifecycle/graceful-shutdown';
 import { SharpImageCodec } from './modules/image-tool/image-tool.module';
 import { WorkerModule } from './worker.module';
@@ -24,6 +24,8 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  const storeProblem = imageStoreProblem(config);
+  if (storeProblem) throw new ConfigError([storeProblem]);
   // One libvips thread and no cache per conversion, and only the image formats we take.
   SharpImageCodec.configureSharpForWorkers();
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });

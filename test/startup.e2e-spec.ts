@@ -1,7 +1,7 @@
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, runUntilExit, startApp } from './support/app-process';
+import { ROOT, runUntilExit, startApp, WORKER } from './support/app-process';
 import { createTestDatabase } from './support/services';
 import { startSite } from './support/site';
 import { until } from './support/until';
@@ -151,6 +151,23 @@ describe('start-up with nothing configured', () => {
       await rm(data, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('refuses to start web or worker with workers and a file image store nobody said is shared, and says why', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'guides-unshared-'));
+    try {
+      // Nothing is reached before the refusal: the addresses need not answer.
+      const env = { DATA_DIR: data, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', REDIS_URL: 'redis://127.0.0.1:1', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true' };
+      for (const script of [undefined, WORKER]) {
+        const { code, output } = await runUntilExit(env, script ? { script } : {});
+        expect(code).toBe(1);
+        expect(output).toContain('Invalid configuration:\n  - IMAGE_STORE=file with REDIS_URL: the workers convert the images');
+        expect(output).toContain('IMAGE_STORE_SHARED=true');
+        expect(output).not.toMatch(/\n\s+at /);
+      }
+    } finally {
+      await rm(data, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('logs a malformed content file at start, names it, and keeps serving', async () => {
     const contentDir = await mkdtemp(join(tmpdir(), 'guides-bad-content-'));

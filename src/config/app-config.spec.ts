@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './app-config';
+import { ConfigError, imageStoreProblem, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
   it('runs the whole product with nothing configured (the local try-out): embedded database, port 3000, accounts and test payments on', () => {
@@ -139,6 +139,16 @@ describe('loadConfig', () => {
   ])('refuses a bad %s and names it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  - ${name}: `));
+  });
+
+  it('refuses a file image store that workers cannot read, unless it is said to be shared or the images go to S3', () => {
+    const base = { REDIS_URL: 'redis://127.0.0.1:6379', DATABASE_URL: 'postgres://x@127.0.0.1/db', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true' };
+    expect(imageStoreProblem(loadConfig(base))).toMatch(/^IMAGE_STORE=file with REDIS_URL: the workers convert the images.*IMAGE_STORE_SHARED=true/);
+    expect(imageStoreProblem(loadConfig({ ...base, IMAGE_STORE_SHARED: 'true' }))).toBeNull();
+    expect(imageStoreProblem(loadConfig({ ...base, IMAGE_STORE: 's3', S3_BUCKET: 'images' }))).toBeNull();
+    // No workers (the web process converts), or no image tool (payments off): nothing to share.
+    expect(imageStoreProblem(loadConfig({ ...base, REDIS_URL: '' }))).toBeNull();
+    expect(imageStoreProblem(loadConfig({ ...base, HAS_PAYMENT: 'false' }))).toBeNull();
   });
 
   it('reads the metrics token and the worker metrics port, both unset by default', () => {

@@ -102,7 +102,7 @@ export class AppConfig {
     /** How long the recent durations behind the queue estimate are cached (browsers poll each second). */
     estimateCacheMs: number;
     /** Files under DATA_DIR/images, or S3-compatible storage shared by several machines. */
-    store: { kind: 'file'; dir: string } | { kind: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+    store: { kind: 'file'; dir: string; shared: boolean } | { kind: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   };
   readonly public: PublicConfig;
 
@@ -192,7 +192,7 @@ export class AppConfig {
               secretAccessKey: e.S3_SECRET_ACCESS_KEY,
               forcePathStyle: e.S3_FORCE_PATH_STYLE,
             }
-          : { kind: 'file', dir: resolve(this.dataDir, 'images') },
+          : { kind: 'file', dir: resolve(this.dataDir, 'images'), shared: e.IMAGE_STORE_SHARED },
     };
     const paymentsOn = switches.payments;
     this.payments = {
@@ -245,6 +245,22 @@ export class AppConfig {
       },
     };
   }
+}
+
+/**
+ * Why the image tool cannot work as configured, or null: with workers (REDIS_URL) the conversions
+ * run in other processes, often other machines or containers, and a file store under this
+ * process's DATA_DIR is out of their reach unless that folder is shared (IMAGE_STORE_SHARED).
+ * The web process and the worker refuse to start on it; the CLIs, which touch no image, do not.
+ */
+export function imageStoreProblem(config: Pick<AppConfig, 'redis' | 'payments' | 'images'>): string | null {
+  const { store } = config.images;
+  if (!config.redis.url || !config.payments.enabled || store.kind !== 'file' || store.shared) return null;
+  return (
+    `IMAGE_STORE=file with REDIS_URL: the workers convert the images, and they cannot read the uploads this process keeps in ${store.dir} ` +
+    'unless that folder is shared. Mount one shared volume at DATA_DIR/images in every web and worker process and set IMAGE_STORE_SHARED=true, ' +
+    'or keep the images in S3-compatible storage (IMAGE_STORE=s3, S3_BUCKET); docs/operations.md, "Image files"'
+  );
 }
 
 /** Validates the environment; a bad value throws a ConfigError naming the variable. */

@@ -246,6 +246,10 @@ export const envSchema = z.object({
   // How long the recent job durations behind the queue estimate are kept before being read again.
   IMAGE_ESTIMATE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   IMAGE_STORE: z.enum(['file', 's3']).default('file'),
+  // With IMAGE_STORE=file and workers (REDIS_URL): DATA_DIR/images is one folder shared by every web
+  // and worker process (a shared volume). Without it the web process refuses to start: uploads it
+  // keeps would be out of the workers' reach.
+  IMAGE_STORE_SHARED: flag(false),
   S3_BUCKET: optionalText(63),
   S3_ENDPOINT: optionalUrl,
   S3_REGION: z.string().trim().min(1).max(64).default('us-east-1'),

@@ -110,20 +110,26 @@ async function waitUntilReady(running: RunningProcess, what: string, ready: () =
 }
 
 /**
+ * The tests' web processes and workers run on one machine: a DATA_DIR they share is a shared image
+ * store. (A test about the refusal without it passes IMAGE_STORE_SHARED itself.)
+ */
+const SHARED_FILES = { IMAGE_STORE_SHARED: 'true' };
+
+/**
  * Runs the production build (`node dist/server/main.js`) as a real process with only the
  * given environment (plus PATH and HOME), and waits until it answers /healthz.
  */
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const running = spawnBuilt(MAIN, [], { HOST: '127.0.0.1', PORT: String(port), ...env });
+  const running = spawnBuilt(MAIN, [], { HOST: '127.0.0.1', PORT: String(port), ...SHARED_FILES, ...env });
   await waitUntilReady(running, 'app', () => fetch(`${url}/healthz`).then((r) => r.ok, () => false));
   return { ...running, url, port };
 }
 
 /** Runs the built worker (`node dist/server/worker.js`) and waits until it logs that it is ready. */
 export async function startWorker(env: Record<string, string>): Promise<RunningWorker> {
-  const running = spawnBuilt(WORKER, [], env);
+  const running = spawnBuilt(WORKER, [], { ...SHARED_FILES, ...env });
   await waitUntilReady(running, 'worker', () => running.stdout().includes('Worker ready'));
   return running;
 }
