@@ -189,4 +189,45 @@ describe('ImageToolService', () => {
     const other = await submit('u1', { conversion: 'enhance', upload: png });
     expect((await images.job('u1', other.id)).queue).toMatchObject({ position: 0, estimate_seconds: null, estimate_range: null });
   });
+
+  it('answers the same image with the same settings within 24 hours by the earlier job, for nothing; another owner pays', async () => {
+    await credits('u1', 5);
+    await credits('u2', 5);
+    const first = await answer('u1', { conversion: 'ai-2x', upload: png, options: { format: 'webp', quality: 80 } });
+    expect(first).toMatchObject({ earlier: false, job: { credits: 1 } });
+    // Still queued: that job is the answer (followed like a new one), nothing more held.
+    const whileQueued = await answer('u1', { conversion: 'ai-2x', upload: png, options: { quality: 80, format: 'webp' } });
+    expect(whileQueued).toMatchObject({ earlier: true, job: { id: first.job.id, status: 'queued', credits: 1 } });
+    expect(whileQueued.job.repeat).toBeUndefined();
+    expect(await ledger.balance('u1')).toBe(4);
+
+    const finishedAt = new Date('2026-11-28T14:02:00Z');
+    Object.assign(jobs.rows[0]!, { status: 'succeeded', finishedAt, inputWidth: 64, inputHeight: 48, resultWidth: 128, resultHeight: 96, resultFormat: 'webp' });
+    const again = await answer('u1', { conversion: 'ai-2x', upload: png, options: { format: 'webp', quality: 80 } });
+    expect(again).toMatchObject({ earlier: true, job: { id: first.job.id, status: 'succeeded', credits: 0, repeat: { converted_at: finishedAt.toISOString() }, result_format: 'webp' } });
+    expect(await ledger.balance('u1')).toBe(4);
+    expect(jobs.rows).toHaveLength(1);
+    expect(queue.queued).toHaveLength(1);
+
+    // Other settings, another owner, files deleted or a day later: a new job and a credit each.
+    expect((await answer('u1', { conversion: 'ai-2x', upload: png, options: { format: 'png' } })).earlier).toBe(false);
+    expect((await answer('u2', { conversion: 'ai-2x', upload: png, options: { format: 'webp', quality: 80 } })).earlier).toBe(false);
+    expect([await ledger.balance('u1'), await ledger.balance('u2')]).toEqual([3, 4]);
+    jobs.rows[0]!.createdAt = new Date(Date.now() - 25 * 3_600_000);
+    expect((await answer('u1', { conversion: 'ai-2x', upload: png, options: { format: 'webp', quality: 80 } })).earlier).toBe(false);
+    expect(await ledger.balance('u1')).toBe(2);
+  });
+
+  it('refuses an enlargement of an upload past 4096 px before holding anything; the clean-up and a smaller exact width are taken', async () => {
+    await credits('u1', 5);
+    codec.size = { width: 5000, height: 3000 };
+    const refused = submit('u1', { conversion: 'ai-2x', upload: png });
+    await expect(refused).rejects.toBeInstanceOf(WouldNotEnlargeError);
+    await expect(refused).rejects.toMatchObject({ code: 'IMAGES.WOULD_NOT_ENLARGE', message: 'This image is larger than 4096 px: an enlargement would come back smaller. Choose Clean-up (1x) instead.' });
+    await expect(submit('u1', { conversion: 'enhance', upload: png })).rejects.toBeInstanceOf(WouldNotEnlargeError);
+    expect([await ledger.balance('u1'), jobs.rows.length, store.files.size]).toEqual([5, 0, 0]);
+    expect(await submit('u1', { conversion: 'ai-2x', upload: png, options: { scale: 1 } })).toMatchObject({ status: 'queued', options: { scale: 1 } });
+    expect(await submit('u1', { conversion: 'ai-2x-fast', upload: png, options: { width: 2000 } })).toMatchObject({ status: 'queued', options: { width: 2000 } });
+    expect(await ledger.balance('u1')).toBe(3);
+  });
 });
