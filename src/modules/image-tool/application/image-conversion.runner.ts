@@ -155,19 +155,31 @@ export class ImageConversionRunner {
     return true;
   }
 
-  /** Saves the progress on the job row at most once a second (and the last report), one write at a time, never failing the job. */
+  /**
+   * Saves the progress on the job row at most about once a second, one write at a time (a report
+   * arriving meanwhile waits for it; the last report is always written), never failing the job.
+   */
   private progressSaver(jobId: string): (done: number, total: number) => void {
     let last = 0;
     let writing = false;
-    return (done, total) => {
-      const now = Date.now();
-      if (writing || (now - last < PROGRESS_EVERY_MS && done < total)) return;
-      last = now;
+    let waiting: [number, number] | null = null;
+    const write = (done: number, total: number) => {
+      last = Date.now();
       writing = true;
       this.jobs
         .saveProgress(jobId, done, total)
         .catch((error: unknown) => this.logger.warn({ err: error }, `Image job ${jobId}: progress not saved`))
-        .finally(() => (writing = false));
+        .finally(() => {
+          writing = false;
+          const next = waiting;
+          waiting = null;
+          if (next) write(...next);
+        });
+    };
+    return (done, total) => {
+      if (Date.now() - last < PROGRESS_EVERY_MS && done < total) return;
+      if (writing) waiting = [done, total];
+      else write(done, total);
     };
   }
 
