@@ -38,7 +38,7 @@ export const IMAGE_DEFAULT_QUALITY = 90;
 
 /** Above this long side an enlargement is capped; network inputs past 2x (3x, 4x) are bounded at a quarter of it. */
 export const IMAGE_MAX_RESULT_SIDE = 4096;
-/** The widest exact width the user may ask for. */
+/** The widest exact width the user may ask for (the result's bound, named for the form). @alias */
 export const IMAGE_MAX_EXACT_WIDTH = IMAGE_MAX_RESULT_SIDE;
 
 /**

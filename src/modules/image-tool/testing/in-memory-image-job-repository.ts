@@ -1,5 +1,4 @@
 import { DEFAULT_IMAGE_OPTIONS } from 'src/contracts/images';
-import type { InMemoryCreditLedger } from 'test/fakes/in-memory-credit-ledger.adapter';
 import type { ConversionId } from '../domain/conversions';
 import { ImageJob } from '../domain/image-job';
 import { ImageJobRepository, type ImageJobOutcome, type NewImageJob, type RepeatKey } from '../domain/image-job-repository.port';
@@ -13,7 +12,8 @@ import type { DurationSpread } from '../domain/queue-estimate';
 export class InMemoryImageJobRepository extends ImageJobRepository {
   readonly rows: ImageJob[] = [];
   readonly progress: [string, number, number][] = [];
-  constructor(private readonly ledger?: InMemoryCreditLedger) {
+  /** `ledger`: the in-memory ledger (test/fakes), whose snapshot a failed transaction restores. */
+  constructor(private readonly ledger?: { snapshot(): () => void }) {
     super();
   }
   async inTransaction<T>(work: () => Promise<T>): Promise<T> {
