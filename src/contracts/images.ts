@@ -157,9 +157,11 @@ export interface ImageJobView {
   /** What the page should say about the result (IMAGE_JOB_NOTES), once it is known. */
   notes: ImageJobNote[];
   /**
-   * Only in the answer to a submission that repeats a job of the last 24 hours (the same owner, the
-   * same image bytes and the same settings): that job is answered, finished already, and no credit
-   * was used. The page says "You converted this image at 14:02: here it is again, no credit used".
+   * In the answer to an upload that repeats a job of the last 24 hours (the same owner, the same
+   * image bytes and the same settings; HTTP 200): that job is answered, finished already, and no
+   * credit was used. The page says "You converted this image at 14:02: here it is again, no credit
+   * used". A URL job finds out where it runs: it succeeds with the earlier result copied, `repeat`
+   * on every view of it, credits 0 and the note `repeat-credit-returned` (its hold was released).
    */
   repeat?: { converted_at: string };
   credits: number;

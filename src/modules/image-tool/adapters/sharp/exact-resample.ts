@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { RgbImage } from 'src/modules/image-tool/domain/conversions';
-import { resampleAligned } from 'src/modules/image-tool/domain/resample';
+import { alignedSource, resampleAligned } from 'src/modules/image-tool/domain/resample';
 
 /**
  * The one resample of a conversion's colour to the exact result size, aligned (output pixel X
@@ -25,4 +25,25 @@ export async function resampleRgbExact(image: RgbImage, width: number, height: n
 /** The alpha plane from the input's size to the result's (an enlargement, mostly): the TypeScript resampler, aligned. */
 export function resampleAlphaExact(alpha: Uint8Array, from: { width: number; height: number }, width: number, height: number): Uint8Array {
   return resampleAligned(alpha, from.width, from.height, 1, width, height);
+}
+
+/**
+ * The proof of "no shift" the bench and the spec run: a ramp of `from` px (slope 2, so bytes are
+ * exact) resampled to `to` px along x or y by resampleRgbExact, and its mean distance from the
+ * aligned map, in input pixels, away from the edges (a half-pixel shift reads 0.5).
+ */
+export async function measureResampleShift(from: number, to: number, axis: 'x' | 'y' = 'x'): Promise<number> {
+  const across = 8;
+  const [width, height] = axis === 'x' ? [from, across] : [across, from];
+  const data = new Uint8Array(width * height * 3);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.fill(20 + 2 * (axis === 'x' ? x : y), (y * width + x) * 3, (y * width + x + 1) * 3);
+  const out = await resampleRgbExact({ data, width, height }, axis === 'x' ? to : across, axis === 'x' ? across : to);
+  let total = 0;
+  let n = 0;
+  for (let X = 8; X < to - 8; X++) {
+    const index = axis === 'x' ? ((across / 2) * to + X) * 3 : (X * across + across / 2) * 3;
+    total += (out.data[index]! - (20 + 2 * alignedSource(X, from, to))) / 2;
+    n++;
+  }
+  return total / n;
 }
