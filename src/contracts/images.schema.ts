@@ -26,21 +26,32 @@ const optionFields = {
   quality: z.coerce.number().int({ error: 'quality is a whole number from 1 to 100' }).min(1).max(100).optional(),
 };
 
-/** The fields of a submission besides its source, with the rules between them. */
+/** The rules between the fields: a scale or a width, and scale, width and noise for AI conversions only. */
+function crossFieldRules(value: { conversion: (typeof IMAGE_CONVERSIONS)[number]; scale?: number; width?: number; noise?: string }, context: z.RefinementCtx) {
+  if (value.scale !== undefined && value.width !== undefined) context.addIssue({ code: 'custom', message: 'Give a scale or a width, not both.', path: ['width'] });
+  if (!isAiConversion(value.conversion)) {
+    for (const key of ['scale', 'width', 'noise'] as const) {
+      if (value[key] !== undefined) context.addIssue({ code: 'custom', message: `${key} is for the AI conversions only.`, path: [key] });
+    }
+  }
+}
+
+const toOptions = ({ scale, width, noise, format, quality }: { scale?: number; width?: number; noise?: ImageOptions['noise']; format?: ImageOptions['format']; quality?: number }): ImageOptions => ({
+  scale: (scale ?? null) as ImageOptions['scale'],
+  width: width ?? null,
+  noise: noise ?? 'auto',
+  format: format ?? 'auto',
+  quality: quality ?? IMAGE_DEFAULT_QUALITY,
+});
+
+/** The fields of a submission besides its source (multipart text fields), with the rules between them. */
 export const imageJobFieldsSchema = z
   .strictObject({ conversion: imageConversionSchema.default('ai-2x'), ...optionFields })
-  .superRefine((value, context) => {
-    if (value.scale !== undefined && value.width !== undefined) context.addIssue({ code: 'custom', message: 'Give a scale or a width, not both.', path: ['width'] });
-    if (!isAiConversion(value.conversion)) {
-      for (const key of ['scale', 'width', 'noise'] as const) {
-        if (value[key] !== undefined) context.addIssue({ code: 'custom', message: `${key} is for the AI conversions only.`, path: [key] });
-      }
-    }
-  })
-  .transform(({ conversion, scale, width, noise, format, quality }) => ({
-    conversion,
-    options: { scale: scale ?? null, width: width ?? null, noise: noise ?? 'auto', format: format ?? 'auto', quality: quality ?? IMAGE_DEFAULT_QUALITY } as ImageOptions,
-  }));
+  .superRefine(crossFieldRules)
+  .transform((value) => ({ conversion: value.conversion, options: toOptions(value) }));
 
 /** POST /api/v1/images as JSON (an image URL); uploads send the same fields as multipart form data with a file. */
-export const imageUrlJobSchema = z.strictObject({ conversion: imageConversionSchema, url: imageUrlSchema, ...optionFields });
+export const imageUrlJobSchema = z
+  .strictObject({ conversion: imageConversionSchema, url: imageUrlSchema, ...optionFields })
+  .superRefine(crossFieldRules)
+  .transform((value) => ({ conversion: value.conversion, url: value.url, options: toOptions(value) }));

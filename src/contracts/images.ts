@@ -38,7 +38,7 @@ export const IMAGE_DEFAULT_QUALITY = 90;
 
 /** Above this long side an enlargement is capped; network inputs past 2x (3x, 4x) are bounded at a quarter of it. */
 export const IMAGE_MAX_RESULT_SIDE = 4096;
-/** The widest exact width the user may ask for. */
+/** The widest exact width the user may ask for (the result's bound, named for the form). @alias */
 export const IMAGE_MAX_EXACT_WIDTH = IMAGE_MAX_RESULT_SIDE;
 
 /**
@@ -101,6 +101,24 @@ export function planImageSize(width: number, height: number, conversion: ImageCo
   return { input: { ...input, shrunk: input.width !== width || input.height !== height }, passes, result, smaller: result.width < width || result.height < height };
 }
 
+/** The refusal of an enlargement that would come back smaller (IMAGES.WOULD_NOT_ENLARGE). */
+export const IMAGE_WOULD_NOT_ENLARGE_MESSAGE = `This image is larger than ${IMAGE_MAX_RESULT_SIDE} px: an enlargement would come back smaller. Choose Clean-up (1x) instead.`;
+
+/**
+ * Whether a conversion is refused because the user asked an enlargement that `plan` makes smaller
+ * than the input (an input past IMAGE_MAX_RESULT_SIDE): an AI scale above 1 or an exact width
+ * above the input's, or the classic 2x. Asking a smaller exact width, the clean-up and the 1x
+ * styles (shrunk to their bound, and said so) are not refused. The page greys Convert out with
+ * IMAGE_WOULD_NOT_ENLARGE_MESSAGE; the API refuses with IMAGES.WOULD_NOT_ENLARGE.
+ */
+export function refusesEnlargement(width: number, height: number, conversion: ImageConversion, options: Pick<ImageOptions, 'scale' | 'width'> = DEFAULT_IMAGE_OPTIONS): boolean {
+  const plan = planImageSize(width, height, conversion, options);
+  if (!plan.smaller) return false;
+  if (!isAiConversion(conversion)) return IMAGE_CONVERSION_LIMITS[conversion].scale > 1;
+  if (options.width) return options.width > width;
+  return (options.scale ?? IMAGE_CONVERSION_LIMITS[conversion].scale) > 1;
+}
+
 /** Uploads and fetched images: at most this many bytes (413 above for uploads). */
 export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 export const IMAGE_URL_MAX = 2048;
@@ -111,6 +129,15 @@ export const IMAGE_WAIT_NOTICE = 'Processing image, expected to take 5~10s, plea
 export const IMAGE_URL_HINT = 'Please enter a valid image URL';
 
 export type ImageJobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+/**
+ * Facts about a finished job the page puts into words: `first-frame` (an animated GIF or WebP:
+ * only its first frame was converted), `flattened` (transparency on white: a JPEG has no alpha),
+ * `repeat-credit-returned` (a URL job whose image had been converted with the same settings in
+ * the last 24 hours: that result was copied and the credit returned).
+ */
+export const IMAGE_JOB_NOTES = ['first-frame', 'flattened', 'repeat-credit-returned'] as const;
+export type ImageJobNote = (typeof IMAGE_JOB_NOTES)[number];
 
 export interface ImageJobView {
   id: string;
@@ -127,10 +154,14 @@ export interface ImageJobView {
   result_format: 'png' | 'webp' | 'jpeg' | null;
   /** While running: tiles (or steps) done of all, for a progress bar. */
   progress: { done: number; total: number } | null;
+  /** What the page should say about the result (IMAGE_JOB_NOTES), once it is known. */
+  notes: ImageJobNote[];
   /**
-   * Only in the answer to a submission that repeats a job of the last 24 hours (the same owner, the
-   * same image bytes and the same settings): that job is answered, finished already, and no credit
-   * was used. The page says "You converted this image at 14:02: here it is again, no credit used".
+   * In the answer to an upload that repeats a job of the last 24 hours (the same owner, the same
+   * image bytes and the same settings; HTTP 200): that job is answered, finished already, and no
+   * credit was used. The page says "You converted this image at 14:02: here it is again, no credit
+   * used". A URL job finds out where it runs: it succeeds with the earlier result copied, `repeat`
+   * on every view of it, credits 0 and the note `repeat-credit-returned` (its hold was released).
    */
   repeat?: { converted_at: string };
   credits: number;

@@ -18,6 +18,7 @@ import { FileImageStore } from './adapters/storage/file-image-store.adapter';
 import { S3ImageStore } from './adapters/storage/s3-image-store.adapter';
 import { ImageConversionRunner } from './application/image-conversion.runner';
 import { ImageToolService } from './application/image-tool.service';
+import { ConversionBudget } from './domain/conversion-budget';
 import { ImageJobRepository } from './domain/image-job-repository.port';
 import { ImageConverter } from './domain/image-converter.port';
 import { ImageCodec } from './domain/image-codec.port';
@@ -50,6 +51,8 @@ import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module
         return store.kind === 's3' ? new S3ImageStore(store) : new FileImageStore(store.dir);
       },
     },
+    // The deadline shares the work among the inference threads (IMAGE_THREADS, when the config has it).
+    { provide: ConversionBudget, inject: [AppConfig], useFactory: (config: AppConfig) => new ConversionBudget((config.images as { threads?: number }).threads ?? 1) },
     // Models load on first use (once per process), so the web process, which never converts, never loads them.
     { provide: ImageConverter, useFactory: () => new OnnxSharpImageConverter(new OnnxUpscaler(), new SharpStyles()) },
   ],

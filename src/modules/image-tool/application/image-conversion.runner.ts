@@ -3,28 +3,37 @@ import { AppConfig } from 'src/config/app-config';
 import { CreditLedger } from 'src/modules/credits/credits.module';
 import type { JobContext } from 'src/platform/queue/job-processors';
 import { PermanentJobError } from 'src/platform/queue/queue.errors';
-import { CONVERSIONS } from '../domain/conversions';
-import { chargeKey, CONVERSION_DEADLINE_MS, jobFiles } from '../domain/image-job';
+import { planImageSize, refusesEnlargement, type ImageJobNote } from 'src/contracts/images';
+import { ConversionBudget } from '../domain/conversion-budget';
+import { allJobFileKeys, chargeKey, jobFiles, REPEAT_WINDOW_MS, RESULT_CONTENT_TYPES, resolveNoise, resultFormatFor, type ImageJob } from '../domain/image-job';
 import { ImageJobRepository } from '../domain/image-job-repository.port';
 import { ImageConverter } from '../domain/image-converter.port';
 import { ImageCodec } from '../domain/image-codec.port';
 import { ImageFetcher } from '../domain/image-fetcher.port';
 import { ImageStore } from '../domain/image-store.port';
-import { ImageFetchError, InvalidImageError } from '../domain/image-tool.errors';
-import { ImageToolService } from './image-tool.service';
+import { ImageFetchError, InvalidImageError, WouldNotEnlargeError } from '../domain/image-tool.errors';
+import { ImageToolService, sha256 } from './image-tool.service';
 
 const THUMBNAIL_SIDE = 256;
 /** A job still unfinished this long after it was accepted can no longer finish: it fails and its credit returns. */
 export const LOST_JOB_AFTER_MS = 30 * 60_000;
 /** A queued job older than this is queued again (its message may have been lost; a duplicate is ignored). */
 export const REQUEUE_AFTER_MS = 30_000;
+/** Fetching a URL job's image (the fetcher stops at 10 s itself). */
+const FETCH_DEADLINE_MS = 30_000;
+/** Progress is saved on the job row at most this often: the page polls about once a second. */
+const PROGRESS_EVERY_MS = 1_000;
 
 class DeadlineError extends Error {
-  constructor() {
-    super(`The conversion took longer than ${CONVERSION_DEADLINE_MS / 1000} s`);
+  constructor(ms: number) {
+    super(`The conversion took longer than its ${Math.round(ms / 1000)} s`);
     this.name = 'DeadlineError';
   }
 }
+
+/** The user's own outcome: the row says why, the credit returns, the queue's job completes. */
+const isUsersOutcome = (error: unknown): error is InvalidImageError | ImageFetchError | WouldNotEnlargeError =>
+  error instanceof InvalidImageError || error instanceof ImageFetchError || error instanceof WouldNotEnlargeError;
 
 /**
  * Runs image jobs where the jobs run. PostgreSQL decides: a finished job is never run again, the
@@ -44,22 +53,40 @@ export class ImageConversionRunner {
     private readonly fetcher: ImageFetcher,
     private readonly service: ImageToolService,
     private readonly config: AppConfig,
+    private readonly budget: ConversionBudget,
   ) {}
 
+  /**
+   * One attempt at a job: its input (stored, or fetched), the plan from its header
+   * (`planImageSize`), the decode to the plan's input size, the conversion, the result encoded in
+   * the chosen format; the deadline grows with the plan (ConversionBudget). A URL job whose image
+   * this user converted the same way in the last 24 hours gets that result copied, and its credit
+   * released instead of captured.
+   */
   async run(jobId: string, context: Pick<JobContext, 'attempt' | 'attempts'>): Promise<void> {
     const job = await this.jobs.start(jobId);
     if (!job) return; // finished already: a second delivery changes nothing
-    const deadline = AbortSignal.timeout(CONVERSION_DEADLINE_MS);
-    const files = jobFiles(job.id);
+    let deadlineMs = FETCH_DEADLINE_MS;
+    let deadline = AbortSignal.timeout(deadlineMs);
     try {
-      const bytes = job.source === 'upload' ? (await this.store.get(files.input))?.bytes : (await this.fetcher.fetch(job.sourceUrl ?? '', deadline)).bytes;
+      const bytes = job.source === 'upload' ? (await this.store.get(jobFiles(job.id).input))?.bytes : (await this.fetcher.fetch(job.sourceUrl ?? '', deadline)).bytes;
       if (!bytes) throw new InvalidImageError('The uploaded image is no longer available. Please upload it again.', 'input file missing');
-      const spec = CONVERSIONS[job.conversion];
-      const input = await this.codec.decode(bytes, spec.maxInputSide);
-      const result = await this.converter.convert(input.image, job.conversion, deadline);
-      await this.store.put(files.preview, await this.codec.encodePng(input.image), 'image/png');
-      await this.store.put(files.result, await this.codec.encodePng(result), 'image/png');
+      if (job.source === 'url' && (await this.repeatOfEarlier(job, bytes))) return;
+      const header = await this.codec.probe(bytes);
+      if (refusesEnlargement(header.width, header.height, job.conversion, job.options)) throw new WouldNotEnlargeError(header.width, header.height);
+      const plan = planImageSize(header.width, header.height, job.conversion, job.options);
+      deadlineMs = this.budget.deadlineMs(job.conversion, plan);
+      deadline = AbortSignal.timeout(deadlineMs);
+      const input = await this.codec.decode(bytes, plan.input);
+      const noise = resolveNoise(job.options.noise, header.format, plan.passes);
+      const result = await this.converter.convert(input.image, { conversion: job.conversion, plan, noise }, deadline, this.progressSaver(job.id));
+      const format = resultFormatFor(job.options.format, header.format);
+      const encoded = await this.codec.encode(result, { format, quality: job.options.quality });
+      const files = jobFiles(job.id, format);
+      await this.store.put(files.preview, (await this.codec.encode(input.image, { format: 'png', quality: job.options.quality })).bytes, 'image/png');
+      await this.store.put(files.result, encoded.bytes, RESULT_CONTENT_TYPES[format]);
       await this.store.put(files.thumbnail, await this.codec.thumbnail(result, THUMBNAIL_SIDE), 'image/jpeg');
+      const notes: ImageJobNote[] = [...(header.animated ? (['first-frame'] as const) : []), ...(encoded.flattened ? (['flattened'] as const) : [])];
       await this.jobs.inTransaction(async () => {
         const done = await this.jobs.succeed(job.id, {
           inputWidth: input.image.width,
@@ -67,12 +94,14 @@ export class ImageConversionRunner {
           resultWidth: result.width,
           resultHeight: result.height,
           shrunk: input.shrunk,
+          resultFormat: format,
+          notes,
         });
         if (done) await this.ledger.capture(chargeKey(job.id));
       });
     } catch (raw) {
-      const error = deadline.aborted && !(raw instanceof InvalidImageError) && !(raw instanceof ImageFetchError) ? new DeadlineError() : raw;
-      if (error instanceof InvalidImageError || error instanceof ImageFetchError) {
+      const error = deadline.aborted && !isUsersOutcome(raw) ? new DeadlineError(deadlineMs) : raw;
+      if (isUsersOutcome(error)) {
         // The user's outcome (a bad URL, a truncated or unsupported file), not a fault of ours: the row
         // says so and the credit returns, and the queue's job completes, out of the failed list and alerts.
         this.logger.log(`Image job ${job.id} ended without a result, the user's input: ${error.reason}`);
@@ -88,6 +117,70 @@ export class ImageConversionRunner {
       this.logger.warn(`Image job ${job.id} attempt ${context.attempt}/${context.attempts} failed`);
       throw error;
     }
+  }
+
+  /**
+   * A URL job's bytes are known only here: when this user converted the same bytes with the same
+   * settings in the last 24 hours (that job succeeded, its files kept), its files are copied to
+   * this job, which succeeds as a repeat, and the hold is released, not captured. True when so.
+   */
+  private async repeatOfEarlier(job: ImageJob, bytes: Uint8Array): Promise<boolean> {
+    const inputSha256 = sha256(bytes);
+    await this.jobs.recordInput(job.id, inputSha256);
+    const since = new Date(job.createdAt.getTime() - REPEAT_WINDOW_MS);
+    const earlier = await this.jobs.findRepeat({ userId: job.userId, inputSha256, conversion: job.conversion, options: job.options, since, except: job.id }, ['succeeded']);
+    if (!earlier?.resultWidth || !earlier.resultHeight || !earlier.inputWidth || !earlier.inputHeight) return false;
+    const format = earlier.resultFormat ?? 'png';
+    const from = jobFiles(earlier.id, format);
+    const to = jobFiles(job.id, format);
+    for (const which of ['preview', 'result', 'thumbnail'] as const) {
+      const file = await this.store.get(from[which]);
+      if (!file) return false; // deleted meanwhile: convert it again
+      await this.store.put(to[which], file.bytes, file.contentType);
+    }
+    await this.jobs.inTransaction(async () => {
+      const done = await this.jobs.succeed(job.id, {
+        inputWidth: earlier.inputWidth!,
+        inputHeight: earlier.inputHeight!,
+        resultWidth: earlier.resultWidth!,
+        resultHeight: earlier.resultHeight!,
+        shrunk: earlier.shrunk,
+        resultFormat: format,
+        notes: [...earlier.notes.filter((note) => note !== 'repeat-credit-returned'), 'repeat-credit-returned'],
+        repeat: { of: earlier.id, convertedAt: earlier.finishedAt ?? earlier.createdAt },
+      });
+      if (done) await this.ledger.release(chargeKey(job.id), 'Image converted before: credit returned');
+    });
+    this.logger.log(`Image job ${job.id} repeats job ${earlier.id}: its result copied, credit returned`);
+    return true;
+  }
+
+  /**
+   * Saves the progress on the job row at most about once a second, one write at a time (a report
+   * arriving meanwhile waits for it; the last report is always written), never failing the job.
+   */
+  private progressSaver(jobId: string): (done: number, total: number) => void {
+    let last = 0;
+    let writing = false;
+    let waiting: [number, number] | null = null;
+    const write = (done: number, total: number) => {
+      last = Date.now();
+      writing = true;
+      this.jobs
+        .saveProgress(jobId, done, total)
+        .catch((error: unknown) => this.logger.warn({ err: error }, `Image job ${jobId}: progress not saved`))
+        .finally(() => {
+          writing = false;
+          const next = waiting;
+          waiting = null;
+          if (next) write(...next);
+        });
+    };
+    return (done, total) => {
+      if (Date.now() - last < PROGRESS_EVERY_MS && done < total) return;
+      if (writing) waiting = [done, total];
+      else write(done, total);
+    };
   }
 
   /**
@@ -139,8 +232,7 @@ export class ImageConversionRunner {
     if (lost.length) this.logger.warn(`${lost.length} image job(s) could not finish: failed, credits returned`);
     const expired = await this.jobs.filesOlderThan(new Date(now.getTime() - this.config.images.retentionDays * 86_400_000), 200);
     for (const id of expired) {
-      const files = jobFiles(id);
-      for (const key of Object.values(files)) await this.store.delete(key);
+      for (const key of allJobFileKeys(id)) await this.store.delete(key);
       await this.jobs.markFilesDeleted(id);
     }
     return { lost: lost.length, deleted: expired.length };

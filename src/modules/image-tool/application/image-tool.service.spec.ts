@@ -4,126 +4,34 @@ import { InsufficientCreditsError } from 'src/modules/credits/domain/credits.err
 import { JobQueue } from 'src/platform/queue/job-queue.port';
 import type { LiveWorkers } from 'src/platform/queue/worker-heartbeat.service';
 import { InMemoryCreditLedger } from 'test/fakes/in-memory-credit-ledger.adapter';
+import { DEFAULT_IMAGE_OPTIONS, type ImageOptions } from 'src/contracts/images';
 import type { ConversionId } from '../domain/conversions';
 import { ImageCodec } from '../domain/image-codec.port';
-import { chargeKey, ImageJob, jobFiles, MAX_SUBMISSIONS_PER_MINUTE } from '../domain/image-job';
-import { ImageJobRepository, type NewImageJob } from '../domain/image-job-repository.port';
-import { ImageStore } from '../domain/image-store.port';
-import type { DurationSpread } from '../domain/queue-estimate';
-import { ImageJobNotFoundError, InvalidImageError, TooManySubmissionsError, TooManyUnfinishedJobsError } from '../domain/image-tool.errors';
-import { ImageToolService } from './image-tool.service';
+import { chargeKey, jobFiles, MAX_SUBMISSIONS_PER_MINUTE } from '../domain/image-job';
+import { ImageJobNotFoundError, InvalidImageError, TooManySubmissionsError, TooManyUnfinishedJobsError, WouldNotEnlargeError } from '../domain/image-tool.errors';
+import { InMemoryImageJobRepository } from '../testing/in-memory-image-job-repository';
+import { InMemoryImageStore } from '../testing/in-memory-image-store';
+import { ImageToolService, type ImageSubmission } from './image-tool.service';
 
 // ---------------------------------------------------------------------------------------------
-// In-memory ports: jobs as rows (a failed transaction rolls back its rows and the ledger's
-// changes, as the database transaction the ledger joins does), files as a map, a
-// codec that knows PNG by its signature, a queue that records or refuses. The SQL, the real
-// codec and BullMQ are proven by test/images.e2e-spec.ts and test/image-store.int-spec.ts.
+// In-memory ports (../testing): jobs as rows, files as a map; here a codec that knows PNG by its
+// signature and a queue that records or refuses. The SQL, the real codec and BullMQ are proven by
+// test/images.e2e-spec.ts and test/image-store.int-spec.ts.
 // ---------------------------------------------------------------------------------------------
-
-class InMemoryImageJobRepository extends ImageJobRepository {
-  readonly rows: ImageJob[] = [];
-  constructor(private readonly ledger?: InMemoryCreditLedger) {
-    super();
-  }
-  async inTransaction<T>(work: () => Promise<T>): Promise<T> {
-    const before = this.rows.length;
-    const restoreLedger = this.ledger?.snapshot();
-    try {
-      return await work();
-    } catch (error) {
-      this.rows.splice(before);
-      restoreLedger?.();
-      throw error;
-    }
-  }
-  async lockUser() {}
-  async countUnfinished(userId: string) {
-    return this.rows.filter((j) => j.userId === userId && (j.status === 'queued' || j.status === 'running')).length;
-  }
-  async countSince(userId: string, since: Date) {
-    return this.rows.filter((j) => j.userId === userId && j.createdAt >= since).length;
-  }
-  async create(job: NewImageJob) {
-    const row = Object.assign(new ImageJob(), job, {
-      status: 'queued' as const,
-      errorCode: null,
-      errorMessage: null,
-      inputWidth: null,
-      inputHeight: null,
-      resultWidth: null,
-      resultHeight: null,
-      shrunk: false,
-      attempts: 0,
-      createdAt: new Date(),
-      startedAt: null,
-      finishedAt: null,
-      filesDeletedAt: null,
-    });
-    this.rows.push(row);
-    return { ...row };
-  }
-  async findById(id: string) {
-    const row = this.rows.find((j) => j.id === id);
-    return row ? { ...row } : null;
-  }
-  async listForUser(userId: string, page: number, pageSize: number) {
-    const mine = this.rows.filter((j) => j.userId === userId).reverse();
-    return { items: mine.slice((page - 1) * pageSize, page * pageSize), total: mine.length };
-  }
-  async start() {
-    return null;
-  }
-  async succeed() {
-    return false;
-  }
-  async fail() {
-    return false;
-  }
-  async queueAhead(job: ImageJob) {
-    const ahead = this.rows.filter((j) => j.id !== job.id && (j.status === 'running' || (j.status === 'queued' && j.createdAt <= job.createdAt)));
-    return { mine: null, ahead: ahead.map((j) => ({ conversion: j.conversion, runningFor: j.status === 'running' ? 0 : null })) };
-  }
-  recentDurations = jest.fn(async (_conversion: ConversionId | null): Promise<DurationSpread | null> => ({ low: 10, typical: 12, high: 15 }));
-  async queuedBefore() {
-    return [];
-  }
-  async runningSince() {
-    return [];
-  }
-  async unfinishedBefore() {
-    return [];
-  }
-  async filesOlderThan() {
-    return [];
-  }
-  async markFilesDeleted() {}
-}
-
-class InMemoryImageStore extends ImageStore {
-  readonly files = new Map<string, { bytes: Buffer; contentType: string }>();
-  async put(key: string, bytes: Buffer, contentType: string) {
-    this.files.set(key, { bytes, contentType });
-  }
-  async get(key: string) {
-    return this.files.get(key) ?? null;
-  }
-  async delete(key: string) {
-    this.files.delete(key);
-  }
-}
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** Only probe is the web side's business: PNG by its signature, anything else refused. */
+/** Only probe is the web side's business: PNG by its signature (its size: `size`), anything else refused. */
 class SignatureCodec extends ImageCodec {
+  size = { width: 64, height: 48 };
   async probe(bytes: Uint8Array) {
     if (!Buffer.from(bytes.subarray(0, 8)).equals(PNG_SIGNATURE)) throw new InvalidImageError('Please upload a JPEG, PNG, WebP or GIF image');
-    return { format: 'png' as const, width: 64, height: 48 };
+    return { format: 'png' as const, ...this.size, animated: false };
   }
   decode(): never {
     throw new Error('not on the web side');
   }
-  encodePng(): never {
+  encode(): never {
     throw new Error('not on the web side');
   }
   thumbnail(): never {
@@ -149,12 +57,18 @@ class RecordingQueue extends JobQueue {
 
 const png = Buffer.concat([PNG_SIGNATURE, Buffer.alloc(32)]);
 
+type Submission = { conversion: ConversionId; options?: Partial<ImageOptions> } & ({ upload: Buffer } | { url: string });
+
 describe('ImageToolService', () => {
   let jobs: InMemoryImageJobRepository;
   let ledger: InMemoryCreditLedger;
   let store: InMemoryImageStore;
   let queue: RecordingQueue;
   let images: ImageToolService;
+  let codec: SignatureCodec;
+  /** A submission with the default options unless given; the job answered. */
+  const submit = async (userId: string, submission: Submission) => (await answer(userId, submission)).job;
+  const answer = (userId: string, { options, ...rest }: Submission) => images.submit(userId, { ...rest, options: { ...DEFAULT_IMAGE_OPTIONS, ...options } } as ImageSubmission);
 
   beforeEach(() => {
     ledger = new InMemoryCreditLedger();
@@ -165,7 +79,7 @@ describe('ImageToolService', () => {
       jobs,
       ledger,
       store,
-      new SignatureCodec(),
+      (codec = new SignatureCodec()),
       queue,
       loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', IMAGE_MAX_UNFINISHED: '3' }),
       { count: async () => undefined } as unknown as LiveWorkers,
@@ -179,7 +93,7 @@ describe('ImageToolService', () => {
 
   it('holds one credit, stores the upload and queues the job (by its id, once) for an accepted submission', async () => {
     await credits('u1', 5);
-    const view = await images.submit('u1', { conversion: 'ai-2x', upload: png });
+    const view = await submit('u1', { conversion: 'ai-2x', upload: png });
     expect(view).toMatchObject({ conversion: 'ai-2x', source: 'upload', status: 'queued', credits: 1, files: false, queue: { position: 0, estimate_seconds: 12 } });
     expect(await ledger.balance('u1')).toBe(4);
     expect(ledger.charges).toEqual([expect.objectContaining({ idempotencyKey: chargeKey(view.id), amount: 1, state: 'held', description: 'Image: AI upscale 2x' })]);
@@ -190,14 +104,14 @@ describe('ImageToolService', () => {
 
   it('refuses a bad upload from its header before holding or storing anything', async () => {
     await credits('u1', 5);
-    await expect(images.submit('u1', { conversion: 'sketch', upload: Buffer.from('<svg/>') })).rejects.toBeInstanceOf(InvalidImageError);
+    await expect(submit('u1', { conversion: 'sketch', upload: Buffer.from('<svg/>') })).rejects.toBeInstanceOf(InvalidImageError);
     expect(await ledger.balance('u1')).toBe(5);
     expect(store.files.size).toBe(0);
     expect(jobs.rows).toHaveLength(0);
   });
 
   it('refuses a short balance with 402 details, keeping no job and no file', async () => {
-    const refused = images.submit('u1', { conversion: 'sketch', upload: png });
+    const refused = submit('u1', { conversion: 'sketch', upload: png });
     await expect(refused).rejects.toBeInstanceOf(InsufficientCreditsError);
     await expect(refused).rejects.toMatchObject({ extra: { balance: 0, has_paid: false } });
     expect(jobs.rows).toHaveLength(0);
@@ -207,23 +121,23 @@ describe('ImageToolService', () => {
 
   it('refuses more unfinished jobs than IMAGE_MAX_UNFINISHED, and more than ten submissions a minute', async () => {
     await credits('u1', 50);
-    for (let i = 0; i < 3; i++) await images.submit('u1', { conversion: 'sketch', url: 'https://images.example/a.png' });
-    await expect(images.submit('u1', { conversion: 'sketch', url: 'https://images.example/a.png' })).rejects.toBeInstanceOf(TooManyUnfinishedJobsError);
+    for (let i = 0; i < 3; i++) await submit('u1', { conversion: 'sketch', url: 'https://images.example/a.png' });
+    await expect(submit('u1', { conversion: 'sketch', url: 'https://images.example/a.png' })).rejects.toBeInstanceOf(TooManyUnfinishedJobsError);
     expect(await ledger.balance('u1')).toBe(47);
 
     for (const row of jobs.rows) row.status = 'succeeded';
     for (let i = 3; i < MAX_SUBMISSIONS_PER_MINUTE; i++) {
-      await images.submit('u1', { conversion: 'sketch', url: 'https://images.example/a.png' });
+      await submit('u1', { conversion: 'sketch', url: 'https://images.example/a.png' });
       jobs.rows.at(-1)!.status = 'succeeded';
     }
-    await expect(images.submit('u1', { conversion: 'sketch', url: 'https://images.example/a.png' })).rejects.toBeInstanceOf(TooManySubmissionsError);
+    await expect(submit('u1', { conversion: 'sketch', url: 'https://images.example/a.png' })).rejects.toBeInstanceOf(TooManySubmissionsError);
     expect(await ledger.balance('u1')).toBe(50 - MAX_SUBMISSIONS_PER_MINUTE);
   });
 
   it('accepts a job while the queue is down: the row and the hold stay, the relay queues it later', async () => {
     await credits('u1', 2);
     queue.down = true;
-    const view = await images.submit('u1', { conversion: 'cartoon', url: 'https://images.example/a.png' });
+    const view = await submit('u1', { conversion: 'cartoon', url: 'https://images.example/a.png' });
     expect(view).toMatchObject({ status: 'queued', source: 'url' });
     expect((await jobs.findById(view.id))!.sourceUrl).toBe('https://images.example/a.png');
     expect(await ledger.balance('u1')).toBe(1);
@@ -235,8 +149,8 @@ describe('ImageToolService', () => {
   it("shows users their own jobs only, their place in the queue, and files only of a succeeded job that still has them", async () => {
     await credits('u1', 5);
     await credits('u2', 5);
-    const first = await images.submit('u2', { conversion: 'sketch', upload: png });
-    const mine = await images.submit('u1', { conversion: 'sketch', upload: png });
+    const first = await submit('u2', { conversion: 'sketch', upload: png });
+    const mine = await submit('u1', { conversion: 'sketch', upload: png });
     // One job ahead of it (12 s typical) on the one slot of this process: 24 s, between 20 and 30.
     expect((await images.job('u1', mine.id)).queue).toEqual({ position: 1, estimate_seconds: 24, estimate_range: { low: 20, high: 30 } });
     await expect(images.job('u1', first.id)).rejects.toBeInstanceOf(ImageJobNotFoundError);
@@ -259,12 +173,12 @@ describe('ImageToolService', () => {
 
   it('computes the recent durations at most every 5 s per conversion, however often browsers poll', async () => {
     await credits('u1', 5);
-    const job = await images.submit('u1', { conversion: 'ai-4x', upload: png });
+    const job = await submit('u1', { conversion: 'ai-4x', upload: png });
     for (let i = 0; i < 5; i++) await images.job('u1', job.id);
     expect(jobs.recentDurations).toHaveBeenCalledTimes(1);
     // A conversion without figures of its own counts as recent jobs of any conversion did.
     jobs.recentDurations.mockResolvedValueOnce(null);
-    const fresh = await images.submit('u1', { conversion: 'cartoon', upload: png });
+    const fresh = await submit('u1', { conversion: 'cartoon', upload: png });
     expect((await images.job('u1', fresh.id)).queue?.estimate_seconds).not.toBeNull();
     expect(jobs.recentDurations).toHaveBeenLastCalledWith(null);
   });
@@ -272,7 +186,48 @@ describe('ImageToolService', () => {
   it('shows no estimate when it cannot be computed: no history at all, or the database busy', async () => {
     await credits('u1', 5);
     jobs.recentDurations.mockRejectedValue(new Error('database busy'));
-    const other = await images.submit('u1', { conversion: 'enhance', upload: png });
+    const other = await submit('u1', { conversion: 'enhance', upload: png });
     expect((await images.job('u1', other.id)).queue).toMatchObject({ position: 0, estimate_seconds: null, estimate_range: null });
+  });
+
+  it('answers the same image with the same settings within 24 hours by the earlier job, for nothing; another owner pays', async () => {
+    await credits('u1', 5);
+    await credits('u2', 5);
+    const first = await answer('u1', { conversion: 'ai-2x', upload: png, options: { format: 'webp', quality: 80 } });
+    expect(first).toMatchObject({ earlier: false, job: { credits: 1 } });
+    // Still queued: that job is the answer (followed like a new one), nothing more held.
+    const whileQueued = await answer('u1', { conversion: 'ai-2x', upload: png, options: { quality: 80, format: 'webp' } });
+    expect(whileQueued).toMatchObject({ earlier: true, job: { id: first.job.id, status: 'queued', credits: 1 } });
+    expect(whileQueued.job.repeat).toBeUndefined();
+    expect(await ledger.balance('u1')).toBe(4);
+
+    const finishedAt = new Date('2026-11-28T14:02:00Z');
+    Object.assign(jobs.rows[0]!, { status: 'succeeded', finishedAt, inputWidth: 64, inputHeight: 48, resultWidth: 128, resultHeight: 96, resultFormat: 'webp' });
+    const again = await answer('u1', { conversion: 'ai-2x', upload: png, options: { format: 'webp', quality: 80 } });
+    expect(again).toMatchObject({ earlier: true, job: { id: first.job.id, status: 'succeeded', credits: 0, repeat: { converted_at: finishedAt.toISOString() }, result_format: 'webp' } });
+    expect(await ledger.balance('u1')).toBe(4);
+    expect(jobs.rows).toHaveLength(1);
+    expect(queue.queued).toHaveLength(1);
+
+    // Other settings, another owner, files deleted or a day later: a new job and a credit each.
+    expect((await answer('u1', { conversion: 'ai-2x', upload: png, options: { format: 'png' } })).earlier).toBe(false);
+    expect((await answer('u2', { conversion: 'ai-2x', upload: png, options: { format: 'webp', quality: 80 } })).earlier).toBe(false);
+    expect([await ledger.balance('u1'), await ledger.balance('u2')]).toEqual([3, 4]);
+    jobs.rows[0]!.createdAt = new Date(Date.now() - 25 * 3_600_000);
+    expect((await answer('u1', { conversion: 'ai-2x', upload: png, options: { format: 'webp', quality: 80 } })).earlier).toBe(false);
+    expect(await ledger.balance('u1')).toBe(2);
+  });
+
+  it('refuses an enlargement of an upload past 4096 px before holding anything; the clean-up and a smaller exact width are taken', async () => {
+    await credits('u1', 5);
+    codec.size = { width: 5000, height: 3000 };
+    const refused = submit('u1', { conversion: 'ai-2x', upload: png });
+    await expect(refused).rejects.toBeInstanceOf(WouldNotEnlargeError);
+    await expect(refused).rejects.toMatchObject({ code: 'IMAGES.WOULD_NOT_ENLARGE', message: 'This image is larger than 4096 px: an enlargement would come back smaller. Choose Clean-up (1x) instead.' });
+    await expect(submit('u1', { conversion: 'enhance', upload: png })).rejects.toBeInstanceOf(WouldNotEnlargeError);
+    expect([await ledger.balance('u1'), jobs.rows.length, store.files.size]).toEqual([5, 0, 0]);
+    expect(await submit('u1', { conversion: 'ai-2x', upload: png, options: { scale: 1 } })).toMatchObject({ status: 'queued', options: { scale: 1 } });
+    expect(await submit('u1', { conversion: 'ai-2x-fast', upload: png, options: { width: 2000 } })).toMatchObject({ status: 'queued', options: { width: 2000 } });
+    expect(await ledger.balance('u1')).toBe(3);
   });
 });

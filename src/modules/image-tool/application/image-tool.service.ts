@@ -1,18 +1,18 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import type { Paged } from 'src/contracts/billing';
-import type { ImageJobView } from 'src/contracts/images';
+import { refusesEnlargement, type ImageJobView, type ImageOptions } from 'src/contracts/images';
 import { CreditLedger } from 'src/modules/credits/credits.module';
 import { JobQueue } from 'src/platform/queue/job-queue.port';
 import { LiveWorkers } from 'src/platform/queue/worker-heartbeat.service';
 import type { ConversionId } from '../domain/conversions';
-import { chargeKey, CREDITS_PER_IMAGE, isFinished, jobFiles, MAX_SUBMISSIONS_PER_MINUTE, queueJobId, type ImageJob } from '../domain/image-job';
+import { chargeKey, CREDITS_PER_IMAGE, isFinished, jobFiles, MAX_SUBMISSIONS_PER_MINUTE, queueJobId, REPEAT_WINDOW_MS, RESULT_CONTENT_TYPES, type ImageJob } from '../domain/image-job';
 import { ImageJobRepository } from '../domain/image-job-repository.port';
 import { ImageCodec } from '../domain/image-codec.port';
 import { ImageStore } from '../domain/image-store.port';
 import { estimateWait, type DurationSpread } from '../domain/queue-estimate';
-import { ImageJobNotFoundError, TooManySubmissionsError, TooManyUnfinishedJobsError } from '../domain/image-tool.errors';
+import { ImageJobNotFoundError, TooManySubmissionsError, TooManyUnfinishedJobsError, WouldNotEnlargeError } from '../domain/image-tool.errors';
 
 const PAGE_SIZE = 20;
 /** Recent durations are percentiles over the last jobs: recomputed at most this often, not on every poll. */
@@ -27,7 +27,16 @@ export const CONVERSION_NAMES: Record<ConversionId, string> = {
   enhance: 'Classic 2x, sharpened',
 };
 
-export type ImageSubmission = { conversion: ConversionId } & ({ upload: Buffer } | { url: string });
+export type ImageSubmission = { conversion: ConversionId; options: ImageOptions } & ({ upload: Buffer } | { url: string });
+
+/** A submission's answer: a new job (202), or an earlier one answering it (200, nothing held). */
+export interface SubmissionAnswer {
+  job: ImageJobView;
+  /** An earlier job of the same image and settings answered it: `repeat` when it had finished, none while it runs. */
+  earlier: boolean;
+}
+
+export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /**
  * The web side of the image tool: accepts a job (its credit held, its input stored and its row
@@ -49,18 +58,37 @@ export class ImageToolService {
     private readonly workers: LiveWorkers,
   ) {}
 
-  async submit(userId: string, submission: ImageSubmission): Promise<ImageJobView> {
-    // A bad upload is refused from its header before anything is held or stored.
-    if ('upload' in submission) await this.codec.probe(submission.upload);
+  /**
+   * Accepts a job, or answers with an earlier one: an upload of the same bytes with the same
+   * conversion and options by the same user within 24 hours is answered by that job when it
+   * succeeded (its files still kept; `repeat`, no credit) or is still queued or running (followed
+   * like a new one; its own credit is the only one held). URL jobs' bytes are known only where the
+   * jobs run: the runner does the same there, releasing the hold (ImageConversionRunner).
+   */
+  async submit(userId: string, submission: ImageSubmission): Promise<SubmissionAnswer> {
+    const { conversion, options } = submission;
+    let inputSha256: string | null = null;
+    if ('upload' in submission) {
+      // A bad upload, or an enlargement that would come back smaller, is refused from its header
+      // before anything is held or stored.
+      const header = await this.codec.probe(submission.upload);
+      if (refusesEnlargement(header.width, header.height, conversion, options)) throw new WouldNotEnlargeError(header.width, header.height);
+      inputSha256 = sha256(submission.upload);
+    }
     const id = randomUUID();
     const files = jobFiles(id);
     let stored = false;
     try {
-      const job = await this.jobs.inTransaction(async () => {
+      const created = await this.jobs.inTransaction(async () => {
         await this.jobs.lockUser(userId);
+        if (inputSha256) {
+          const key = { userId, inputSha256, conversion, options, since: new Date(Date.now() - REPEAT_WINDOW_MS) };
+          const earlier = await this.jobs.findRepeat(key, ['succeeded', 'queued', 'running']);
+          if (earlier) return { earlier };
+        }
         // The balance first: a user with no credits is told how to get some (402, the low-credit
         // offer), never "too many at once". A refusal below rolls the hold back with the rest.
-        await this.ledger.hold({ userId, amount: CREDITS_PER_IMAGE, idempotencyKey: chargeKey(id), description: `Image: ${CONVERSION_NAMES[submission.conversion]}` });
+        await this.ledger.hold({ userId, amount: CREDITS_PER_IMAGE, idempotencyKey: chargeKey(id), description: `Image: ${CONVERSION_NAMES[conversion]}` });
         const max = this.config.images.maxUnfinished;
         if ((await this.jobs.countUnfinished(userId)) >= max) throw new TooManyUnfinishedJobsError(max);
         if ((await this.jobs.countSince(userId, new Date(Date.now() - 60_000))) >= MAX_SUBMISSIONS_PER_MINUTE) throw new TooManySubmissionsError();
@@ -68,16 +96,25 @@ export class ImageToolService {
           await this.store.put(files.input, submission.upload, 'application/octet-stream');
           stored = true;
         }
-        return this.jobs.create({
+        const job = await this.jobs.create({
           id,
           userId,
-          conversion: submission.conversion,
+          conversion,
           source: 'upload' in submission ? 'upload' : 'url',
           sourceUrl: 'url' in submission ? submission.url : null,
+          options,
+          inputSha256,
         });
+        return { job };
       });
+      const { earlier } = created;
+      if (earlier) {
+        const view = await this.view(earlier);
+        if (earlier.status !== 'succeeded') return { job: view, earlier: true };
+        return { job: { ...view, credits: 0, repeat: { converted_at: (earlier.finishedAt ?? earlier.createdAt).toISOString() } }, earlier: true };
+      }
       await this.enqueue(id);
-      return this.view(job);
+      return { job: await this.view(created.job!), earlier: false };
     } catch (error) {
       if (stored) await this.store.delete(files.input).catch(() => undefined);
       throw error;
@@ -106,9 +143,11 @@ export class ImageToolService {
   async file(userId: string, id: string, which: 'preview' | 'result' | 'thumbnail'): Promise<{ bytes: Buffer; contentType: string; job: ImageJob }> {
     const job = await this.own(userId, id);
     if (job.status !== 'succeeded' || job.filesDeletedAt) throw new ImageJobNotFoundError();
-    const found = await this.store.get(jobFiles(job.id)[which]);
+    const found = await this.store.get(jobFiles(job.id, job.resultFormat)[which]);
     if (!found) throw new ImageJobNotFoundError();
-    return { ...found, job };
+    // The type is ours, from the job's format, never the stored one's word alone.
+    const contentType = which === 'preview' ? 'image/png' : which === 'thumbnail' ? 'image/jpeg' : RESULT_CONTENT_TYPES[job.resultFormat ?? 'png'];
+    return { bytes: found.bytes, contentType, job };
   }
 
   /**
@@ -158,9 +197,15 @@ export class ImageToolService {
       source: job.source,
       status: job.status,
       error: job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? '' } : null,
+      options: job.options,
       input: job.inputWidth && job.inputHeight ? { width: job.inputWidth, height: job.inputHeight, shrunk: job.shrunk } : null,
       result: job.resultWidth && job.resultHeight ? { width: job.resultWidth, height: job.resultHeight } : null,
-      credits: CREDITS_PER_IMAGE,
+      result_format: job.status === 'succeeded' ? (job.resultFormat ?? 'png') : null,
+      progress: job.status === 'running' && job.progressTotal ? { done: job.progressDone ?? 0, total: job.progressTotal } : null,
+      notes: job.notes,
+      ...(job.repeatConvertedAt ? { repeat: { converted_at: job.repeatConvertedAt.toISOString() } } : {}),
+      // A URL job answered by an earlier result had its credit returned.
+      credits: job.repeatOf ? 0 : CREDITS_PER_IMAGE,
       created_at: job.createdAt.toISOString(),
       finished_at: job.finishedAt?.toISOString() ?? null,
       files: job.status === 'succeeded' && !job.filesDeletedAt,

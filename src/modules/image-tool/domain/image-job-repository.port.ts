@@ -1,5 +1,6 @@
+import type { ImageJobNote, ImageOptions } from 'src/contracts/images';
 import type { ConversionId } from './conversions';
-import type { ImageJob } from './image-job';
+import type { ImageJob, ResultFormat } from './image-job';
 import type { DurationSpread } from './queue-estimate';
 
 export interface NewImageJob {
@@ -8,6 +9,33 @@ export interface NewImageJob {
   conversion: ConversionId;
   source: 'upload' | 'url';
   sourceUrl: string | null;
+  options: ImageOptions;
+  /** Known at submission for uploads; URL jobs record it when fetched (recordInput). */
+  inputSha256: string | null;
+}
+
+/** What a job that succeeded made. */
+export interface ImageJobOutcome {
+  inputWidth: number;
+  inputHeight: number;
+  resultWidth: number;
+  resultHeight: number;
+  shrunk: boolean;
+  resultFormat: ResultFormat;
+  notes: ImageJobNote[];
+  /** A URL job answered by an earlier job's result (copied): which, and when it finished. */
+  repeat?: { of: string; convertedAt: Date };
+}
+
+/** The same image (bytes), conversion and options from the same user since `since`. */
+export interface RepeatKey {
+  userId: string;
+  inputSha256: string;
+  conversion: ConversionId;
+  options: ImageOptions;
+  since: Date;
+  /** The job asking (a URL job in the worker) is not its own repeat. */
+  except?: string;
 }
 
 /** Image jobs. Counting, inserting and the credit's hold happen in one transaction (inTransaction). */
@@ -23,7 +51,16 @@ export abstract class ImageJobRepository {
   /** Marks the job running (another attempt) unless it is finished; null when finished or missing. */
   abstract start(id: string): Promise<ImageJob | null>;
   /** Finishes a job that is not finished yet; false when it already was (a duplicate run). */
-  abstract succeed(id: string, result: { inputWidth: number; inputHeight: number; resultWidth: number; resultHeight: number; shrunk: boolean }): Promise<boolean>;
+  abstract succeed(id: string, outcome: ImageJobOutcome): Promise<boolean>;
+  /**
+   * The newest job matching `key` that can answer it: queued, running, or succeeded with its files
+   * still kept (a failed one cannot). Never another user's.
+   */
+  abstract findRepeat(key: RepeatKey, statuses: readonly ('queued' | 'running' | 'succeeded')[]): Promise<ImageJob | null>;
+  /** A URL job's input, once fetched. */
+  abstract recordInput(id: string, inputSha256: string): Promise<void>;
+  /** Tiles (or steps) done of all, while the job runs: one cheap UPDATE. */
+  abstract saveProgress(id: string, done: number, total: number): Promise<void>;
   abstract fail(id: string, error: { code: string; message: string }): Promise<boolean>;
   /**
    * Every job that starts before this one: those running now (with how long they have run, by the

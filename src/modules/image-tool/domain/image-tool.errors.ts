@@ -1,3 +1,4 @@
+import { IMAGE_WOULD_NOT_ENLARGE_MESSAGE } from 'src/contracts/images';
 import { AppError } from 'src/platform/errors/app-error';
 
 /** Not an image we take (format, size, pixels, corrupt): fails at once, never retried. */
@@ -50,5 +51,19 @@ export class ImageJobNotFoundError extends AppError {
   readonly kind = 'not_found';
   constructor() {
     super('There is no such image job, or its files were deleted.');
+  }
+}
+
+/**
+ * An enlargement of an input past the result's bound would come back smaller than it went in:
+ * refused before any credit for uploads, a failure with the credit returned for URL jobs.
+ */
+export class WouldNotEnlargeError extends AppError {
+  readonly code = 'IMAGES.WOULD_NOT_ENLARGE';
+  readonly kind = 'validation';
+  readonly reason: string;
+  constructor(width: number, height: number) {
+    super(IMAGE_WOULD_NOT_ENLARGE_MESSAGE);
+    this.reason = `${width}x${height} is past the enlargement bound`;
   }
 }

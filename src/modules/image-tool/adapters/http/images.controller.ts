@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { pageQuerySchema } from 'src/contracts/billing.schema';
 import type { ImageJobView } from 'src/contracts/images';
-import { imageConversionSchema, imageUrlJobSchema } from 'src/contracts/images.schema';
+import { imageJobFieldsSchema, imageUrlJobSchema } from 'src/contracts/images.schema';
 import { SignedInGuard } from 'src/modules/auth/auth-guards.module';
 import { PaymentsEnabledGuard } from 'src/modules/credits/credits.module';
 import { AppError, ValidationError } from 'src/platform/errors/app-error';
@@ -12,6 +12,9 @@ import { ApiJsonBody } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
 import { ImageToolService, type ImageSubmission } from '../../application/image-tool.service';
+import { RESULT_EXTENSIONS, type ResultFormat } from '../../domain/image-job';
+
+const FORMAT_OF: Record<string, ResultFormat> = { 'image/png': 'png', 'image/webp': 'webp', 'image/jpeg': 'jpeg' };
 
 /** The image tool's API: submit a conversion (upload or URL), follow it, and fetch its files. */
 @ApiTags('images')
@@ -27,12 +30,17 @@ export class ImagesController {
   @ApiConsumes('multipart/form-data', 'application/json')
   @ApiOperation({
     summary:
-      'Convert an image for 1 credit: multipart (fields conversion, file; at most 10 MB) or JSON {conversion, url}. 402 CREDITS.INSUFFICIENT when the balance is short; at most 3 unfinished jobs.',
+      'Convert an image for 1 credit: multipart (text fields conversion, scale, width, noise, format, quality, and the file; at most 10 MB) or JSON {conversion, url, scale?, width?, noise?, format?, quality?}. ' +
+      'scale (1, 1.5, 2, 3, 4) or width (exact, up to 4096 px) and noise (none, low, medium, high, auto) are for AI conversions; format is auto, png, webp or jpeg, quality 1-100 (JPEG and WebP). ' +
+      '202 with the new job; 200 with an earlier job when the same image (bytes) was uploaded with the same settings in the last 24 hours: `repeat` and credits 0 when it had succeeded, as it stands while it runs (nothing held). ' +
+      '402 CREDITS.INSUFFICIENT when the balance is short; 400 IMAGES.WOULD_NOT_ENLARGE for an enlargement of an upload past 4096 px (URL jobs fail with it, credit returned); at most 3 unfinished jobs.',
   })
   @ApiJsonBody(imageUrlJobSchema)
-  async submit(@Req() request: FastifyRequest, @Body() body: unknown): Promise<ImageJobView> {
+  async submit(@Req() request: FastifyRequest, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<ImageJobView> {
     const submission = request.isMultipart() ? await readUpload(request) : urlSubmission(body);
-    return this.images.submit(request.auth!.user.id, submission);
+    const { job, earlier } = await this.images.submit(request.auth!.user.id, submission);
+    if (earlier) void reply.status(200);
+    return job;
   }
 
   @Get()
@@ -53,7 +61,7 @@ export class ImagesController {
 
   @Get(':id/:file')
   @RateLimit(240, 60_000)
-  @ApiOperation({ summary: "A finished job's file: preview (the input as converted), result (PNG; ?download=1 to save it) or thumbnail (JPEG); owner only" })
+  @ApiOperation({ summary: "A finished job's file: preview (the input as converted, PNG), result (PNG, WebP or JPEG: the job's result_format; ?download=1 to save it) or thumbnail (JPEG); owner only" })
   async file(
     @Req() request: FastifyRequest,
     @Param('id') id: string,
@@ -63,10 +71,11 @@ export class ImagesController {
   ): Promise<void> {
     if (which !== 'preview' && which !== 'result' && which !== 'thumbnail') throw new ValidationError('The file is preview, result or thumbnail.');
     const { bytes, contentType, job } = await this.images.file(request.auth!.user.id, id, which);
-    const name = `${job.conversion}-${job.id.slice(0, 8)}.${contentType === 'image/jpeg' ? 'jpg' : 'png'}`;
+    const format = FORMAT_OF[contentType] ?? 'png';
+    const name = `${job.conversion}-${job.id.slice(0, 8)}.${RESULT_EXTENSIONS[format]}`;
     // A fixed type, never sniffed, only for its owner, never kept by shared caches.
     await reply
-      .header('content-type', contentType === 'image/jpeg' ? 'image/jpeg' : 'image/png')
+      .header('content-type', `image/${format}`)
       .header('x-content-type-options', 'nosniff')
       .header('cache-control', 'private, max-age=3600')
       .header('content-disposition', `${query.download ? 'attachment' : 'inline'}; filename="${name}"`)
@@ -78,17 +87,22 @@ function urlSubmission(body: unknown): ImageSubmission {
   return new ZodPipe(imageUrlJobSchema).transform(body);
 }
 
-/** The multipart form: `conversion` and one `file`; the plugin refuses a file over 10 MB with 413. */
+const FIELDS = new Set(['conversion', 'scale', 'width', 'noise', 'format', 'quality']);
+
+/** The multipart form: the text fields of `imageJobFieldsSchema` and one `file`; the plugin refuses a file over 10 MB with 413. */
 async function readUpload(request: FastifyRequest): Promise<ImageSubmission> {
-  let conversion: unknown;
+  const fields: Record<string, unknown> = {};
   let upload: Buffer | undefined;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
         if (part.fieldname !== 'file' || upload) throw new ValidationError('Send one image in the field "file".');
         upload = await part.toBuffer();
-      } else if (part.fieldname === 'conversion') {
-        conversion = part.value;
+      } else if (FIELDS.has(part.fieldname)) {
+        if (part.fieldname in fields) throw new ValidationError(`Send the field "${part.fieldname}" once.`);
+        fields[part.fieldname] = part.value;
+      } else {
+        throw new ValidationError(`Unknown field "${part.fieldname.slice(0, 40)}": the form takes ${[...FIELDS].join(', ')} and file.`);
       }
     }
   } catch (error) {
@@ -98,5 +112,5 @@ async function readUpload(request: FastifyRequest): Promise<ImageSubmission> {
     throw new ValidationError('The form could not be read: send a complete multipart form.');
   }
   if (!upload?.length) throw new ValidationError('Choose an image to upload.');
-  return { conversion: new ZodPipe(imageConversionSchema).transform(conversion ?? 'ai-2x'), upload };
+  return { ...new ZodPipe(imageJobFieldsSchema).transform(fields), upload };
 }

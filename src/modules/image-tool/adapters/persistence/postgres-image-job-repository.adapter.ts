@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { SqlRunner } from 'src/platform/database/sql-runner';
 import type { ConversionId } from '../../domain/conversions';
-import type { ImageJob, ImageJobStatus } from '../../domain/image-job';
+import type { ImageJobNote, ImageOptions } from 'src/contracts/images';
+import type { ImageJob, ImageJobStatus, ResultFormat } from '../../domain/image-job';
 import type { DurationSpread } from '../../domain/queue-estimate';
-import { ImageJobRepository, type NewImageJob } from '../../domain/image-job-repository.port';
+import { ImageJobRepository, type ImageJobOutcome, type NewImageJob, type RepeatKey } from '../../domain/image-job-repository.port';
 
 interface Row {
   id: string;
@@ -19,6 +20,14 @@ interface Row {
   result_width: number | null;
   result_height: number | null;
   shrunk: boolean;
+  options: ImageOptions;
+  input_sha256: string | null;
+  result_format: ResultFormat | null;
+  progress_done: number | null;
+  progress_total: number | null;
+  notes: ImageJobNote[];
+  repeat_of: string | null;
+  repeat_converted_at: string | Date | null;
   attempts: number;
   created_at: string | Date;
   started_at: string | Date | null;
@@ -42,6 +51,14 @@ const toJob = (row: Row): ImageJob => ({
   resultWidth: row.result_width,
   resultHeight: row.result_height,
   shrunk: row.shrunk,
+  options: row.options,
+  inputSha256: row.input_sha256,
+  resultFormat: row.result_format,
+  progressDone: row.progress_done,
+  progressTotal: row.progress_total,
+  notes: row.notes,
+  repeatOf: row.repeat_of,
+  repeatConvertedAt: date(row.repeat_converted_at),
   attempts: row.attempts,
   createdAt: new Date(row.created_at),
   startedAt: date(row.started_at),
@@ -79,8 +96,8 @@ export class PostgresImageJobRepository extends ImageJobRepository {
 
   async create(job: NewImageJob): Promise<ImageJob> {
     const [row] = await this.db.query<Row>(
-      `insert into image_jobs (id, user_id, conversion, source, source_url, status) values (?, ?, ?, ?, ?, 'queued') returning *`,
-      [job.id, job.userId, job.conversion, job.source, job.sourceUrl],
+      `insert into image_jobs (id, user_id, conversion, source, source_url, status, options, input_sha256) values (?, ?, ?, ?, ?, 'queued', ?::jsonb, ?) returning *`,
+      [job.id, job.userId, job.conversion, job.source, job.sourceUrl, JSON.stringify(job.options), job.inputSha256],
     );
     return toJob(row!);
   }
@@ -109,13 +126,47 @@ export class PostgresImageJobRepository extends ImageJobRepository {
     return row ? toJob(row) : null;
   }
 
-  async succeed(id: string, result: { inputWidth: number; inputHeight: number; resultWidth: number; resultHeight: number; shrunk: boolean }): Promise<boolean> {
+  async succeed(id: string, outcome: ImageJobOutcome): Promise<boolean> {
     const rows = await this.db.query(
-      `update image_jobs set status = 'succeeded', finished_at = now(), input_width = ?, input_height = ?, result_width = ?, result_height = ?, shrunk = ?
+      `update image_jobs set status = 'succeeded', finished_at = now(), input_width = ?, input_height = ?, result_width = ?, result_height = ?, shrunk = ?,
+              result_format = ?, notes = ?::jsonb, repeat_of = ?, repeat_converted_at = ?
         where id = ? and status in ('queued', 'running') returning id`,
-      [result.inputWidth, result.inputHeight, result.resultWidth, result.resultHeight, result.shrunk, id],
+      [
+        outcome.inputWidth,
+        outcome.inputHeight,
+        outcome.resultWidth,
+        outcome.resultHeight,
+        outcome.shrunk,
+        outcome.resultFormat,
+        JSON.stringify(outcome.notes),
+        outcome.repeat?.of ?? null,
+        outcome.repeat?.convertedAt ?? null,
+        id,
+      ],
     );
     return rows.length > 0;
+  }
+
+  async findRepeat(key: RepeatKey, statuses: readonly ('queued' | 'running' | 'succeeded')[]): Promise<ImageJob | null> {
+    if (statuses.length === 0) return null;
+    // jsonb equality compares values, not spelling: the options as the schema normalised them.
+    const [row] = await this.db.query<Row>(
+      `select * from image_jobs
+        where user_id = ? and input_sha256 = ? and conversion = ? and options = ?::jsonb and created_at >= ?
+          and status in (${statuses.map(() => '?').join(', ')}) and (status <> 'succeeded' or files_deleted_at is null)
+          and (?::uuid is null or id <> ?::uuid)
+        order by created_at desc, id desc limit 1`,
+      [key.userId, key.inputSha256, key.conversion, JSON.stringify(key.options), key.since, ...statuses, key.except ?? null, key.except ?? null],
+    );
+    return row ? toJob(row) : null;
+  }
+
+  async recordInput(id: string, inputSha256: string): Promise<void> {
+    await this.db.query(`update image_jobs set input_sha256 = ? where id = ?`, [inputSha256, id]);
+  }
+
+  async saveProgress(id: string, done: number, total: number): Promise<void> {
+    await this.db.query(`update image_jobs set progress_done = ?, progress_total = ? where id = ? and status = 'running'`, [done, total, id]);
   }
 
   async fail(id: string, error: { code: string; message: string }): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import sharp, { type Sharp } from 'sharp';
 import { InvalidImageError } from 'src/modules/image-tool/domain/image-tool.errors';
-import { DAMAGED, NOT_AN_IMAGE, SharpImageCodec, TOO_MANY_BYTES, TOO_MANY_PIXELS, fromRgb, sniffImageFormat } from './sharp-image-codec.adapter';
+import { DAMAGED, NOT_AN_IMAGE, SharpImageCodec, TOO_MANY_BYTES, TOO_MANY_PIXELS, fromPlanes, fromRgb, sniffImageFormat } from './sharp-image-codec.adapter';
 
 const codec = new SharpImageCodec();
 
@@ -43,8 +43,15 @@ function pngBomb(width: number, height: number): Buffer {
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
 }
 
-async function refusal(bytes: Uint8Array, maxSide = 512): Promise<InvalidImageError> {
-  const error: unknown = await codec.decode(bytes, maxSide).then(
+/** Decoded at its own size (or fitted to `side`, as a plan shrinks an input), the header read first as the runner does. */
+async function decodeAt(bytes: Uint8Array, side = Infinity) {
+  const { width, height } = await codec.probe(bytes);
+  const ratio = Math.min(1, side / Math.max(width, height));
+  return codec.decode(bytes, { width: Math.max(1, Math.round(width * ratio)), height: Math.max(1, Math.round(height * ratio)) });
+}
+
+async function refusal(bytes: Uint8Array): Promise<InvalidImageError> {
+  const error: unknown = await decodeAt(bytes).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -60,9 +67,9 @@ describe('SharpImageCodec.decode', () => {
     const jpeg = await (await halves(40, 20)).jpeg({ quality: 95 }).withMetadata({ orientation: 6 }).toBuffer();
     expect((await sharp(jpeg).metadata()).orientation).toBe(6);
 
-    const decoded = await codec.decode(jpeg, 512);
+    const decoded = await decodeAt(jpeg);
 
-    expect(decoded).toMatchObject({ format: 'jpeg', originalWidth: 20, originalHeight: 40, shrunk: false });
+    expect(decoded).toMatchObject({ header: { format: 'jpeg', width: 20, height: 40, animated: false }, shrunk: false });
     expect([decoded.image.width, decoded.image.height]).toEqual([20, 40]);
     expect(decoded.image.data.length).toBe(20 * 40 * 3);
     const [r, , b] = pixel(decoded.image, 10, 5);
@@ -71,19 +78,35 @@ describe('SharpImageCodec.decode', () => {
     expect(pixel(decoded.image, 10, 35)[2]).toBeGreaterThan(200);
   });
 
-  it('flattens alpha onto white', async () => {
-    const rgba = Buffer.alloc(4 * 2 * 4);
+  it('keeps alpha as its own plane, and none for an opaque image with an alpha channel', async () => {
+    const rgba = Buffer.alloc(4 * 2 * 4, 255);
     rgba.set([255, 0, 0, 255], 0); // opaque red
-    rgba.set([255, 0, 0, 0], 4); // fully transparent
+    rgba.set([255, 0, 0, 0], 4); // fully transparent red
     rgba.set([0, 0, 0, 128], 8); // half-transparent black
     const png = await sharp(rgba, { raw: { width: 4, height: 2, channels: 4 } }).png().toBuffer();
 
-    const { image, format } = await codec.decode(png, 512);
+    const { image, header } = await decodeAt(png);
 
-    expect(format).toBe('png');
+    expect(header.format).toBe('png');
     expect(pixel(image, 0, 0)).toEqual([255, 0, 0]);
-    expect(pixel(image, 1, 0)).toEqual([255, 255, 255]);
-    for (const channel of pixel(image, 2, 0)) expect(Math.abs(channel - 127)).toBeLessThan(16);
+    expect(pixel(image, 1, 0)).toEqual([255, 0, 0]);
+    expect(pixel(image, 2, 0)).toEqual([0, 0, 0]);
+    expect(Array.from(image.alpha!.subarray(0, 4))).toEqual([255, 0, 128, 255]);
+    const opaque = await sharp(Buffer.alloc(4 * 4 * 4, 255), { raw: { width: 4, height: 4, channels: 4 } }).png().toBuffer();
+    expect((await decodeAt(opaque)).image.alpha).toBeNull();
+  });
+
+  it('converts colour to sRGB from an embedded ICC profile (Display P3)', async () => {
+    // sRGB red stored in Display P3 is about (234, 51, 35): decoded, it is sRGB red again.
+    const p3 = await solid(16, 16, '#ff0000').withIccProfile('p3').jpeg({ quality: 100 }).toBuffer();
+    const stored = await sharp(p3).keepIccProfile().raw().toBuffer();
+    const [r, g] = [stored[0]!, stored[1]!];
+    expect(r).toBeLessThan(245);
+    expect(g).toBeGreaterThan(30);
+    const [dr, dg, db] = pixel((await decodeAt(p3)).image, 8, 8);
+    expect(dr).toBeGreaterThan(248);
+    expect(dg).toBeLessThan(12);
+    expect(db).toBeLessThan(12);
   });
 
   it('takes the first frame of an animated GIF', async () => {
@@ -93,9 +116,9 @@ describe('SharpImageCodec.decode', () => {
       .toBuffer();
     expect((await sharp(gif).metadata()).pages).toBe(2);
 
-    const decoded = await codec.decode(gif, 512);
+    const decoded = await decodeAt(gif);
 
-    expect(decoded).toMatchObject({ format: 'gif', originalWidth: 8, originalHeight: 6 });
+    expect(decoded).toMatchObject({ header: { format: 'gif', width: 8, height: 6, animated: true } });
     expect([decoded.image.width, decoded.image.height]).toEqual([8, 6]);
     const [r, g, b] = pixel(decoded.image, 4, 3);
     expect([r! < 30, g! > 220, b! < 30]).toEqual([true, true, true]);
@@ -103,23 +126,24 @@ describe('SharpImageCodec.decode', () => {
 
   it('decodes WebP', async () => {
     const webp = await solid(30, 10, '#808080').webp().toBuffer();
-    const decoded = await codec.decode(webp, 512);
-    expect(decoded).toMatchObject({ format: 'webp', originalWidth: 30, originalHeight: 10, shrunk: false });
+    const decoded = await decodeAt(webp);
+    expect(decoded).toMatchObject({ header: { format: 'webp', width: 30, height: 10, animated: false }, shrunk: false });
   });
 
-  it('shrinks the longest side to maxSide and says so', async () => {
+  it('shrinks to exactly the size asked and says so, never enlarges', async () => {
     const jpeg = await noise(3000, 2000).jpeg({ quality: 80 }).toBuffer();
 
-    const decoded = await codec.decode(jpeg, 512);
+    const decoded = await codec.decode(jpeg, { width: 512, height: 341 });
 
-    expect(decoded).toMatchObject({ originalWidth: 3000, originalHeight: 2000, shrunk: true });
+    expect(decoded).toMatchObject({ header: { width: 3000, height: 2000 }, shrunk: true });
     expect([decoded.image.width, decoded.image.height]).toEqual([512, 341]);
     expect(decoded.image.data.length).toBe(512 * 341 * 3);
+    await expect(codec.decode(jpeg, { width: 3001, height: 2000 })).rejects.toThrow(RangeError);
   });
 
   it('never enlarges: a 1x1 image stays 1x1', async () => {
-    const decoded = await codec.decode(await solid(1, 1, '#123456').png().toBuffer(), 512);
-    expect(decoded).toMatchObject({ originalWidth: 1, originalHeight: 1, shrunk: false, image: { width: 1, height: 1 } });
+    const decoded = await decodeAt(await solid(1, 1, '#123456').png().toBuffer());
+    expect(decoded).toMatchObject({ header: { width: 1, height: 1 }, shrunk: false, image: { width: 1, height: 1 } });
     expect(pixel(decoded.image, 0, 0)).toEqual([0x12, 0x34, 0x56]);
   });
 
@@ -127,7 +151,7 @@ describe('SharpImageCodec.decode', () => {
     const grey16 = await solid(5, 4, '#404040').toColourspace('grey16').png().toBuffer();
     expect((await sharp(grey16).metadata()).depth).toBe('ushort');
 
-    const { image } = await codec.decode(grey16, 512);
+    const { image } = await decodeAt(grey16);
 
     expect(image.data.length).toBe(5 * 4 * 3);
     expect(pixel(image, 2, 2)).toEqual([0x40, 0x40, 0x40]);
@@ -189,7 +213,7 @@ describe('SharpImageCodec.decode', () => {
     const png = await solid(3, 2, '#00ff00').png().toBuffer();
     const padded = new Uint8Array(png.length + 10);
     padded.set(png, 10);
-    const decoded = await codec.decode(padded.subarray(10), 512);
+    const decoded = await decodeAt(padded.subarray(10));
     expect(pixel(decoded.image, 1, 1)).toEqual([0, 255, 0]);
   });
 });
@@ -197,7 +221,7 @@ describe('SharpImageCodec.decode', () => {
 describe('SharpImageCodec.probe', () => {
   it('reads format and displayed size from the header alone', async () => {
     const jpeg = await (await halves(40, 20)).jpeg().withMetadata({ orientation: 6 }).toBuffer();
-    expect(await codec.probe(jpeg)).toEqual({ format: 'jpeg', width: 20, height: 40 });
+    expect(await codec.probe(jpeg)).toEqual({ format: 'jpeg', width: 20, height: 40, animated: false });
   });
 
   it('refuses what decode refuses before decoding', async () => {
@@ -224,25 +248,63 @@ describe('sniffImageFormat', () => {
 });
 
 describe('SharpImageCodec encoders', () => {
-  const image = { width: 300, height: 200, data: new Uint8Array(300 * 200 * 3).map((_, i) => (i * 7) % 256) };
+  const image = { width: 300, height: 200, data: new Uint8Array(300 * 200 * 3).map((_, i) => (i * 7) % 256), alpha: null };
+  const withAlpha = { ...image, alpha: new Uint8Array(300 * 200).map((_, i) => (i % 300 < 150 ? 0 : 255)) };
 
-  it('encodes lossless PNG', async () => {
-    const png = await codec.encodePng(image);
+  it('encodes lossless PNG, alpha kept, tagged sRGB, without EXIF', async () => {
+    const { bytes: png, flattened } = await codec.encode(image, { format: 'png', quality: 90 });
     const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
     expect([info.format, info.width, info.height, info.channels]).toEqual(['raw', 300, 200, 3]);
     expect(Buffer.compare(data, Buffer.from(image.data))).toBe(0);
-    expect((await sharp(png).metadata()).format).toBe('png');
+    expect(flattened).toBe(false);
+    const metadata = await sharp(png).metadata();
+    expect(metadata).toMatchObject({ format: 'png', hasProfile: true });
+    expect(metadata.exif).toBeUndefined();
+    const rgba = await sharp((await codec.encode(withAlpha, { format: 'png', quality: 90 })).bytes).raw().toBuffer({ resolveWithObject: true });
+    expect(rgba.info.channels).toBe(4);
+    expect([rgba.data[3], rgba.data[(200 * 4) + 3]]).toEqual([0, 255]);
+  });
+
+  it('honours the format and the quality: WebP with alpha, JPEG flattened on white', async () => {
+    const webp = await codec.encode(withAlpha, { format: 'webp', quality: 80 });
+    expect(await sharp(webp.bytes).metadata()).toMatchObject({ format: 'webp', hasAlpha: true, hasProfile: true });
+    const noisy = { width: 256, height: 256, data: new Uint8Array(256 * 256 * 3).map((_, i) => (i * 2654435761) >>> 24), alpha: null };
+    const [low, high] = [await codec.encode(noisy, { format: 'jpeg', quality: 30 }), await codec.encode(noisy, { format: 'jpeg', quality: 95 })];
+    expect(low.bytes.length).toBeLessThan(high.bytes.length / 2);
+    const jpeg = await codec.encode(withAlpha, { format: 'jpeg', quality: 90 });
+    expect(jpeg.flattened).toBe(true);
+    const { data, info } = await sharp(jpeg.bytes).raw().toBuffer({ resolveWithObject: true });
+    expect(info.channels).toBe(3);
+    // The transparent left half is white now.
+    expect(Array.from(data.subarray((100 * 300 + 20) * 3, (100 * 300 + 20) * 3 + 3)).every((v) => v > 245)).toBe(true);
+  });
+
+  it('drops GPS, camera and dates: a photo with EXIF comes back with none', async () => {
+    const photo = await noise(64, 48)
+      .jpeg()
+      .withExif({ IFD0: { Make: 'Phone', Model: 'X1', DateTime: '2026:11:28 10:00:00' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 24/1', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 3/1' } })
+      .toBuffer();
+    expect((await sharp(photo).metadata()).exif?.toString('latin1')).toContain('Phone');
+    const decoded = await decodeAt(photo);
+    for (const format of ['jpeg', 'png', 'webp'] as const) {
+      const { bytes } = await codec.encode(decoded.image, { format, quality: 90 });
+      const metadata = await sharp(bytes).metadata();
+      expect(metadata.exif).toBeUndefined();
+      expect(bytes.toString('latin1')).not.toContain('Phone');
+      expect(bytes.toString('latin1')).not.toContain('2026:11:28');
+    }
   });
 
   it('makes a JPEG thumbnail with the longest side given, never enlarged', async () => {
-    const thumb = await codec.thumbnail(image, 120);
+    const thumb = await codec.thumbnail(withAlpha, 120);
     expect(await sharp(thumb).metadata()).toMatchObject({ format: 'jpeg', width: 120, height: 80 });
-    const small = await codec.thumbnail({ width: 2, height: 1, data: new Uint8Array(6) }, 120);
+    const small = await codec.thumbnail({ width: 2, height: 1, data: new Uint8Array(6), alpha: null }, 120);
     expect(await sharp(small).metadata()).toMatchObject({ width: 2, height: 1 });
   });
 
   it('refuses pixels whose length does not match their size', () => {
     expect(() => fromRgb({ width: 2, height: 2, data: new Uint8Array(11) })).toThrow(RangeError);
+    expect(() => fromPlanes({ width: 2, height: 2, data: new Uint8Array(12), alpha: new Uint8Array(3) })).toThrow(RangeError);
   });
 });
 
@@ -268,7 +330,7 @@ describe('SharpImageCodec.configureSharpForWorkers', () => {
       await solid(4, 4, '#fff').webp().toBuffer(),
       await solid(4, 4, '#fff').gif().toBuffer(),
     ]) {
-      expect((await codec.decode(encoded, 512)).image.width).toBe(4);
+      expect((await decodeAt(encoded)).image.width).toBe(4);
     }
   });
 

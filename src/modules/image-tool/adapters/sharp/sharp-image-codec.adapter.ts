@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
-import type { RgbImage } from 'src/modules/image-tool/domain/conversions';
-import { ImageCodec, type DecodedInput } from 'src/modules/image-tool/domain/image-codec.port';
+import type { RgbaPlanes, RgbImage } from 'src/modules/image-tool/domain/conversions';
+import { ImageCodec, type DecodedInput, type EncodeOptions, type ImageHeader } from 'src/modules/image-tool/domain/image-codec.port';
 import { InvalidImageError } from 'src/modules/image-tool/domain/image-tool.errors';
 
-type AcceptedFormat = DecodedInput['format'];
+type AcceptedFormat = ImageHeader['format'];
 
 export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
 export const MAX_INPUT_PIXELS = 24_000_000;
@@ -64,7 +64,7 @@ export class SharpImageCodec extends ImageCodec {
   }
 
   /** Size and magic-number checks, then the header alone: no pixel is decoded. The size is as displayed (EXIF orientation applied). */
-  async probe(bytes: Uint8Array): Promise<{ format: AcceptedFormat; width: number; height: number }> {
+  async probe(bytes: Uint8Array): Promise<ImageHeader> {
     if (bytes.length === 0) throw new InvalidImageError(NOT_AN_IMAGE, 'empty file');
     if (bytes.length > MAX_INPUT_BYTES) throw new InvalidImageError(TOO_MANY_BYTES, `${bytes.length} bytes`);
     const format = sniffImageFormat(bytes);
@@ -78,35 +78,87 @@ export class SharpImageCodec extends ImageCodec {
     const { width, height } = metadata.autoOrient;
     if (!width || !height) throw new InvalidImageError(DAMAGED, `${format} header without dimensions`);
     if (width * height > MAX_INPUT_PIXELS) throw new InvalidImageError(TOO_MANY_PIXELS, `${width}x${height} pixels`);
-    return { format, width, height };
+    return { format, width, height, animated: (metadata.pages ?? 1) > 1 };
   }
 
-  async decode(bytes: Uint8Array, maxSide: number): Promise<DecodedInput> {
-    const { format, width, height } = await this.probe(bytes);
-    const shrunk = Math.max(width, height) > maxSide;
-    const { data, info } = await sharp(asBuffer(bytes), INPUT_OPTIONS)
-      .timeout({ seconds: DECODE_TIMEOUT_SECONDS })
-      .rotate() // the EXIF orientation; raw output carries no metadata at all
-      .flatten({ background: '#ffffff' })
-      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true, kernel: 'lanczos3' })
-      .removeAlpha()
+  /**
+   * The displayed picture (EXIF orientation applied) in sRGB (converted from its ICC profile, if
+   * any), shrunk only to `size` (Lanczos3, alpha premultiplied while resampling), alpha kept as
+   * its own plane (null when there is none or it is opaque everywhere), first frame only.
+   */
+  async decode(bytes: Uint8Array, size: { width: number; height: number }): Promise<DecodedInput> {
+    const header = await this.probe(bytes);
+    if (!(size.width >= 1 && size.height >= 1 && size.width <= header.width && size.height <= header.height)) {
+      throw new RangeError(`Cannot decode ${header.width}x${header.height} to ${size.width}x${size.height}: inputs are never enlarged`);
+    }
+    const shrunk = size.width !== header.width || size.height !== header.height;
+    let pipeline = sharp(asBuffer(bytes), INPUT_OPTIONS).timeout({ seconds: DECODE_TIMEOUT_SECONDS }).autoOrient();
+    if (shrunk) pipeline = pipeline.resize({ width: size.width, height: size.height, fit: 'fill', kernel: 'lanczos3' });
+    // Raw output carries no metadata; an embedded ICC profile is applied on the way to sRGB.
+    const { data, info } = await pipeline
       .toColourspace('srgb')
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true })
       .catch((error: unknown) => {
-        throw refusal(error, `${format} decode`);
+        throw refusal(error, `${header.format} decode`);
       });
-    if (info.channels !== 3) throw new InvalidImageError(DAMAGED, `decoded to ${info.channels} channels`);
-    return { image: { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height }, originalWidth: width, originalHeight: height, shrunk, format };
+    if (info.channels !== 3 && info.channels !== 4) throw new InvalidImageError(DAMAGED, `decoded to ${info.channels} channels`);
+    if (info.width !== size.width || info.height !== size.height) throw new Error(`Decoded ${info.width}x${info.height}, not ${size.width}x${size.height}`);
+    return { image: splitAlpha(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height, info.channels), header, shrunk };
   }
 
-  async encodePng(image: RgbImage): Promise<Buffer> {
-    return fromRgb(image).png({ compressionLevel: 6 }).toBuffer();
+  /** sRGB tagged (the ICC profile), nothing else: no EXIF, so no GPS, camera or dates. */
+  async encode(image: RgbaPlanes, { format, quality }: EncodeOptions): Promise<{ bytes: Buffer; flattened: boolean }> {
+    const flattened = format === 'jpeg' && image.alpha !== null;
+    let pipeline = fromPlanes(image);
+    if (flattened) pipeline = pipeline.flatten({ background: '#ffffff' });
+    pipeline = pipeline.withIccProfile('srgb');
+    const bytes = await (format === 'png'
+      ? pipeline.png({ compressionLevel: 6 })
+      : format === 'webp'
+        ? pipeline.webp({ quality })
+        : // Full colour resolution at high quality, where 4:2:0 would blur red edges.
+          pipeline.jpeg({ quality, chromaSubsampling: quality >= 90 ? '4:4:4' : '4:2:0' })
+    ).toBuffer();
+    return { bytes, flattened };
   }
 
-  async thumbnail(image: RgbImage, side: number): Promise<Buffer> {
-    return fromRgb(image).resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 70 }).toBuffer();
+  async thumbnail(image: RgbaPlanes, side: number): Promise<Buffer> {
+    return fromPlanes(image).flatten({ background: '#ffffff' }).resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 70 }).toBuffer();
   }
+}
+
+/** Interleaved RGB or RGBA bytes to planes: the colour, and the alpha apart unless it is opaque everywhere. */
+function splitAlpha(data: Uint8Array, width: number, height: number, channels: number): RgbaPlanes {
+  if (channels === 3) return { data, width, height, alpha: null };
+  const pixels = width * height;
+  const rgb = new Uint8Array(pixels * 3);
+  const alpha = new Uint8Array(pixels);
+  let opaque = true;
+  for (let p = 0, i = 0, o = 0; p < pixels; p++, i += 4, o += 3) {
+    rgb[o] = data[i]!;
+    rgb[o + 1] = data[i + 1]!;
+    rgb[o + 2] = data[i + 2]!;
+    const a = data[i + 3]!;
+    alpha[p] = a;
+    if (a !== 255) opaque = false;
+  }
+  return { data: rgb, width, height, alpha: opaque ? null : alpha };
+}
+
+/** A sharp pipeline over planes (RGBA when there is alpha). */
+export function fromPlanes(image: RgbaPlanes): Sharp {
+  if (!image.alpha) return fromRgb(image);
+  const pixels = image.width * image.height;
+  if (image.data.length !== pixels * 3 || image.alpha.length !== pixels) throw new RangeError(`RgbaPlanes of ${image.width}x${image.height} have ${image.data.length} + ${image.alpha.length} bytes`);
+  const rgba = new Uint8Array(pixels * 4);
+  for (let p = 0, i = 0, o = 0; p < pixels; p++, i += 3, o += 4) {
+    rgba[o] = image.data[i]!;
+    rgba[o + 1] = image.data[i + 1]!;
+    rgba[o + 2] = image.data[i + 2]!;
+    rgba[o + 3] = image.alpha[p]!;
+  }
+  return sharp(rgba, { raw: { width: image.width, height: image.height, channels: 4 } });
 }
 
 /** A sharp pipeline over our own pixels (trusted: no loader involved). */
