@@ -9,7 +9,7 @@ import { ImageCodec } from '../domain/image-codec.port';
 import { chargeKey, ImageJob, jobFiles, MAX_SUBMISSIONS_PER_MINUTE } from '../domain/image-job';
 import { ImageJobRepository, type NewImageJob } from '../domain/image-job-repository.port';
 import { ImageStore } from '../domain/image-store.port';
-import type { DurationSpread } from '../domain/queue-estimate';
+import { defaultRates, type RecentRates } from '../domain/queue-estimate';
 import { ImageJobNotFoundError, InvalidImageError, TooManySubmissionsError, TooManyUnfinishedJobsError } from '../domain/image-tool.errors';
 import { ImageToolService } from './image-tool.service';
 
@@ -79,11 +79,12 @@ class InMemoryImageJobRepository extends ImageJobRepository {
   async fail() {
     return false;
   }
-  async queueAhead(job: ImageJob) {
-    const ahead = this.rows.filter((j) => j.id !== job.id && (j.status === 'running' || (j.status === 'queued' && j.createdAt <= job.createdAt)));
-    return { mine: null, ahead: ahead.map((j) => ({ conversion: j.conversion, runningFor: j.status === 'running' ? 0 : null })) };
+  async queueAhead(job: ImageJob | null) {
+    const ahead = this.rows.filter((j) => j.id !== job?.id && (j.status === 'running' || (j.status === 'queued' && (!job || j.createdAt <= job.createdAt))));
+    return { mine: null, ahead: ahead.map((j) => ({ conversion: j.conversion, megapixels: null, runningFor: j.status === 'running' ? 0 : null })) };
   }
-  recentDurations = jest.fn(async (_conversion: ConversionId | null): Promise<DurationSpread | null> => ({ low: 10, typical: 12, high: 15 }));
+  // Seconds per output megapixel of recent jobs (1 MP typical): a queued job of unknown size counts as 12 s.
+  recentDurations = jest.fn(async (_conversion: ConversionId): Promise<RecentRates | null> => ({ perMegapixel: { low: 10, typical: 12, high: 15 }, megapixels: 1, jobs: 20 }));
   async queuedBefore() {
     return [];
   }
@@ -262,17 +263,32 @@ describe('ImageToolService', () => {
     const job = await images.submit('u1', { conversion: 'ai-4x', upload: png });
     for (let i = 0; i < 5; i++) await images.job('u1', job.id);
     expect(jobs.recentDurations).toHaveBeenCalledTimes(1);
-    // A conversion without figures of its own counts as recent jobs of any conversion did.
+    // A conversion without figures of its own counts at the documented default rates.
     jobs.recentDurations.mockResolvedValueOnce(null);
     const fresh = await images.submit('u1', { conversion: 'cartoon', upload: png });
-    expect((await images.job('u1', fresh.id)).queue?.estimate_seconds).not.toBeNull();
-    expect(jobs.recentDurations).toHaveBeenLastCalledWith(null);
+    const typical = defaultRates('cartoon').perMegapixel.typical * defaultRates('cartoon').megapixels;
+    expect((await images.job('u1', fresh.id)).queue?.estimate_seconds).toBeGreaterThanOrEqual(typical);
+    expect(jobs.recentDurations).toHaveBeenLastCalledWith('cartoon');
   });
 
-  it('shows no estimate when it cannot be computed: no history at all, or the database busy', async () => {
+  it('falls back to the default rates when the database is busy', async () => {
     await credits('u1', 5);
     jobs.recentDurations.mockRejectedValue(new Error('database busy'));
     const other = await images.submit('u1', { conversion: 'enhance', upload: png });
-    expect((await images.job('u1', other.id)).queue).toMatchObject({ position: 0, estimate_seconds: null, estimate_range: null });
+    expect((await images.job('u1', other.id)).queue).toMatchObject({ position: 0, estimate_seconds: expect.any(Number) });
+  });
+
+  it('estimates a conversion before it is submitted: the exact result size, the time behind the queue, the workers', async () => {
+    await credits('u1', 5);
+    await images.submit('u1', { conversion: 'ai-2x', upload: png });
+    const estimate = await images.estimate('ai-2x', 4032, 3024, { scale: null, width: null });
+    expect(estimate.result).toEqual({ width: 4096, height: 3072 });
+    expect(estimate.queue).toEqual({ ahead: 1, workers: 1 });
+    expect(estimate.basis).toBe('recent');
+    // 12 s for the 1 MP job ahead, then 12.58 MP at 12 s each.
+    expect(estimate.seconds!.typical).toBeCloseTo(12 + 12 * 12.58, 0);
+    expect(estimate.seconds!.low).toBeLessThan(estimate.seconds!.high);
+    jobs.recentDurations.mockResolvedValue(null);
+    expect((await images.estimate('sketch', 800, 600, { scale: null, width: null })).basis).toBe('default');
   });
 });
