@@ -42,7 +42,18 @@ export default function ImageToolPage() {
   };
 
   const time = expectedTimeWords(estimate.estimate?.seconds);
-  const summary = form.plan && `→ ${dimensions(form.plan.result)} px${time ? ` · ${say(t, time)}` : ''}`;
+  // The plan in short beside Convert (on a phone, in the card at the bottom of the screen).
+  const summary = form.plan && (
+    <>
+      <span className="whitespace-nowrap">→ {dimensions(form.plan.result)} px</span>
+      {time && (
+        <>
+          {' · '}
+          <span className="whitespace-nowrap">{say(t, time)}</span>
+        </>
+      )}
+    </>
+  );
 
   return (
     <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-12">

@@ -111,13 +111,23 @@ export function OptionsPanel({
           <label htmlFor={`${id}-format`} className="block text-sm font-semibold">
             {t('image.format')}
           </label>
-          <select id={`${id}-format`} value={choices.format} onChange={(event) => set({ format: event.target.value as ImageOptions['format'] })} data-testid="image-format" className={fieldClass}>
+          <select
+            id={`${id}-format`}
+            value={choices.format}
+            onChange={(event) => set({ format: event.target.value as ImageOptions['format'] })}
+            aria-describedby={`${id}-format-help`}
+            data-testid="image-format"
+            className={fieldClass}
+          >
             {IMAGE_OUTPUT_FORMATS.map((format) => (
               <option key={format} value={format}>
                 {format === 'auto' ? t('image.formatAuto') : FORMAT_LABELS[format].label}
               </option>
             ))}
           </select>
+          <p id={`${id}-format-help`} className={`mt-1 text-xs ${mutedClass}`}>
+            {t('image.formatHelp')}
+          </p>
         </div>
         {hasQuality(choices.format, fileType) && (
           <div>

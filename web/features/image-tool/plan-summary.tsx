@@ -32,16 +32,21 @@ export function PlanSummary({
   const { t } = usePageI18n();
   const id = useId();
   const panel = useRef<HTMLElement>(null);
-  // A newly read image: its plan in view (above the sticky Convert card on a phone: see Checkout).
+  // A newly read image: its plan in view, whole if it is not (on a phone: from its top, under the
+  // sticky header, down to the sticky Convert card, whose height is the page's scroll padding: see Checkout).
   const shown = size ? `${size.width}x${size.height}` : null;
   useEffect(() => {
-    if (shown) panel.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    const element = panel.current;
+    if (!shown || !element) return;
+    const box = element.getBoundingClientRect();
+    const bottom = window.innerHeight - (parseFloat(getComputedStyle(document.documentElement).scrollPaddingBottom) || 0);
+    if (box.top < 0 || box.bottom > bottom) element.scrollIntoView({ block: 'start', behavior: 'smooth' });
   }, [shown]);
 
   const time = expectedTimeWords(estimate.estimate?.seconds);
   const ahead = estimate.estimate?.queue.ahead ?? 0;
   return (
-    <section ref={panel} aria-labelledby={`${id}-title`} className="rounded-2xl bg-gray-50 p-4 sm:p-5 dark:bg-gray-900" data-testid="image-plan">
+    <section ref={panel} aria-labelledby={`${id}-title`} className="scroll-mt-20 rounded-2xl bg-gray-50 p-4 sm:p-5 dark:bg-gray-900" data-testid="image-plan">
       <h2 id={`${id}-title`} className="text-sm font-semibold">
         {t('image.planTitle')}
       </h2>
