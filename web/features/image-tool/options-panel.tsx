@@ -13,7 +13,7 @@ const NOISE_KEYS: Record<ImageOptions['noise'], PageMessageKey> = {
 };
 
 const pillClass =
-  'inline-flex cursor-pointer items-center rounded-full border border-gray-300 px-3.5 py-1.5 text-sm font-semibold transition hover:border-primary-400 has-checked:border-primary-600 has-checked:bg-primary-600 has-checked:text-white has-focus-visible:ring-2 has-focus-visible:ring-primary-500/50 dark:border-gray-700 dark:has-checked:border-primary-400 dark:has-checked:bg-primary-500 dark:has-checked:text-gray-950';
+  'inline-flex cursor-pointer items-center rounded-full border border-gray-300 px-3.5 py-1.5 text-sm font-semibold transition hover:border-primary-400 has-checked:border-primary-700 has-checked:bg-primary-700 has-checked:text-white has-focus-visible:ring-2 has-focus-visible:ring-primary-500/50 dark:border-gray-700 dark:has-checked:border-primary-400 dark:has-checked:bg-primary-500 dark:has-checked:text-gray-950';
 const fieldClass =
   'mt-1 block w-full rounded-xl border border-gray-300 bg-white px-3 py-2 text-base shadow-sm outline-none focus:border-primary-500 focus:ring-2 focus:ring-primary-500/30 aria-invalid:border-red-500 dark:border-gray-700 dark:bg-gray-900';
 
