@@ -1,4 +1,5 @@
 import {
+  DEFAULT_IMAGE_CONVERSION,
   DEFAULT_IMAGE_OPTIONS,
   IMAGE_CONVERSION_LIMITS,
   IMAGE_DEFAULT_QUALITY,
@@ -148,7 +149,7 @@ export interface ImageChoices {
   quality: number;
 }
 export const DEFAULT_CHOICES: ImageChoices = {
-  choice: 'ai-2x',
+  choice: choiceOf(DEFAULT_IMAGE_CONVERSION),
   size: { kind: 'scale', scale: 2 },
   noise: DEFAULT_IMAGE_OPTIONS.noise,
   format: DEFAULT_IMAGE_OPTIONS.format,

@@ -5,7 +5,7 @@ import { usePageI18n } from 'web/i18n/page-messages';
 import { CHOICE_KEYS, CONVERSION_CHOICES, type ConversionChoice as Choice } from 'web/lib/image-tool';
 
 /** Radio cards of the page: a label wrapping its radio, the checked one outlined. */
-export const radioCardClass =
+const radioCardClass =
   'relative flex cursor-pointer gap-3 rounded-2xl border border-gray-200 p-3 transition sm:p-4 hover:border-primary-400 has-checked:border-primary-600 has-checked:bg-primary-50 has-checked:ring-1 has-checked:ring-primary-600 has-focus-visible:ring-2 has-focus-visible:ring-primary-500/40 dark:border-gray-800 dark:has-checked:border-primary-400 dark:has-checked:bg-primary-950/40 dark:has-checked:ring-primary-400';
 
 /** The conversions as radio cards: name, one line on what it does, and the input bound (AI 4x is AI upscale at 4x). */

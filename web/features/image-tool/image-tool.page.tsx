@@ -30,15 +30,14 @@ import { useImageJobs } from 'web/features/image-tool/use-image-jobs';
 export default function ImageToolPage() {
   const { t } = usePageI18n();
   const form = useImageForm();
-  const jobs = useImageJobs();
+  const { job, jobPanel, working, problem, clearProblem, submit: send, show, dismiss, history, retryHistory, setHistoryPage } = useImageJobs();
   const estimate = useEstimate(form.size && form.plan ? estimatePath(form.request, form.size.width, form.size.height) : null);
-  const { job } = jobs;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (jobs.working) return;
+    if (working) return;
     const submission = form.check();
-    if (submission) void jobs.submit(submission);
+    if (submission) void send(submission);
   };
 
   const time = expectedTimeWords(estimate.estimate?.seconds);
@@ -66,8 +65,8 @@ export default function ImageToolPage() {
       </div>
 
       {job && (
-        <section ref={jobs.jobPanel} aria-labelledby="image-job-title" className="mt-8 scroll-mt-24" data-testid="image-job" data-status={job.status}>
-          <JobPanel job={job} onAnother={jobs.dismiss} />
+        <section ref={jobPanel} aria-labelledby="image-job-title" className="mt-8 scroll-mt-24" data-testid="image-job" data-status={job.status}>
+          <JobPanel job={job} onAnother={dismiss} />
         </section>
       )}
 
@@ -82,7 +81,7 @@ export default function ImageToolPage() {
                 missing={form.missing}
                 onChoose={(next) => {
                   form.choose(next);
-                  jobs.clearProblem();
+                  clearProblem();
                 }}
               />
             }
@@ -92,7 +91,7 @@ export default function ImageToolPage() {
                 invalid={form.urlInvalid}
                 onChange={(value, invalid) => {
                   form.setUrl(value, invalid);
-                  jobs.clearProblem();
+                  clearProblem();
                 }}
               />
             }
@@ -111,7 +110,7 @@ export default function ImageToolPage() {
           <ConversionChoice value={form.choices.choice} onChange={(choice) => form.setChoices({ ...form.choices, choice })} />
           <OptionsPanel choices={form.choices} onChange={form.setChoices} fileType={form.fileType} widthError={form.widthError} onWidthBlur={form.touchWidth} />
         </div>
-        <Checkout working={jobs.working} problem={jobs.problem} summary={summary} />
+        <Checkout working={working} problem={problem} summary={summary} />
       </form>
 
       <section aria-labelledby="image-history" className="mt-12">
@@ -119,7 +118,7 @@ export default function ImageToolPage() {
           {t('image.history')}
         </h2>
         <div className="mt-4">
-          <History remote={jobs.history} retry={jobs.retryHistory} onPage={jobs.setHistoryPage} onView={jobs.show} />
+          <History remote={history} retry={retryHistory} onPage={setHistoryPage} onView={show} />
         </div>
       </section>
     </main>

@@ -21,7 +21,7 @@ const render = (node: ReactNode) =>
 // Text as a reader gets it: tags and comments out, entities back.
 const text = (html: string) => html.replace(/<!--.*?-->/g, '').replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' ');
 
-const estimate = (seconds: ImageEstimate['seconds'], ahead = 0): { estimate: ImageEstimate; loading: boolean } => ({
+const estimate = (seconds: ImageEstimate['seconds'], ahead = 0): { estimate: ImageEstimate | null; loading: boolean } => ({
   estimate: { result: { width: 4096, height: 3072 }, seconds, basis: 'recent', queue: { ahead, workers: 1 } },
   loading: false,
 });
@@ -143,7 +143,7 @@ describe('the job panel', () => {
   });
 
   it('puts the before and after sizes apart, never run together', () => {
-    const html = render(<Compare job={job({})} input={{ width: 512, height: 512 }} result={{ width: 1024, height: 1024 }} />);
+    const html = render(<Compare job={job({})} input={{ width: 512, height: 512, shrunk: false }} result={{ width: 1024, height: 1024 }} />);
     expect(html).toMatch(/<figcaption[^>]*flex-col[^>]*gap-x-8[^>]*><span>Before: 512 × 512 px<\/span><span>After: 1024 × 1024 px<\/span><\/figcaption>/);
   });
 });

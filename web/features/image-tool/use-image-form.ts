@@ -76,5 +76,3 @@ export function useImageForm() {
     check,
   };
 }
-
-export type ImageForm = ReturnType<typeof useImageForm>;
