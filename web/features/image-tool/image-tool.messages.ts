@@ -77,6 +77,7 @@ export default {
   'image.planTimeDefault': 'From typical speeds: there are no recent conversions to measure yet.',
   'image.planQueueAhead': 'includes {count} images ahead of yours',
   'image.planQueueAheadOne': 'includes 1 image ahead of yours',
+  'image.planNeedsWidth': 'Enter the width you want to see the result size and time.',
   'image.planUrl': 'The size of an image from a URL is known once it is fetched: the result shows it.',
   'image.expectedSeconds': 'about {count} s',
   'image.expectedSecondsRange': 'about {count} s ({from}–{to} s)',

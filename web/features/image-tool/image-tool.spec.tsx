@@ -74,6 +74,13 @@ describe('the plan before Convert', () => {
     expect(text(plan(300, 200, null, gif, 'png'))).not.toContain('JPEG has no transparency');
   });
 
+  it('asks for the width while an exact width is not valid, and says a URL image is measured once fetched', () => {
+    const html = (size: { width: number; height: number } | null) =>
+      text(render(<PlanSummary size={size} plan={null} ai estimate={{ estimate: null, loading: false }} traits={null} resultFormat={null} onCleanup={() => undefined} />));
+    expect(html({ width: 800, height: 600 })).toContain('Enter the width you want to see the result size and time.');
+    expect(html(null)).toContain('known once it is fetched');
+  });
+
   it('says when no converter runs, and while the figure loads the time is busy', () => {
     expect(text(plan(800, 600, null, jpeg, 'jpeg', estimate(null)))).toContain('No converter is running right now');
     expect(plan(800, 600, null, jpeg, 'jpeg', { estimate: null, loading: true })).toMatch(/aria-busy="true"[^>]*data-testid="image-plan-time"/);

@@ -81,7 +81,7 @@ export function PlanSummary({
           </dd>
         </dl>
       ) : (
-        !size && <p className={`mt-2 text-sm ${mutedClass}`}>{t('image.planUrl')}</p>
+        <p className={`mt-2 text-sm ${mutedClass}`}>{t(size ? 'image.planNeedsWidth' : 'image.planUrl')}</p>
       )}
       {plan?.smaller && (
         <div className="mt-4 rounded-xl bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950/50 dark:text-amber-100" data-testid="image-smaller">
