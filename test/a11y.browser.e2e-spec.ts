@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import type { RunningApp } from './support/app-process';
 import { readsSession, routeSamples, signedInOnly, signedOutOnly } from './support/audited-routes';
 import { hydrated, settled } from './support/browser';
@@ -192,6 +194,21 @@ describe('accessibility (axe-core) in a real browser', () => {
     expect(paths).toEqual(expect.arrayContaining(['/', '/pricing', '/tools/image', '/usage', '/admin', '/admin/guides']));
     expect(await auditPages(on(), paths, true)).toEqual([]);
   }, 600_000);
+
+  it('finds no WCAG 2.2 AA violation on the image tool with a large photo chosen: its plan, the clean-up offer, the options', async () => {
+    const photo = join(site.dataDir, 'a11y-photo-6000x4000.jpg');
+    await sharp({ create: { width: 6000, height: 4000, channels: 3, background: { r: 200, g: 180, b: 90 } } }).jpeg().toFile(photo);
+    const chosen = async (page: Page) => {
+      await settled(page);
+      await page.getByTestId('image-file').setInputFiles(photo);
+      await page.getByTestId('image-smaller').waitFor();
+      // A JPEG result: the quality slider shows too.
+      await page.getByTestId('image-format').selectOption('jpeg');
+      await page.getByTestId('image-quality').waitFor();
+      await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+    };
+    expect(await auditPages(on(), ['/tools/image'], true, chosen)).toEqual([]);
+  }, 300_000);
 
   it('finds no WCAG 2.2 AA violation on the queue dashboard (bull-board), which links back to /admin', async () => {
     const dashboard = async (page: Page) => {

@@ -55,3 +55,32 @@ export const imageUrlJobSchema = z
   .strictObject({ conversion: imageConversionSchema, url: imageUrlSchema, ...optionFields })
   .superRefine(crossFieldRules)
   .transform((value) => ({ conversion: value.conversion, url: value.url, options: toOptions(value) }));
+
+/** The longest input side the estimate is asked about (sharp's own limit is far beyond any 10 MB image). */
+const ESTIMATE_MAX_INPUT_SIDE = 65_535;
+const side = (name: string) => z.coerce.number().int({ error: `${name} is a whole number of pixels` }).min(1, { error: `${name} is at least 1 px` }).max(ESTIMATE_MAX_INPUT_SIDE, { error: `${name} is at most ${ESTIMATE_MAX_INPUT_SIDE} px` });
+
+/**
+ * GET /api/v1/images/estimate?conversion=&width=&height=[&scale=|&width_out=]: the image's size as
+ * the page read it, and the size asked for as a submission gives it (`width_out` is its `width`).
+ */
+export const imageEstimateQuerySchema = z
+  .strictObject({ conversion: imageConversionSchema, width: side('width'), height: side('height'), scale: optionFields.scale, width_out: optionFields.width })
+  .superRefine((value, context) => {
+    if (value.scale !== undefined && value.width_out !== undefined) context.addIssue({ code: 'custom', message: 'Give a scale or a width_out, not both.', path: ['width_out'] });
+    if (!isAiConversion(value.conversion)) {
+      for (const key of ['scale', 'width_out'] as const) {
+        if (value[key] !== undefined) context.addIssue({ code: 'custom', message: `${key} is for the AI conversions only.`, path: [key] });
+      }
+    }
+  })
+  .transform(({ conversion, width, height, scale, width_out }) => ({ conversion, width, height, options: { scale: (scale ?? null) as ImageOptions['scale'], width: width_out ?? null } }));
+
+const seconds = z.number().nonnegative();
+/** The answer of GET /api/v1/images/estimate (ImageEstimate), for the OpenAPI document. */
+export const imageEstimateSchema = z.object({
+  result: z.object({ width: z.number().int(), height: z.number().int() }),
+  seconds: z.object({ low: seconds, typical: seconds, high: seconds }).nullable(),
+  basis: z.enum(['recent', 'default']).nullable(),
+  queue: z.object({ ahead: z.number().int().nonnegative(), workers: z.number().int().nonnegative() }),
+});

@@ -176,3 +176,17 @@ export interface ImageJobView {
    */
   queue: { position: number; estimate_seconds: number | null; estimate_range: { low: number; high: number } | null } | null;
 }
+
+/**
+ * GET /api/v1/images/estimate: what converting a `width` x `height` image would give and take if
+ * it were submitted now, shown before the credit is spent. `seconds` is from now until it would
+ * be done (behind the jobs queued and running, shared by the live workers): quick, typical and
+ * slow, from the seconds per output megapixel of recent jobs of the conversion (`basis: 'recent'`)
+ * or the documented defaults without enough history (`'default'`); null with no worker alive.
+ */
+export interface ImageEstimate {
+  result: { width: number; height: number };
+  seconds: { low: number; typical: number; high: number } | null;
+  basis: 'recent' | 'default' | null;
+  queue: { ahead: number; workers: number };
+}

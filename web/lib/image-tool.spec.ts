@@ -6,7 +6,19 @@ import {
   checkImageFile,
   CONVERSION_KEYS,
   estimateWords,
-  fitWithin,
+  clockTime,
+  DEFAULT_CHOICES,
+  downloadName,
+  estimatePath,
+  expectedTimeWords,
+  hasQuality,
+  isAnimatedWebp,
+  keptNotes,
+  reportedProgress,
+  requestFields,
+  requestOf,
+  resultFormatOf,
+  widthProblem,
   formatBytes,
   jobFileUrl,
   pollDelay,
@@ -55,12 +67,96 @@ describe('the image tool', () => {
     expect(formatBytes(10, 'en-US')).toBe('1 KB');
   });
 
-  it("shrinks an image to the conversion's bound, keeping its shape", () => {
-    expect(fitWithin(400, 300, 'ai-2x')).toEqual({ width: 400, height: 300, shrunk: false });
-    expect(fitWithin(512, 512, 'ai-2x')).toEqual({ width: 512, height: 512, shrunk: false });
-    expect(fitWithin(1024, 768, 'ai-2x')).toEqual({ width: 512, height: 384, shrunk: true });
-    expect(fitWithin(300, 1200, 'ai-4x')).toEqual({ width: 64, height: 256, shrunk: true });
-    expect(fitWithin(4000, 10, 'ai-4x')).toEqual({ width: 256, height: 1, shrunk: true });
+  it('makes the request of the choices: AI upscale at 4x is the 4x conversion, defaults are not sent, classic styles take no size', () => {
+    expect(requestOf(DEFAULT_CHOICES)).toEqual({ conversion: 'ai-2x', options: { scale: null, width: null, noise: 'auto', format: 'auto', quality: 90 } });
+    expect(requestOf({ ...DEFAULT_CHOICES, size: { kind: 'scale', scale: 4 } }).conversion).toBe('ai-4x');
+    expect(requestOf({ ...DEFAULT_CHOICES, size: { kind: 'scale', scale: 4 } }).options.scale).toBeNull();
+    expect(requestOf({ ...DEFAULT_CHOICES, choice: 'ai-2x-fast', size: { kind: 'scale', scale: 4 } })).toMatchObject({ conversion: 'ai-2x-fast', options: { scale: 4 } });
+    expect(requestOf({ ...DEFAULT_CHOICES, size: { kind: 'scale', scale: 1 } }).options.scale).toBe(1);
+    expect(requestOf({ ...DEFAULT_CHOICES, size: { kind: 'width', width: '1600' } }).options).toMatchObject({ scale: null, width: 1600 });
+    expect(requestOf({ ...DEFAULT_CHOICES, choice: 'sketch', size: { kind: 'scale', scale: 3 }, noise: 'high' })).toEqual({
+      conversion: 'sketch',
+      options: { scale: null, width: null, noise: 'auto', format: 'auto', quality: 90 },
+    });
+  });
+
+  it('sends only the fields that differ from the defaults, quality only where it applies', () => {
+    const request = requestOf({ ...DEFAULT_CHOICES, size: { kind: 'scale', scale: 3 }, noise: 'high', format: 'webp', quality: 75 });
+    expect(requestFields(request)).toEqual({ conversion: 'ai-2x', scale: 3, noise: 'high', format: 'webp', quality: 75 });
+    expect(requestFields(requestOf(DEFAULT_CHOICES))).toEqual({ conversion: 'ai-2x' });
+    // A PNG result has no quality; 'auto' of a PNG input is PNG.
+    expect(requestFields(requestOf({ ...DEFAULT_CHOICES, format: 'png', quality: 50 }))).toEqual({ conversion: 'ai-2x', format: 'png' });
+    expect(requestFields(requestOf({ ...DEFAULT_CHOICES, quality: 50 }), 'image/png')).toEqual({ conversion: 'ai-2x' });
+    expect(requestFields(requestOf({ ...DEFAULT_CHOICES, quality: 50 }), 'image/jpeg')).toEqual({ conversion: 'ai-2x', quality: 50 });
+  });
+
+  it('checks an exact width', () => {
+    expect(widthProblem({ kind: 'scale', scale: 2 })).toBeNull();
+    expect(widthProblem({ kind: 'width', width: '1600' })).toBeNull();
+    for (const width of ['', '0', '4097', '12.5', 'abc']) expect(widthProblem({ kind: 'width', width })).toBe('image.widthInvalid');
+    expect(pages['image.widthInvalid']).toContain('{max}');
+  });
+
+  it("knows the result's format: auto keeps JPEG and WebP, gives PNG for PNG and GIF, unknown for a URL", () => {
+    expect(resultFormatOf('auto', 'image/jpeg')).toBe('jpeg');
+    expect(resultFormatOf('auto', 'image/webp')).toBe('webp');
+    expect(resultFormatOf('auto', 'image/gif')).toBe('png');
+    expect(resultFormatOf('auto', undefined)).toBeNull();
+    expect(resultFormatOf('jpeg', 'image/png')).toBe('jpeg');
+    expect(hasQuality('auto', 'image/png')).toBe(false);
+    expect(hasQuality('auto', undefined)).toBe(true);
+  });
+
+  it('asks the estimate for the conversion, the image size and the size wanted', () => {
+    expect(estimatePath(requestOf(DEFAULT_CHOICES), 4032, 3024)).toBe('/api/v1/images/estimate?conversion=ai-2x&width=4032&height=3024');
+    expect(estimatePath(requestOf({ ...DEFAULT_CHOICES, size: { kind: 'scale', scale: 1.5 } }), 800, 600)).toBe('/api/v1/images/estimate?conversion=ai-2x&width=800&height=600&scale=1.5');
+    expect(estimatePath(requestOf({ ...DEFAULT_CHOICES, size: { kind: 'width', width: '1200' } }), 800, 600)).toContain('&width_out=1200');
+  });
+
+  it('says the expected time as "about 25 s (20–40 s)", in minutes past 90 s', () => {
+    expect(say(expectedTimeWords({ low: 19.6, typical: 25.2, high: 40 }))).toBe('about 25 s (20–40 s)');
+    expect(say(expectedTimeWords({ low: 3, typical: 3.2, high: 3.4 }))).toBe('about 3 s');
+    expect(say(expectedTimeWords({ low: 50, typical: 100, high: 200 }))).toBe('about 2 min (1–3 min)');
+    expect(expectedTimeWords(null)).toBeNull();
+  });
+
+  it('says what is kept, what JPEG loses and that an animation gives its first frame', () => {
+    const png = { type: 'image/png', alpha: true, animated: false };
+    expect(keptNotes(png, 'png').map((key) => pages[key])).toEqual(['Orientation applied, colours converted to sRGB, transparency kept (PNG/WebP), location and camera details removed']);
+    expect(keptNotes(png, 'jpeg')).toContain('image.jpegNoAlpha');
+    expect(pages['image.jpegNoAlpha']).toBe('JPEG has no transparency: transparent parts become white');
+    expect(keptNotes({ ...png, alpha: false }, 'jpeg')).not.toContain('image.jpegNoAlpha');
+    expect(keptNotes({ type: 'image/gif', alpha: false, animated: false }, 'png')).toContain('image.firstFrame');
+    expect(keptNotes({ type: 'image/webp', alpha: false, animated: true }, 'webp')).toContain('image.firstFrame');
+    expect(keptNotes({ type: 'image/webp', alpha: false, animated: false }, 'webp')).not.toContain('image.firstFrame');
+    expect(pages['image.firstFrame']).toBe('Only the first frame of an animated image is converted');
+    // A URL's image may be transparent: JPEG's note shows.
+    expect(keptNotes(null, 'jpeg')).toContain('image.jpegNoAlpha');
+  });
+
+  it('knows an animated WebP by its header', () => {
+    const header = (flags: number) => new Uint8Array([...Buffer.from('RIFF'), 0, 0, 0, 0, ...Buffer.from('WEBPVP8X'), 10, 0, 0, 0, flags]);
+    expect(isAnimatedWebp(header(0x02))).toBe(true);
+    expect(isAnimatedWebp(header(0x10))).toBe(false);
+    expect(isAnimatedWebp(new Uint8Array([...Buffer.from('RIFF'), 0, 0, 0, 0, ...Buffer.from('WEBPVP8 '), 0, 0, 0, 0, 2]))).toBe(false);
+    expect(isAnimatedWebp(new Uint8Array(4))).toBe(false);
+  });
+
+  it('names the download by its format and gives the repeat time on the 24-hour clock', () => {
+    const job = { id: '1a2b3c4d-0000-0000-0000-000000000000', conversion: 'ai-2x' as const };
+    expect(downloadName({ ...job, result_format: 'jpeg' })).toBe('ai-2x-1a2b3c4d.jpg');
+    expect(downloadName({ ...job, result_format: 'webp' })).toBe('ai-2x-1a2b3c4d.webp');
+    expect(downloadName({ ...job, result_format: null })).toBe('ai-2x-1a2b3c4d.png');
+    const at = new Date(2026, 10, 28, 14, 2).toISOString();
+    expect(clockTime(at, 'en-US')).toBe('14:02');
+    expect(clockTime(new Date(2026, 10, 28, 21, 5).toISOString(), 'en-GB')).toBe('21:05');
+    expect(interpolate(pages['image.repeat'], { time: '14:02' })).toBe('You converted this image at 14:02: here it is again, no credit used');
+  });
+
+  it("shows a running job's reported progress", () => {
+    expect(reportedProgress({ status: 'running', progress: { done: 3, total: 12 } })).toBe(0.25);
+    expect(reportedProgress({ status: 'running', progress: { done: 0, total: 0 } })).toBeNull();
+    expect(reportedProgress({ status: 'queued', progress: null })).toBeNull();
   });
 
   it('tells where the job stands in the queue', () => {

@@ -6,6 +6,7 @@ import { CreditsModule } from 'src/modules/credits/credits.module';
 import { QueueModule } from 'src/platform/queue/queue.module';
 import { OnnxSharpImageConverter } from './adapters/onnx-sharp-image-converter.adapter';
 import { ImagesController } from './adapters/http/images.controller';
+import { ImageEstimateController } from './adapters/http/image-estimate.controller';
 import { SafeHttpImageFetcher } from './adapters/http/safe-http-image-fetcher.adapter';
 import { OnnxUpscaler } from './adapters/onnx/onnx-upscaler';
 import { ImageJobSchema } from './adapters/persistence/image-job.entity';
@@ -34,7 +35,7 @@ import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module
  */
 @Module({
   imports: [AuthGuardsModule, CreditsModule, QueueModule, OutboxModule, RecurringWorkModule, MikroOrmModule.forFeature([ImageJobSchema])],
-  controllers: [ImagesController],
+  controllers: [ImagesController, ImageEstimateController],
   providers: [
     ImageToolService,
     ImageConversionRunner,

@@ -1,3 +1,4 @@
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { IMAGE_CREDITS } from 'src/contracts/images';
 import { buttonClass, cardClass, linkClass, mutedClass, useCredits, useSession } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
@@ -8,20 +9,23 @@ import { useSiteConfig } from 'web/lib/root-data';
 import { Link } from 'web/lib/router/router';
 
 /**
- * The cost, the balance (or the sign-in offer), the submit button and why a submission was refused.
- * On phones it stays at the bottom of the screen, so Convert is in reach below the six conversion
- * cards. The button is never `disabled` while working (that would drop keyboard focus to the page,
+ * The cost, the balance (or the sign-in offer), what the conversion will give (`summary`), the
+ * submit button and why a submission was refused. On phones it stays at the bottom of the screen,
+ * so Convert is in reach below the options; the page keeps its height clear there (useStickyClearance). The button is never `disabled` while working (that would drop keyboard focus to the page,
  * and the low-credit modal could not give it back, WCAG 2.4.3): it says what runs and does nothing.
  */
-export function Checkout({ working, problem }: { working: 'sending' | 'converting' | null; problem: string | null }) {
+export function Checkout({ working, problem, summary }: { working: 'sending' | 'converting' | null; problem: string | null; summary: ReactNode }) {
   const { t, tag } = usePageI18n();
   const { trialCredits } = useSiteConfig();
   const session = useSession();
   const credits = useCredits();
   const cost = creditsLabel(t, IMAGE_CREDITS, tag);
   const balance = credits.view?.balance;
+  const card = useRef<HTMLDivElement>(null);
+  useStickyClearance(card);
   return (
     <div
+      ref={card}
       className={`${cardClass} max-lg:sticky max-lg:bottom-2 max-lg:z-20 max-lg:!bg-white max-lg:!p-4 max-lg:shadow-xl max-lg:ring-1 max-lg:ring-gray-900/5 lg:sticky lg:top-24 dark:max-lg:!bg-gray-900`}
       data-testid="image-checkout"
     >
@@ -44,6 +48,11 @@ export function Checkout({ working, problem }: { working: 'sending' | 'convertin
           </div>
         )}
       </dl>
+      {summary && (
+        <p className="mt-3 text-sm tabular-nums max-lg:mt-1" data-testid="image-checkout-summary">
+          {summary}
+        </p>
+      )}
       {session.loaded && !session.userInfo && (
         <p className="mt-4 rounded-2xl bg-primary-50 px-4 py-3 text-sm text-primary-900 dark:bg-primary-950/60 dark:text-primary-100" data-testid="image-sign-in-note">
           <Icon name="lock" className="mr-1 inline size-4 align-[-2px]" />
@@ -76,4 +85,30 @@ export function Checkout({ working, problem }: { working: 'sending' | 'convertin
       <TestModeNote className="mt-4 max-lg:hidden" />
     </div>
   );
+}
+
+/**
+ * While the card sticks to the bottom of the screen (phones), the page's scroll padding is its
+ * height: whatever is scrolled into view (a focused field, the plan of a newly chosen image) stops
+ * above the card instead of under it.
+ */
+function useStickyClearance(card: RefObject<HTMLDivElement | null>) {
+  useEffect(() => {
+    const element = card.current;
+    if (!element || typeof ResizeObserver !== 'function') return;
+    const root = document.documentElement;
+    const update = () => {
+      const style = getComputedStyle(element);
+      const atBottom = style.position === 'sticky' && style.bottom !== 'auto';
+      root.style.scrollPaddingBottom = atBottom ? `${Math.ceil(element.getBoundingClientRect().height) + 16}px` : '';
+    };
+    const observer = new ResizeObserver(update);
+    observer.observe(element);
+    window.addEventListener('resize', update);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', update);
+      root.style.scrollPaddingBottom = '';
+    };
+  }, [card]);
 }

@@ -52,13 +52,10 @@ export function Compare({ job, input, result }: { job: ImageJobView; input: NonN
           className="absolute inset-0 size-full cursor-ew-resize opacity-0"
         />
       </div>
-      <figcaption className={`mt-2 flex justify-between text-sm ${mutedClass}`}>
-        <span>
-          {t('image.before')}: {input.width} × {input.height} px
-        </span>
-        <span>
-          {t('image.after')}: {result.width} × {result.height} px
-        </span>
+      {/* Two sizes, never run together: apart on a wide screen, one under the other on a narrow one. */}
+      <figcaption className={`mt-2 flex flex-col gap-x-8 gap-y-0.5 text-sm sm:flex-row sm:justify-between ${mutedClass}`} data-testid="image-compare-caption">
+        <span>{t('image.beforeSize', { width: input.width, height: input.height })}</span>
+        <span>{t('image.afterSize', { width: result.width, height: result.height })}</span>
       </figcaption>
     </figure>
   );

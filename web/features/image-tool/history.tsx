@@ -6,7 +6,8 @@ import { Icon } from 'web/components/icons';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { formatDateTime } from 'web/lib/billing-format';
 import { creditsLabel } from 'web/lib/credits';
-import { CONVERSION_KEYS, JOB_STATUS_KEYS, jobFileUrl, jobStatusTone } from 'web/lib/image-tool';
+import { downloadName, FORMAT_LABELS, JOB_STATUS_KEYS, jobFileUrl, jobStatusTone } from 'web/lib/image-tool';
+import { jobLabel } from 'web/features/image-tool/job-panel';
 
 /** The user's images, newest first, 20 a page: thumbnail, conversion, status, credits, date, view and download. */
 export function History({ remote, retry, onPage, onView }: { remote: Remote<Paged<ImageJobView>>; retry: () => void; onPage: (page: number) => void; onView: (job: ImageJobView) => void }) {
@@ -23,7 +24,7 @@ export function History({ remote, retry, onPage, onView }: { remote: Remote<Page
           <>
             <ul className="divide-y divide-gray-200 rounded-3xl border border-gray-200 bg-white shadow-sm dark:divide-gray-800 dark:border-gray-800 dark:bg-gray-900/60" data-testid="image-history">
               {jobs.items.map((job) => {
-                const conversion = t(CONVERSION_KEYS[job.conversion].name);
+                const conversion = jobLabel(t, job);
                 const date = formatDateTime(job.created_at, tag);
                 return (
                   <li key={job.id} data-job={job.id} data-status={job.status} className="flex flex-wrap items-center gap-x-4 gap-y-3 px-4 py-3 sm:flex-nowrap sm:px-6">
@@ -35,7 +36,7 @@ export function History({ remote, retry, onPage, onView }: { remote: Remote<Page
                       </p>
                       <p className={`mt-0.5 text-xs ${mutedClass}`}>
                         <time dateTime={job.created_at}>{date}</time> · {t(job.source === 'url' ? 'image.fromUrl' : 'image.fromUpload')}
-                        {job.result && ` · ${job.result.width} × ${job.result.height} px`}
+                        {job.result && ` · ${job.result.width} × ${job.result.height} px · ${FORMAT_LABELS[job.result_format ?? 'png'].label}`}
                       </p>
                     </div>
                     <p className="shrink-0 text-sm tabular-nums">
@@ -53,7 +54,7 @@ export function History({ remote, retry, onPage, onView }: { remote: Remote<Page
                       {job.status === 'succeeded' && job.files && (
                         <a
                           href={jobFileUrl(job.id, 'result', true)}
-                          download
+                          download={downloadName(job)}
                           className="inline-flex items-center gap-1 rounded-full border border-gray-300 px-3 py-1.5 text-sm font-semibold hover:bg-gray-50 dark:border-gray-700 dark:hover:bg-gray-800"
                         >
                           <Icon name="download" className="size-4" />

@@ -1,19 +1,34 @@
 import { useEffect, useState } from 'react';
-import { IMAGE_CONVERSION_LIMITS, type ImageJobView } from 'src/contracts/images';
+import type { ImageJobView } from 'src/contracts/images';
 import { buttonClass, cardClass, mutedClass, secondaryButtonClass } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
-import { usePageI18n } from 'web/i18n/page-messages';
-import { CONVERSION_KEYS, estimateWords, isUnfinished, jobFileUrl, progressOf, queueWords } from 'web/lib/image-tool';
+import { usePageI18n, type PageTranslate } from 'web/i18n/page-messages';
+import { clockTime, CONVERSION_KEYS, downloadName, estimateWords, FORMAT_LABELS, isUnfinished, jobFileUrl, progressOf, queueWords, reportedProgress } from 'web/lib/image-tool';
 import { Compare } from 'web/features/image-tool/compare';
 import { say } from 'web/features/image-tool/image-tool-common';
 
-/** The job on screen: the wait notice with the queue while it waits and runs, then the result, or why it failed. */
+/** "AI upscale 2x · 3x", "AI upscale 2x · 1x clean-up", "Pencil sketch": the conversion with the size asked for. */
+export function jobLabel(t: PageTranslate, job: Pick<ImageJobView, 'conversion' | 'options'>): string {
+  const name = t(CONVERSION_KEYS[job.conversion].name);
+  // Answers from before the options existed have none.
+  const options = job.options as ImageJobView['options'] | undefined;
+  if (options?.width) return `${name} · ${t('image.labelWidth', { width: options.width })}`;
+  if (options?.scale === 1) return `${name} · ${t('image.labelCleanup')}`;
+  if (options?.scale) return `${name} · ${t('image.labelScale', { scale: options.scale })}`;
+  return name;
+}
+
+/** The job on screen: the wait notice with the queue and progress while it waits and runs, then the result, or why it failed. */
+/** What the worker says about a finished result (the job's `notes`). */
+const NOTE_KEYS = { 'first-frame': 'image.noteFirstFrame', flattened: 'image.noteFlattened', 'repeat-credit-returned': 'image.noteRepeatReturned' } as const;
+
 export function JobPanel({ job, onAnother }: { job: ImageJobView; onAnother: () => void }) {
-  const { t } = usePageI18n();
-  const conversion = t(CONVERSION_KEYS[job.conversion].name);
+  const { t, tag } = usePageI18n();
+  const conversion = jobLabel(t, job);
 
   if (isUnfinished(job)) {
     const estimate = estimateWords(job.queue?.estimate_range);
+    const reported = reportedProgress(job);
     return (
       <div className={cardClass}>
         <h2 id="image-job-title" className={`text-sm font-semibold tracking-wide uppercase ${mutedClass}`}>
@@ -31,7 +46,10 @@ export function JobPanel({ job, onAnother }: { job: ImageJobView; onAnother: () 
             </p>
           </div>
         </div>
-        {job.status === 'running' ? (
+        {/* The worker's own count of tiles done when it reports one; else time against the estimate. */}
+        {reported !== null ? (
+          <ProgressBar value={reported} />
+        ) : job.status === 'running' ? (
           <RunningProgress key={job.id} estimate={job.queue?.estimate_seconds ?? null} job={job} />
         ) : (
           <ProgressBar value={null} />
@@ -55,7 +73,6 @@ export function JobPanel({ job, onAnother }: { job: ImageJobView; onAnother: () 
     );
   }
 
-  const limits = IMAGE_CONVERSION_LIMITS[job.conversion];
   return (
     <div className={cardClass}>
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -63,14 +80,28 @@ export function JobPanel({ job, onAnother }: { job: ImageJobView; onAnother: () 
           <h2 id="image-job-title" className="text-xl font-bold">
             {t('image.doneTitle')}
           </h2>
-          <p className={`mt-1 text-sm ${mutedClass}`}>
-            {conversion}
-            {job.input && job.result && ` · ${t('image.sizes', { from: `${job.input.width} × ${job.input.height}`, to: `${job.result.width} × ${job.result.height}` })}`}
-          </p>
+          <p className={`mt-1 text-sm ${mutedClass}`}>{conversion}</p>
+          {job.result && (
+            <p className="mt-0.5 text-sm font-semibold tabular-nums" data-testid="image-result-size">
+              {t('image.resultSize', { width: job.result.width, height: job.result.height, format: FORMAT_LABELS[job.result_format ?? 'png'].label })}
+            </p>
+          )}
+          {job.repeat && (
+            <p className="mt-2 rounded-xl bg-primary-50 px-3 py-2 text-sm text-primary-900 dark:bg-primary-950/60 dark:text-primary-100" data-testid="image-repeat">
+              {t('image.repeat', { time: clockTime(job.repeat.converted_at, tag) })}
+            </p>
+          )}
+          {job.notes.length > 0 && (
+            <ul className={`mt-2 list-disc pl-5 text-sm ${mutedClass}`} data-testid="image-notes">
+              {job.notes.map((note) => (
+                <li key={note}>{t(NOTE_KEYS[note])}</li>
+              ))}
+            </ul>
+          )}
         </div>
         <div className="flex w-full flex-col gap-3 sm:w-auto sm:flex-row">
           {job.files && (
-            <a href={jobFileUrl(job.id, 'result', true)} download className={buttonClass} data-testid="image-download">
+            <a href={jobFileUrl(job.id, 'result', true)} download={downloadName(job)} className={buttonClass} data-testid="image-download">
               <Icon name="download" className="size-4" />
               {t('image.download')}
             </a>
@@ -82,21 +113,17 @@ export function JobPanel({ job, onAnother }: { job: ImageJobView; onAnother: () 
       </div>
       {job.input?.shrunk && (
         <p className="mt-4 rounded-2xl bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:bg-amber-950/50 dark:text-amber-100" data-testid="image-shrunk">
-          {t('image.shrunkNote', { max: limits.maxInputSide, width: job.input.width, height: job.input.height })}
+          {t('image.shrunkNote', { width: job.input.width, height: job.input.height })}
         </p>
       )}
       <div className="mt-5">
-        {job.files && job.result && job.input ? (
-          <Compare job={job} result={job.result} input={job.input} />
-        ) : (
-          <p className={mutedClass}>{t('image.filesGone')}</p>
-        )}
+        {job.files && job.result && job.input ? <Compare job={job} result={job.result} input={job.input} /> : <p className={mutedClass}>{t('image.filesGone')}</p>}
       </div>
     </div>
   );
 }
 
-/** Progress of a running job: the time since it started against the estimate it had then (never past 95%). */
+/** Progress of a running job without a reported count: the time since it started against the estimate it had then (never past 95%). */
 function RunningProgress({ job, estimate }: { job: ImageJobView; estimate: number | null }) {
   const [ticks, setTicks] = useState(0);
   const [atStart] = useState(estimate);
@@ -107,7 +134,7 @@ function RunningProgress({ job, estimate }: { job: ImageJobView; estimate: numbe
   return <ProgressBar value={progressOf(job, ticks / 4, atStart)} />;
 }
 
-function ProgressBar({ value }: { value: number | null }) {
+export function ProgressBar({ value }: { value: number | null }) {
   const { t } = usePageI18n();
   return (
     <div
@@ -117,6 +144,7 @@ function ProgressBar({ value }: { value: number | null }) {
       aria-valuemax={value === null ? undefined : 100}
       aria-valuenow={value === null ? undefined : Math.round(value * 100)}
       className="mt-5 h-2 overflow-hidden rounded-full bg-gray-100 dark:bg-gray-800"
+      data-testid="image-progress"
     >
       <div
         className={`h-full rounded-full bg-primary-500 transition-[width] duration-300 ${value === null ? 'w-full animate-pulse opacity-60' : ''}`}

@@ -1,13 +1,17 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
-import { IMAGE_CONVERSION_LIMITS, IMAGE_MAX_BYTES, type ImageConversion } from 'src/contracts/images';
+import { IMAGE_MAX_BYTES } from 'src/contracts/images';
 import { mutedClass } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
 import { usePageI18n } from 'web/i18n/page-messages';
-import { ACCEPTED_IMAGE_TYPES, checkImageFile, fitWithin, formatBytes } from 'web/lib/image-tool';
+import { ACCEPTED_IMAGE_TYPES, checkImageFile, formatBytes, isAnimatedWebp, type ImageTraits } from 'web/lib/image-tool';
 import { Chosen, Glyph } from 'web/features/image-tool/image-tool-common';
 
-/** The drop zone and file picker; the chosen file with its size, and whether it will be shrunk. */
-export function UploadPanel({ chosen, conversion, missing, onChoose }: { chosen: Chosen | null; conversion: ImageConversion; missing: boolean; onChoose: (chosen: Chosen | null) => void }) {
+/**
+ * The drop zone and file picker, and the chosen file with its size (what it will give is the plan
+ * below). Where there is no hover (a touch screen) there is nothing to drop onto: it says "Choose
+ * an image" there, decided in CSS so the server's HTML is right for both.
+ */
+export function UploadPanel({ chosen, missing, onChoose }: { chosen: Chosen | null; missing: boolean; onChoose: (chosen: Chosen | null) => void }) {
   const { t, tag } = usePageI18n();
   const id = useId();
   const [dragging, setDragging] = useState(false);
@@ -35,7 +39,6 @@ export function UploadPanel({ chosen, conversion, missing, onChoose }: { chosen:
     choose(event.dataTransfer.files[0]);
   };
 
-  const fit = chosen?.width && chosen.height ? fitWithin(chosen.width, chosen.height, conversion) : null;
   const error = missing ? t('image.fileMissing') : chosen?.problem;
   return (
     <div>
@@ -55,7 +58,18 @@ export function UploadPanel({ chosen, conversion, missing, onChoose }: { chosen:
         <span className="flex size-12 items-center justify-center rounded-full bg-primary-100 text-primary-700 dark:bg-primary-900 dark:text-primary-300">
           <Glyph name="upload" className="size-6" />
         </span>
-        <span className="font-semibold">{t(dragging ? 'image.dropActive' : 'image.drop')}</span>
+        {dragging ? (
+          <span className="font-semibold">{t('image.dropActive')}</span>
+        ) : (
+          <>
+            <span className="font-semibold pointer-coarse:hidden [@media(hover:none)]:hidden" data-testid="image-drop-text">
+              {t('image.drop')}
+            </span>
+            <span className="hidden font-semibold pointer-coarse:inline [@media(hover:none)]:inline" data-testid="image-choose-text">
+              {t('image.dropTouch')}
+            </span>
+          </>
+        )}
         <span id={`${id}-hint`} className={`text-sm ${mutedClass}`}>
           {t('image.dropHint', { max })}
         </span>
@@ -93,11 +107,6 @@ export function UploadPanel({ chosen, conversion, missing, onChoose }: { chosen:
                 ? t('image.fileSize', { width: chosen.width, height: chosen.height, size: formatBytes(chosen.file.size, tag) })
                 : formatBytes(chosen.file.size, tag)}
             </p>
-            {fit?.shrunk && (
-              <p className="mt-1 text-sm text-amber-800 dark:text-amber-300" data-testid="image-will-shrink">
-                {t('image.willShrink', { max: IMAGE_CONVERSION_LIMITS[conversion].maxInputSide, width: fit.width, height: fit.height })}
-              </p>
-            )}
           </div>
           <button
             type="button"
@@ -114,16 +123,18 @@ export function UploadPanel({ chosen, conversion, missing, onChoose }: { chosen:
 }
 
 /**
- * The size of a chosen image and a small preview drawn on a canvas (a data: URL, which the
- * site's content security policy allows where a blob: URL is not); null when the browser cannot
- * decode it (the server has the last word on what it accepts).
+ * The size of a chosen image, a small preview drawn on a canvas (a data: URL, which the site's
+ * content security policy allows where a blob: URL is not), and what it is: transparent anywhere
+ * (read from the preview's pixels), animated (a GIF always counts; a WebP by its header). Null when
+ * the browser cannot decode it (the server has the last word on what it accepts).
  */
-async function readImage(file: File): Promise<{ width: number; height: number; thumbnail?: string } | null> {
+async function readImage(file: File): Promise<{ width: number; height: number; thumbnail?: string; traits: ImageTraits } | null> {
   if (typeof createImageBitmap !== 'function') return null;
   try {
     const bitmap = await createImageBitmap(file);
     const { width, height } = bitmap;
     let thumbnail: string | undefined;
+    let alpha: boolean | null = null;
     const scale = Math.min(1, 128 / Math.max(width, height));
     const canvas = document.createElement('canvas');
     canvas.width = Math.max(1, Math.round(width * scale));
@@ -132,10 +143,17 @@ async function readImage(file: File): Promise<{ width: number; height: number; t
     if (context) {
       context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
       thumbnail = canvas.toDataURL('image/png');
+      alpha = file.type !== 'image/jpeg' && hasTransparency(context.getImageData(0, 0, canvas.width, canvas.height).data);
     }
     bitmap.close();
-    return { width, height, thumbnail };
+    const animated = file.type === 'image/gif' ? true : file.type === 'image/webp' ? isAnimatedWebp(new Uint8Array(await file.slice(0, 32).arrayBuffer())) : false;
+    return { width, height, thumbnail, traits: { type: file.type, alpha, animated } };
   } catch {
     return null;
   }
+}
+
+function hasTransparency(pixels: Uint8ClampedArray): boolean {
+  for (let i = 3; i < pixels.length; i += 4) if (pixels[i]! < 255) return true;
+  return false;
 }

@@ -12,6 +12,7 @@ import { ImageJobNotFoundError, InvalidImageError, TooManySubmissionsError, TooM
 import { InMemoryImageJobRepository } from '../testing/in-memory-image-job-repository';
 import { InMemoryImageStore } from '../testing/in-memory-image-store';
 import { ImageToolService, type ImageSubmission } from './image-tool.service';
+import { defaultRates } from '../domain/queue-estimate';
 
 // ---------------------------------------------------------------------------------------------
 // In-memory ports (../testing): jobs as rows, files as a map; here a codec that knows PNG by its
@@ -176,18 +177,33 @@ describe('ImageToolService', () => {
     const job = await submit('u1', { conversion: 'ai-4x', upload: png });
     for (let i = 0; i < 5; i++) await images.job('u1', job.id);
     expect(jobs.recentDurations).toHaveBeenCalledTimes(1);
-    // A conversion without figures of its own counts as recent jobs of any conversion did.
+    // A conversion without figures of its own counts at the documented default rates.
     jobs.recentDurations.mockResolvedValueOnce(null);
     const fresh = await submit('u1', { conversion: 'cartoon', upload: png });
-    expect((await images.job('u1', fresh.id)).queue?.estimate_seconds).not.toBeNull();
-    expect(jobs.recentDurations).toHaveBeenLastCalledWith(null);
+    const typical = defaultRates('cartoon').perMegapixel.typical * defaultRates('cartoon').megapixels;
+    expect((await images.job('u1', fresh.id)).queue?.estimate_seconds).toBeGreaterThanOrEqual(typical);
+    expect(jobs.recentDurations).toHaveBeenLastCalledWith('cartoon');
   });
 
-  it('shows no estimate when it cannot be computed: no history at all, or the database busy', async () => {
+  it('falls back to the default rates when the database is busy', async () => {
     await credits('u1', 5);
     jobs.recentDurations.mockRejectedValue(new Error('database busy'));
     const other = await submit('u1', { conversion: 'enhance', upload: png });
-    expect((await images.job('u1', other.id)).queue).toMatchObject({ position: 0, estimate_seconds: null, estimate_range: null });
+    expect((await images.job('u1', other.id)).queue).toMatchObject({ position: 0, estimate_seconds: expect.any(Number) });
+  });
+
+  it('estimates a conversion before it is submitted: the exact result size, the time behind the queue, the workers', async () => {
+    await credits('u1', 5);
+    await submit('u1', { conversion: 'ai-2x', upload: png });
+    const estimate = await images.estimate('ai-2x', 4032, 3024, { scale: null, width: null });
+    expect(estimate.result).toEqual({ width: 4096, height: 3072 });
+    expect(estimate.queue).toEqual({ ahead: 1, workers: 1 });
+    expect(estimate.basis).toBe('recent');
+    // 12 s for the 1 MP job ahead, then 12.58 MP at 12 s each.
+    expect(estimate.seconds!.typical).toBeCloseTo(12 + 12 * 12.58, 0);
+    expect(estimate.seconds!.low).toBeLessThan(estimate.seconds!.high);
+    jobs.recentDurations.mockResolvedValue(null);
+    expect((await images.estimate('sketch', 800, 600, { scale: null, width: null })).basis).toBe('default');
   });
 
   it('answers the same image with the same settings within 24 hours by the earlier job, for nothing; another owner pays', async () => {

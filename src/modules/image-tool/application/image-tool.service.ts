@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import type { Paged } from 'src/contracts/billing';
-import { refusesEnlargement, type ImageJobView, type ImageOptions } from 'src/contracts/images';
+import { planImageSize, refusesEnlargement, type ImageConversion, type ImageEstimate, type ImageJobView, type ImageOptions } from 'src/contracts/images';
 import { CreditLedger } from 'src/modules/credits/credits.module';
 import { JobQueue } from 'src/platform/queue/job-queue.port';
 import { LiveWorkers } from 'src/platform/queue/worker-heartbeat.service';
@@ -11,7 +11,7 @@ import { chargeKey, CREDITS_PER_IMAGE, isFinished, jobFiles, MAX_SUBMISSIONS_PER
 import { ImageJobRepository } from '../domain/image-job-repository.port';
 import { ImageCodec } from '../domain/image-codec.port';
 import { ImageStore } from '../domain/image-store.port';
-import { estimateWait, type DurationSpread } from '../domain/queue-estimate';
+import { estimateWait, ratesOrDefault, type QueuedWork, type RecentRates } from '../domain/queue-estimate';
 import { ImageJobNotFoundError, TooManySubmissionsError, TooManyUnfinishedJobsError, WouldNotEnlargeError } from '../domain/image-tool.errors';
 
 const PAGE_SIZE = 20;
@@ -46,7 +46,7 @@ export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).
 @Injectable()
 export class ImageToolService {
   private readonly logger = new Logger('Images');
-  private readonly durations = new Map<ConversionId | null, { spread: DurationSpread | null; until: number }>();
+  private readonly durations = new Map<ConversionId, { rates: RecentRates | null; until: number }>();
 
   constructor(
     private readonly jobs: ImageJobRepository,
@@ -150,35 +150,64 @@ export class ImageToolService {
     return { bytes: found.bytes, contentType, job };
   }
 
+  // --- The queue estimate (domain/queue-estimate.ts): seconds per output megapixel of recent jobs.
+
+  /**
+   * What converting a `width` x `height` image would give and take if submitted now (the page asks
+   * before the credit is spent): the result's size by the one size rule, and when it would be done,
+   * behind every job running or queued, shared by the live workers.
+   */
+  async estimate(conversion: ImageConversion, width: number, height: number, options: Pick<ImageOptions, 'scale' | 'width'>): Promise<ImageEstimate> {
+    const plan = planImageSize(width, height, conversion, options);
+    const megapixels = (plan.result.width * plan.result.height) / 1e6;
+    const { estimate, slots, basis, ahead } = await this.wait(null, { conversion, megapixels, runningFor: null });
+    return {
+      result: plan.result,
+      seconds: estimate && { low: estimate.low, typical: estimate.typical, high: estimate.high },
+      basis: estimate ? basis : null,
+      queue: { ahead, workers: slots },
+    };
+  }
+
   /**
    * Where a job stands: every job ahead of it (running ones included), and when it will be done,
-   * from recent durations with the work ahead shared by the live workers (the heartbeats; one
+   * from recent rates with the work ahead shared by the live workers (the heartbeats; one
    * without Redis, where this process converts one image at a time).
    */
   private async standing(job: ImageJob): Promise<NonNullable<ImageJobView['queue']>> {
-    const [{ mine, ahead }, workers] = await Promise.all([this.jobs.queueAhead(job), this.workers.count()]);
-    const slots = this.config.redis.url ? (workers ?? 0) : 1;
-    const conversions = [...new Set([job.conversion, ...ahead.map((a) => a.conversion)])];
-    const spreads = new Map(await Promise.all(conversions.map(async (c) => [c, await this.recentDurations(c)] as const)));
-    // A conversion nobody has run lately counts as the recent jobs of any conversion did.
-    const anyConversion = conversions.some((c) => !spreads.get(c)) ? await this.recentDurations(null) : null;
-    const estimate = estimateWait({ mine: { conversion: job.conversion, runningFor: mine }, ahead, slots }, (c) => spreads.get(c) ?? anyConversion);
+    const known = job.resultWidth && job.resultHeight ? (job.resultWidth * job.resultHeight) / 1e6 : null;
+    const { estimate, ahead } = await this.wait(job, { conversion: job.conversion, megapixels: known, runningFor: null });
     return {
-      position: ahead.length,
+      position: ahead,
       estimate_seconds: estimate?.typical ?? null,
       estimate_range: estimate ? { low: estimate.low, high: estimate.high } : null,
     };
   }
 
-  /** Browsers poll a job every second while it waits: recent durations are cached briefly. */
-  private async recentDurations(conversion: ConversionId | null): Promise<DurationSpread | null> {
-    const cached = this.durations.get(conversion);
-    if (cached && cached.until > Date.now()) return cached.spread;
-    const spread = await this.jobs.recentDurations(conversion).catch(() => null);
-    // No history yet (or the database was busy): asked again soon, so the first jobs' figures show at once.
-    this.durations.set(conversion, { spread, until: Date.now() + (spread ? this.config.images.estimateCacheMs : Math.min(NO_HISTORY_TTL_MS, this.config.images.estimateCacheMs)) });
-    return spread;
+  /** The estimate of `job` (null: one submitted now) behind the queue, with the workers alive and where its rates came from. */
+  private async wait(job: ImageJob | null, fallback: QueuedWork) {
+    const [queue, workers] = await Promise.all([this.jobs.queueAhead(job), this.workers.count()]);
+    const slots = this.config.redis.url ? (workers ?? 0) : 1;
+    const mine = queue.mine ? { ...queue.mine, megapixels: queue.mine.megapixels ?? fallback.megapixels } : fallback;
+    const conversions = [...new Set([mine.conversion, ...queue.ahead.map((a) => a.conversion)])];
+    const recent = new Map(await Promise.all(conversions.map(async (c) => [c, await this.recentRates(c)] as const)));
+    const rates = (c: ConversionId) => ratesOrDefault(c, recent.get(c) ?? null);
+    const estimate = estimateWait({ mine, ahead: queue.ahead, slots }, rates);
+    const basis: 'recent' | 'default' = rates(mine.conversion).jobs > 0 ? 'recent' : 'default';
+    return { estimate, slots, basis, ahead: queue.ahead.length };
   }
+
+  /** Browsers poll a job every second while it waits: recent rates are cached briefly. */
+  private async recentRates(conversion: ConversionId): Promise<RecentRates | null> {
+    const cached = this.durations.get(conversion);
+    if (cached && cached.until > Date.now()) return cached.rates;
+    const rates = await this.jobs.recentDurations(conversion).catch(() => null);
+    // No history yet (or the database was busy): asked again soon, so the first jobs' figures show at once.
+    this.durations.set(conversion, { rates, until: Date.now() + (rates ? this.config.images.estimateCacheMs : Math.min(NO_HISTORY_TTL_MS, this.config.images.estimateCacheMs)) });
+    return rates;
+  }
+
+  // --- End of the queue estimate.
 
   private async own(userId: string, id: string): Promise<ImageJob> {
     const job = await this.jobs.findById(id);

@@ -1,7 +1,7 @@
 import type { ImageJobNote, ImageOptions } from 'src/contracts/images';
 import type { ConversionId } from './conversions';
 import type { ImageJob, ResultFormat } from './image-job';
-import type { DurationSpread } from './queue-estimate';
+import type { QueuedWork, RecentRates } from './queue-estimate';
 
 export interface NewImageJob {
   id: string;
@@ -63,15 +63,16 @@ export abstract class ImageJobRepository {
   abstract saveProgress(id: string, done: number, total: number): Promise<void>;
   abstract fail(id: string, error: { code: string; message: string }): Promise<boolean>;
   /**
-   * Every job that starts before this one: those running now (with how long they have run, by the
-   * database clock) and those queued before it; and how long this one has run (null: queued).
+   * Every job that starts before this one (null: one submitted now): those running now (with how
+   * long they have run, by the database clock) and those queued before it, each with its output
+   * megapixels when known; and this one as it stands (null: submitted now).
    */
-  abstract queueAhead(job: ImageJob): Promise<{ mine: number | null; ahead: { conversion: ConversionId; runningFor: number | null }[] }>;
+  abstract queueAhead(job: ImageJob | null): Promise<{ mine: QueuedWork | null; ahead: QueuedWork[] }>;
   /**
-   * How long the last successful jobs of this conversion (null: of any conversion) took from start
-   * to finish (quartile, median, 90th percentile), or null without any.
+   * Seconds per output megapixel of the last successful jobs of this conversion (quartile, median,
+   * 90th percentile), their median output megapixels and how many there were; null without any.
    */
-  abstract recentDurations(conversion: ConversionId | null): Promise<DurationSpread | null>;
+  abstract recentDurations(conversion: ConversionId): Promise<RecentRates | null>;
   /** Queued jobs created before `before`: their queue message may be lost (Redis was down). */
   abstract queuedBefore(before: Date, limit: number): Promise<string[]>;
   /** Jobs marked running since before `before`: their job may have given up or been lost. */

@@ -2,7 +2,7 @@ import { DEFAULT_IMAGE_OPTIONS } from 'src/contracts/images';
 import type { ConversionId } from '../domain/conversions';
 import { ImageJob } from '../domain/image-job';
 import { ImageJobRepository, type ImageJobOutcome, type NewImageJob, type RepeatKey } from '../domain/image-job-repository.port';
-import type { DurationSpread } from '../domain/queue-estimate';
+import type { RecentRates } from '../domain/queue-estimate';
 
 /**
  * Image jobs as rows in memory, for unit specs: a failed transaction rolls back its new rows and
@@ -112,11 +112,12 @@ export class InMemoryImageJobRepository extends ImageJobRepository {
     const row = this.rows.find((j) => j.id === id && j.status === 'running');
     if (row) Object.assign(row, { progressDone: done, progressTotal: total });
   }
-  async queueAhead(job: ImageJob) {
-    const ahead = this.rows.filter((j) => j.id !== job.id && (j.status === 'running' || (j.status === 'queued' && j.createdAt <= job.createdAt)));
-    return { mine: null, ahead: ahead.map((j) => ({ conversion: j.conversion, runningFor: j.status === 'running' ? 0 : null })) };
+  async queueAhead(job: ImageJob | null) {
+    const ahead = this.rows.filter((j) => j.id !== job?.id && (j.status === 'running' || (j.status === 'queued' && (!job || j.createdAt <= job.createdAt))));
+    return { mine: null, ahead: ahead.map((j) => ({ conversion: j.conversion, megapixels: null, runningFor: j.status === 'running' ? 0 : null })) };
   }
-  recentDurations = jest.fn(async (_conversion: ConversionId | null): Promise<DurationSpread | null> => ({ low: 10, typical: 12, high: 15 }));
+  // Seconds per output megapixel of recent jobs (1 MP typical): a queued job of unknown size counts as 12 s.
+  recentDurations = jest.fn(async (_conversion: ConversionId): Promise<RecentRates | null> => ({ perMegapixel: { low: 10, typical: 12, high: 15 }, megapixels: 1, jobs: 20 }));
   async queuedBefore() {
     return [];
   }

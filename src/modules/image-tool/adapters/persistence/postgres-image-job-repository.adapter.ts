@@ -3,7 +3,7 @@ import { SqlRunner } from 'src/platform/database/sql-runner';
 import type { ConversionId } from '../../domain/conversions';
 import type { ImageJobNote, ImageOptions } from 'src/contracts/images';
 import type { ImageJob, ImageJobStatus, ResultFormat } from '../../domain/image-job';
-import type { DurationSpread } from '../../domain/queue-estimate';
+import { MIN_MEGAPIXELS, type QueuedWork, type RecentRates } from '../../domain/queue-estimate';
 import { ImageJobRepository, type ImageJobOutcome, type NewImageJob, type RepeatKey } from '../../domain/image-job-repository.port';
 
 interface Row {
@@ -65,6 +65,9 @@ const toJob = (row: Row): ImageJob => ({
   finishedAt: date(row.finished_at),
   filesDeletedAt: date(row.files_deleted_at),
 });
+
+/** A job's output megapixels, known once it succeeded (null before: the estimate counts it as a typical job). */
+const OUTPUT_MEGAPIXELS = `(result_width::float8 * result_height) / 1e6`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -178,36 +181,45 @@ export class PostgresImageJobRepository extends ImageJobRepository {
     return rows.length > 0;
   }
 
-  async queueAhead(job: ImageJob): Promise<{ mine: number | null; ahead: { conversion: ConversionId; runningFor: number | null }[] }> {
-    // Running jobs (all of them, whoever's) and the queued ones created before this one, oldest first.
-    const rows = await this.db.query<{ id: string; conversion: ConversionId; running_for: number | null }>(
-      `select id, conversion,
+  // --- The queue estimate's figures (queue-estimate.ts): the queue ahead, and recent seconds per output megapixel.
+
+  async queueAhead(job: ImageJob | null): Promise<{ mine: QueuedWork | null; ahead: QueuedWork[] }> {
+    // Running jobs (all of them, whoever's) and the queued ones created before this one (all, for a job submitted now), oldest first.
+    const rows = await this.db.query<{ id: string; conversion: ConversionId; running_for: number | null; megapixels: number | null }>(
+      `select id, conversion, ${OUTPUT_MEGAPIXELS} as megapixels,
               case when status = 'running' then extract(epoch from now() - started_at) end as running_for
          from image_jobs
-        where status = 'running' or (status = 'queued' and (created_at, id) < (?, ?))
+        where status = 'running' or (status = 'queued' and (?::timestamptz is null or (created_at, id) < (?, ?)))
         order by created_at, id`,
-      [job.createdAt, job.id],
+      [job?.createdAt ?? null, job?.createdAt ?? null, job?.id ?? null],
     );
-    const mine = rows.find((row) => row.id === job.id);
-    return {
-      mine: mine?.running_for == null ? null : Number(mine.running_for),
-      ahead: rows.filter((row) => row.id !== job.id).map((row) => ({ conversion: row.conversion, runningFor: row.running_for == null ? null : Number(row.running_for) })),
-    };
+    const work = (row: (typeof rows)[number]): QueuedWork => ({
+      conversion: row.conversion,
+      megapixels: row.megapixels == null ? null : Number(row.megapixels),
+      runningFor: row.running_for == null ? null : Number(row.running_for),
+    });
+    const mine = job ? rows.find((row) => row.id === job.id) : undefined;
+    return { mine: mine ? work(mine) : null, ahead: rows.filter((row) => row.id !== job?.id).map(work) };
   }
 
-  async recentDurations(conversion: ConversionId | null): Promise<DurationSpread | null> {
-    const [row] = await this.db.query<{ low: number | null; typical: number | null; high: number | null }>(
-      `select percentile_cont(0.25) within group (order by seconds) as low,
-              percentile_cont(0.5) within group (order by seconds) as typical,
-              percentile_cont(0.9) within group (order by seconds) as high
-         from (select extract(epoch from finished_at - started_at) as seconds from image_jobs
-                where (?::varchar is null or conversion = ?) and status = 'succeeded' and started_at is not null
-                order by finished_at desc limit 20) recent`,
-      [conversion, conversion],
+  async recentDurations(conversion: ConversionId): Promise<RecentRates | null> {
+    const [row] = await this.db.query<{ low: number | null; typical: number | null; high: number | null; megapixels: number | null; jobs: string }>(
+      `select percentile_cont(0.25) within group (order by per_mp) as low,
+              percentile_cont(0.5) within group (order by per_mp) as typical,
+              percentile_cont(0.9) within group (order by per_mp) as high,
+              percentile_cont(0.5) within group (order by megapixels) as megapixels,
+              count(*) as jobs
+         from (select extract(epoch from finished_at - started_at) / greatest(megapixels, ?) as per_mp, megapixels
+                 from (select finished_at, started_at, ${OUTPUT_MEGAPIXELS} as megapixels from image_jobs
+                        where conversion = ? and status = 'succeeded' and started_at is not null and result_width is not null
+                        order by finished_at desc limit 20) last) recent`,
+      [MIN_MEGAPIXELS, conversion],
     );
     if (row?.typical == null) return null;
-    return { low: Number(row.low), typical: Number(row.typical), high: Number(row.high) };
+    return { perMegapixel: { low: Number(row.low), typical: Number(row.typical), high: Number(row.high) }, megapixels: Number(row.megapixels), jobs: Number(row.jobs) };
   }
+
+  // --- End of the queue estimate's figures.
 
   async queuedBefore(before: Date, limit: number): Promise<string[]> {
     return this.ids(`status = 'queued' and created_at < ?`, [before], limit);
