@@ -99,6 +99,7 @@ describe('ImageConversionRunner', () => {
       sourceUrl: Buffer.isBuffer(input) ? null : input.url,
       options: { ...DEFAULT_IMAGE_OPTIONS, ...options },
       inputSha256: null,
+      plannedMegapixels: null,
     });
     return id;
   }
@@ -186,6 +187,8 @@ describe('ImageConversionRunner', () => {
     const first = await accepted('ai-2x', { url: 'https://images.example/a.png' }, { format: 'webp' });
     await run(first);
     expect(charge(first).state).toBe('captured');
+    // Its result's size is known only once fetched: recorded for the queue estimate (120 x 80 px).
+    expect(jobs.plans.get(first)).toBeCloseTo(0.0096, 6);
     const again = await accepted('ai-2x', { url: 'https://mirror.example/a.png' }, { format: 'webp' });
     await run(again);
     expect(row(again)).toMatchObject({ status: 'succeeded', repeatOf: first, resultWidth: 120, resultFormat: 'webp', notes: ['repeat-credit-returned'], repeatConvertedAt: row(first).finishedAt });

@@ -75,6 +75,7 @@ export class ImageConversionRunner {
       const header = await this.codec.probe(bytes);
       if (refusesEnlargement(header.width, header.height, job.conversion, job.options)) throw new WouldNotEnlargeError(header.width, header.height);
       const plan = planImageSize(header.width, header.height, job.conversion, job.options);
+      if (job.source === 'url') await this.jobs.recordPlan(job.id, (plan.result.width * plan.result.height) / 1e6);
       deadlineMs = this.budget.deadlineMs(job.conversion, plan);
       deadline = AbortSignal.timeout(deadlineMs);
       const input = await this.codec.decode(bytes, plan.input);

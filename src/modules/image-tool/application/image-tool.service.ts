@@ -68,12 +68,15 @@ export class ImageToolService {
   async submit(userId: string, submission: ImageSubmission): Promise<SubmissionAnswer> {
     const { conversion, options } = submission;
     let inputSha256: string | null = null;
+    let plannedMegapixels: number | null = null;
     if ('upload' in submission) {
       // A bad upload, or an enlargement that would come back smaller, is refused from its header
       // before anything is held or stored.
       const header = await this.codec.probe(submission.upload);
       if (refusesEnlargement(header.width, header.height, conversion, options)) throw new WouldNotEnlargeError(header.width, header.height);
       inputSha256 = sha256(submission.upload);
+      const { result } = planImageSize(header.width, header.height, conversion, options);
+      plannedMegapixels = (result.width * result.height) / 1e6;
     }
     const id = randomUUID();
     const files = jobFiles(id);
@@ -104,6 +107,7 @@ export class ImageToolService {
           sourceUrl: 'url' in submission ? submission.url : null,
           options,
           inputSha256,
+          plannedMegapixels,
         });
         return { job };
       });

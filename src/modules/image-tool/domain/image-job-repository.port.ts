@@ -12,6 +12,8 @@ export interface NewImageJob {
   options: ImageOptions;
   /** Known at submission for uploads; URL jobs record it when fetched (recordInput). */
   inputSha256: string | null;
+  /** The result's megapixels by the size rule, known at submission for uploads; URL jobs record it when planned (recordPlan). */
+  plannedMegapixels: number | null;
 }
 
 /** What a job that succeeded made. */
@@ -60,6 +62,8 @@ export abstract class ImageJobRepository {
   /** A URL job's input, once fetched. */
   abstract recordInput(id: string, inputSha256: string): Promise<void>;
   /** Tiles (or steps) done of all, while the job runs: one cheap UPDATE. */
+  /** The result's planned megapixels, once the runner knows the input's size (URL jobs). */
+  abstract recordPlan(id: string, megapixels: number): Promise<void>;
   abstract saveProgress(id: string, done: number, total: number): Promise<void>;
   abstract fail(id: string, error: { code: string; message: string }): Promise<boolean>;
   /**

@@ -107,6 +107,10 @@ export class InMemoryImageJobRepository extends ImageJobRepository {
     const row = this.rows.find((j) => j.id === id);
     if (row) row.inputSha256 = inputSha256;
   }
+  readonly plans = new Map<string, number>();
+  async recordPlan(id: string, megapixels: number) {
+    this.plans.set(id, megapixels);
+  }
   async saveProgress(id: string, done: number, total: number) {
     this.progress.push([id, done, total]);
     const row = this.rows.find((j) => j.id === id && j.status === 'running');

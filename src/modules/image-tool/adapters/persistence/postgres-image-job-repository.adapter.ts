@@ -66,8 +66,11 @@ const toJob = (row: Row): ImageJob => ({
   filesDeletedAt: date(row.files_deleted_at),
 });
 
-/** A job's output megapixels, known once it succeeded (null before: the estimate counts it as a typical job). */
-const OUTPUT_MEGAPIXELS = `(result_width::float8 * result_height) / 1e6`;
+/**
+ * A job's output megapixels: its result's once it succeeded, else its planned size (uploads from
+ * submission, URL jobs once fetched); null for neither: the estimate counts it as a typical job.
+ */
+const OUTPUT_MEGAPIXELS = `coalesce((result_width::float8 * result_height) / 1e6, planned_megapixels::float8)`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -99,8 +102,9 @@ export class PostgresImageJobRepository extends ImageJobRepository {
 
   async create(job: NewImageJob): Promise<ImageJob> {
     const [row] = await this.db.query<Row>(
-      `insert into image_jobs (id, user_id, conversion, source, source_url, status, options, input_sha256) values (?, ?, ?, ?, ?, 'queued', ?::jsonb, ?) returning *`,
-      [job.id, job.userId, job.conversion, job.source, job.sourceUrl, JSON.stringify(job.options), job.inputSha256],
+      `insert into image_jobs (id, user_id, conversion, source, source_url, status, options, input_sha256, planned_megapixels)
+       values (?, ?, ?, ?, ?, 'queued', ?::jsonb, ?, ?) returning *`,
+      [job.id, job.userId, job.conversion, job.source, job.sourceUrl, JSON.stringify(job.options), job.inputSha256, job.plannedMegapixels],
     );
     return toJob(row!);
   }
@@ -166,6 +170,10 @@ export class PostgresImageJobRepository extends ImageJobRepository {
 
   async recordInput(id: string, inputSha256: string): Promise<void> {
     await this.db.query(`update image_jobs set input_sha256 = ? where id = ?`, [inputSha256, id]);
+  }
+
+  async recordPlan(id: string, megapixels: number): Promise<void> {
+    await this.db.query(`update image_jobs set planned_megapixels = ? where id = ?`, [megapixels, id]);
   }
 
   async saveProgress(id: string, done: number, total: number): Promise<void> {
