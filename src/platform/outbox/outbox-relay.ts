@@ -23,6 +23,8 @@ export interface Outbox<N extends JobName = JobName> {
   data(id: string): JobData<N>;
   /** The same job id for an entry each time: a hand-off while its job is known to the queue does nothing. */
   jobId(id: string): string;
+  /** The entry's place in its queue, when the queue orders by priority (the image jobs' fairness). */
+  priority?(id: string): Promise<number | undefined>;
   /**
    * The sender hands an entry to the queue itself once its transaction commits; the relay takes
    * the entries still waiting this long after they were written (the queue was down, or the job
@@ -66,7 +68,7 @@ export class OutboxRelay {
     const ids = await outbox.entries.waiting(new Date(now.getTime() - outbox.relayAfterMs), outbox.batch);
     // retryFailed: a job that gave up (its outage outlasted its attempts) stays in Redis under its
     // id, so a plain enqueue would do nothing and the entry would wait for ever.
-    for (const id of ids) await this.queue.enqueue(outbox.job, outbox.data(id), { jobId: outbox.jobId(id), retryFailed: true });
+    for (const id of ids) await this.queue.enqueue(outbox.job, outbox.data(id), { jobId: outbox.jobId(id), retryFailed: true, priority: await outbox.priority?.(id) });
     if (ids.length) this.logger.log(`${ids.length} waiting entr${ids.length === 1 ? 'y' : 'ies'} of the ${name} outbox handed to the queue again`);
     return ids.length;
   }

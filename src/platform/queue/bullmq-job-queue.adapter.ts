@@ -10,6 +10,9 @@ import { QueueUnavailableError } from './queue.errors';
 /** Jobs of one queue by state, as BullMQ counts them (done jobs leave Redis at once, so no completed count). */
 export type BullmqQueueCounts = Record<'waiting' | 'active' | 'delayed' | 'failed', number>;
 
+/** BullMQ's lowest priority. */
+const MAX_PRIORITY = 2_097_152;
+
 /** How long an enqueue waits for a connection that is being (re)established. */
 const READY_TIMEOUT_MS = 2_000;
 
@@ -17,9 +20,10 @@ const READY_TIMEOUT_MS = 2_000;
 export const bullmqPrefix = (config: AppConfig): string => `${config.redis.keyPrefix}bull`;
 
 /** The options a job is stored with; the worker reads attempts and backoff from the job itself. */
-export function bullmqJobOptions(policy: RetryPolicy, jobId?: string): JobsOptions {
+export function bullmqJobOptions(policy: RetryPolicy, jobId?: string, priority?: number): JobsOptions {
   return {
     jobId,
+    ...(priority ? { priority: Math.min(priority, MAX_PRIORITY) } : {}),
     attempts: policy.attempts,
     backoff: { type: policy.backoff.type, delay: policy.backoff.delayMs },
     // Done jobs leave Redis at once (their data may be personal); failed ones stay a week to inspect.
@@ -72,7 +76,7 @@ export class BullmqJobQueue extends JobQueue implements OnModuleInit, OnApplicat
     const queue = this.queue(queueName);
     try {
       if (options.jobId && options.retryFailed && (await this.retriedFailed(queue, options.jobId))) return;
-      await queue.add(name, parsed, bullmqJobOptions(this.policy.of(name), options.jobId));
+      await queue.add(name, parsed, bullmqJobOptions(this.policy.of(name), options.jobId, options.priority));
     } catch (error) {
       // A queue whose first connection failed stays broken: the next enqueue builds a fresh one.
       this.queues.delete(queueName);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { InlineJobQueue } from './inline-job-queue.adapter';
 import { JobProcessors } from './job-processors';
@@ -165,6 +166,19 @@ describe('InlineJobQueue', () => {
     await jest.advanceTimersByTimeAsync(3_000);
     expect(done).toEqual(ids);
     expect(most).toBe(1);
+  });
+
+  it('starts waiting conversions by priority, then in the order they came (the fair image queue)', async () => {
+    const done: string[] = [];
+    processors.register('image.convert', async ({ jobId }) => {
+      await new Promise((r) => setTimeout(r, 1_000));
+      done.push(jobId);
+    });
+    // A heavy user's first three jobs (priorities 1-3), then a light user's first (priority 1).
+    const [heavy1, heavy2, heavy3, light] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    for (const [jobId, priority] of [[heavy1, 1], [heavy2, 2], [heavy3, 3], [light, 1]] as const) await queue.enqueue('image.convert', { jobId }, { jobId: `image-${jobId}`, priority });
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(done).toEqual([heavy1, light, heavy2, heavy3]);
   });
 
   it('counts its jobs per queue: waiting, running, waiting for a retry, and done or failed since start', async () => {

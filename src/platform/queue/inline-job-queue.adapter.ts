@@ -11,6 +11,9 @@ interface InlineJob {
   name: JobName;
   data: unknown;
   attemptsMade: number;
+  /** EnqueueOptions.priority (0: none), then the order they came in: the order a lane's due jobs start in. */
+  priority: number;
+  sequence: number;
   timer?: NodeJS.Timeout;
   /** waiting: due or about to be; delayed: waiting for a retry; active: running. */
   state: 'waiting' | 'delayed' | 'active';
@@ -31,6 +34,8 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
   private readonly lanes = new Map<QueueName, { active: number; due: InlineJob[] }>();
   private closing = false;
   private sequence = 0;
+  /** Counts every job in: the order of arrival within a priority. */
+  private arrivals = 0;
   /** Jobs finished since start, per queue: succeeded, and failed for good. */
   private readonly finished = new Map<QueueName, { completed: number; failed: number }>();
 
@@ -49,7 +54,7 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
     this.processors.handler(name); // no processor: the caller learns it now, not in a log later
     const id = options.jobId ?? `inline-${++this.sequence}`;
     if (this.jobs.has(id)) return;
-    const job: InlineJob = { id, name, data: parsed, attemptsMade: 0, state: 'waiting' };
+    const job: InlineJob = { id, name, data: parsed, attemptsMade: 0, priority: options.priority ?? 0, sequence: ++this.arrivals, state: 'waiting' };
     this.jobs.set(id, job);
     this.schedule(job, 0);
   }
@@ -105,7 +110,9 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
       if (!lane) this.lanes.set(queue, (lane = { active: 0, due: [] }));
       if (lane.active >= limit) {
         job.state = 'waiting';
-        return void lane.due.push(job);
+        // As BullMQ orders them: no priority first, then by priority, each in the order it came.
+        const after = lane.due.findIndex((other) => other.priority > job.priority || (other.priority === job.priority && other.sequence > job.sequence));
+        return void lane.due.splice(after < 0 ? lane.due.length : after, 0, job);
       }
       lane.active++;
     }

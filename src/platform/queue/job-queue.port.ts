@@ -21,6 +21,11 @@ export interface EnqueueOptions {
    * image jobs); a completed one still kept is removed first, and the job queued again.
    */
   retryFailed?: boolean;
+  /**
+   * Order within the job's queue: 1 runs first; jobs of one priority in the order they came. A
+   * queue whose jobs carry priorities should give every job one (BullMQ runs jobs without any first).
+   */
+  priority?: number;
 }
 
 /**

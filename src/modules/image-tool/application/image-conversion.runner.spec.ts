@@ -100,6 +100,7 @@ describe('ImageConversionRunner', () => {
       options: { ...DEFAULT_IMAGE_OPTIONS, ...options },
       inputSha256: null,
       plannedMegapixels: null,
+      queuePriority: 1,
     });
     return id;
   }

@@ -190,7 +190,10 @@ export class ImageConversionRunner {
    */
   async resumeAfterRestart(): Promise<number> {
     const unfinished = await this.jobs.unfinishedBefore(new Date(), 500);
-    for (const id of unfinished) await this.service.enqueue(id);
+    for (const id of unfinished) {
+      const job = await this.jobs.findById(id);
+      if (job) await this.service.enqueue(job);
+    }
     if (unfinished.length) this.logger.log(`${unfinished.length} unfinished image job(s) from before the restart queued again`);
     return unfinished.length;
   }
@@ -218,6 +221,11 @@ export class ImageConversionRunner {
    * their job still lives (an active one is left alone; one that gave up runs again); in this
    * process's own queue (no Redis) a running row may be another web process's.
    */
+  /** A job's place in the fair queue, for the relay's hand-overs. */
+  async queuePriority(jobId: string): Promise<number | undefined> {
+    return (await this.jobs.findById(jobId))?.queuePriority;
+  }
+
   async waitingForTheQueue(before: Date, limit: number): Promise<string[]> {
     const running = this.config.redis.url ? await this.jobs.runningSince(before, limit) : [];
     return [...(await this.jobs.queuedBefore(before, limit)), ...running];

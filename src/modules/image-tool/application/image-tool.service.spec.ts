@@ -100,7 +100,7 @@ describe('ImageToolService', () => {
     expect(ledger.charges).toEqual([expect.objectContaining({ idempotencyKey: chargeKey(view.id), amount: 1, state: 'held', description: 'Image: AI upscale 2x' })]);
     expect(store.files.get(jobFiles(view.id).input)?.bytes).toEqual(png);
     // The queue job id's shape is pinned (queueJobId): jobs already in Redis carry it.
-    expect(queue.queued).toEqual([{ name: 'image.convert', data: { jobId: view.id }, options: { jobId: `image-${view.id}` } }]);
+    expect(queue.queued).toEqual([{ name: 'image.convert', data: { jobId: view.id }, options: { jobId: `image-${view.id}`, priority: 1 } }]);
   });
 
   it('refuses a bad upload from its header before holding or storing anything', async () => {
@@ -143,8 +143,21 @@ describe('ImageToolService', () => {
     expect((await jobs.findById(view.id))!.sourceUrl).toBe('https://images.example/a.png');
     expect(await ledger.balance('u1')).toBe(1);
     queue.down = false;
-    await images.enqueue(view.id);
+    await images.enqueue((await jobs.findById(view.id))!);
     expect(queue.queued).toHaveLength(1);
+  });
+
+  it("queues fairly: each user's jobs step back one priority each, so a light user's first job goes ahead of a heavy user's later ones", async () => {
+    await credits('heavy', 5);
+    await credits('light', 5);
+    const heavy = [];
+    for (let i = 0; i < 3; i++) heavy.push(await submit('heavy', { conversion: 'cartoon', url: `https://images.example/${i}.png` }));
+    const light = await submit('light', { conversion: 'cartoon', url: 'https://images.example/light.png' });
+    const priorities = queue.queued.map((entry) => (entry.options as { priority: number }).priority);
+    expect(priorities).toEqual([1, 2, 3, 1]);
+    // What the page says follows the same order: behind the heavy user's first job only.
+    expect((await images.job('light', light.id)).queue?.position).toBe(1);
+    expect((await images.job('heavy', heavy[2]!.id)).queue?.position).toBe(3);
   });
 
   it("shows users their own jobs only, their place in the queue, and files only of a succeeded job that still has them", async () => {

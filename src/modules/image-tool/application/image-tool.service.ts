@@ -11,6 +11,7 @@ import { chargeKey, CREDITS_PER_IMAGE, isFinished, jobFiles, MAX_SUBMISSIONS_PER
 import { ImageJobRepository } from '../domain/image-job-repository.port';
 import { ImageCodec } from '../domain/image-codec.port';
 import { ImageStore } from '../domain/image-store.port';
+import { queuePriority } from '../domain/fair-queue';
 import { estimateWait, ratesOrDefault, type QueuedWork, type RecentRates } from '../domain/queue-estimate';
 import { ImageJobNotFoundError, TooManySubmissionsError, TooManyUnfinishedJobsError, WouldNotEnlargeError } from '../domain/image-tool.errors';
 
@@ -93,7 +94,8 @@ export class ImageToolService {
         // offer), never "too many at once". A refusal below rolls the hold back with the rest.
         await this.ledger.hold({ userId, amount: CREDITS_PER_IMAGE, idempotencyKey: chargeKey(id), description: `Image: ${CONVERSION_NAMES[conversion]}` });
         const max = this.config.images.maxUnfinished;
-        if ((await this.jobs.countUnfinished(userId)) >= max) throw new TooManyUnfinishedJobsError(max);
+        const standing = await this.jobs.unfinishedStanding(userId);
+        if (standing.unfinished >= max) throw new TooManyUnfinishedJobsError(max);
         if ((await this.jobs.countSince(userId, new Date(Date.now() - 60_000))) >= MAX_SUBMISSIONS_PER_MINUTE) throw new TooManySubmissionsError();
         if ('upload' in submission) {
           await this.store.put(files.input, submission.upload, 'application/octet-stream');
@@ -108,6 +110,7 @@ export class ImageToolService {
           options,
           inputSha256,
           plannedMegapixels,
+          queuePriority: queuePriority(standing),
         });
         return { job };
       });
@@ -117,7 +120,7 @@ export class ImageToolService {
         if (earlier.status !== 'succeeded') return { job: view, earlier: true };
         return { job: { ...view, credits: 0, repeat: { converted_at: (earlier.finishedAt ?? earlier.createdAt).toISOString() } }, earlier: true };
       }
-      await this.enqueue(id);
+      await this.enqueue(created.job!);
       return { job: await this.view(created.job!), earlier: false };
     } catch (error) {
       if (stored) await this.store.delete(files.input).catch(() => undefined);
@@ -125,10 +128,10 @@ export class ImageToolService {
     }
   }
 
-  /** Queues a job whose row exists; if the queue is down, the relay queues it later. */
-  async enqueue(id: string): Promise<void> {
+  /** Queues a job whose row exists, at its place in the fair queue; if the queue is down, the relay queues it later. */
+  async enqueue({ id, queuePriority: priority }: Pick<ImageJob, 'id' | 'queuePriority'>): Promise<void> {
     try {
-      await this.queue.enqueue('image.convert', { jobId: id }, { jobId: queueJobId(id) });
+      await this.queue.enqueue('image.convert', { jobId: id }, { jobId: queueJobId(id), priority });
     } catch (error) {
       this.logger.warn({ err: error }, `Image job ${id} not queued now: the relay queues it later`);
     }

@@ -3,6 +3,11 @@ import type { ConversionId } from './conversions';
 import type { ImageJob, ResultFormat } from './image-job';
 import type { QueuedWork, RecentRates } from './queue-estimate';
 
+export interface UnfinishedStanding {
+  unfinished: number;
+  highestPriority: number | null;
+}
+
 export interface NewImageJob {
   id: string;
   userId: string;
@@ -14,6 +19,8 @@ export interface NewImageJob {
   inputSha256: string | null;
   /** The result's megapixels by the size rule, known at submission for uploads; URL jobs record it when planned (recordPlan). */
   plannedMegapixels: number | null;
+  /** Its place in the image queue (`queuePriority`). */
+  queuePriority: number;
 }
 
 /** What a job that succeeded made. */
@@ -46,6 +53,8 @@ export abstract class ImageJobRepository {
   /** Serialises a user's submissions (limits are counted, then a job is added). Inside inTransaction. */
   abstract lockUser(userId: string): Promise<void>;
   abstract countUnfinished(userId: string): Promise<number>;
+  /** The user's jobs queued or running, and the highest (last) queue priority among them: `queuePriority`'s input. */
+  abstract unfinishedStanding(userId: string): Promise<UnfinishedStanding>;
   abstract countSince(userId: string, since: Date): Promise<number>;
   abstract create(job: NewImageJob): Promise<ImageJob>;
   abstract findById(id: string): Promise<ImageJob | null>;

@@ -36,6 +36,8 @@ export class ImageJob {
   repeatOf!: string | null;
   /** When the job it repeats finished. */
   repeatConvertedAt!: Date | null;
+  /** Its place in the image queue: 1 goes first; see `queuePriority`. */
+  queuePriority!: number;
   attempts!: number;
   createdAt!: Date;
   startedAt!: Date | null;

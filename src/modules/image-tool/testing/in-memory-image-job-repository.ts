@@ -28,6 +28,10 @@ export class InMemoryImageJobRepository extends ImageJobRepository {
     }
   }
   async lockUser() {}
+  async unfinishedStanding(userId: string) {
+    const unfinished = this.rows.filter((j) => j.userId === userId && (j.status === 'queued' || j.status === 'running'));
+    return { unfinished: unfinished.length, highestPriority: unfinished.length ? Math.max(...unfinished.map((j) => j.queuePriority)) : null };
+  }
   async countUnfinished(userId: string) {
     return this.rows.filter((j) => j.userId === userId && (j.status === 'queued' || j.status === 'running')).length;
   }
@@ -117,7 +121,9 @@ export class InMemoryImageJobRepository extends ImageJobRepository {
     if (row) Object.assign(row, { progressDone: done, progressTotal: total });
   }
   async queueAhead(job: ImageJob | null) {
-    const ahead = this.rows.filter((j) => j.id !== job?.id && (j.status === 'running' || (j.status === 'queued' && (!job || j.createdAt <= job.createdAt))));
+    // As the fair queue runs them: by priority, then as they came (a job submitted now at priority 1).
+    const before = (j: ImageJob) => (job ? j.queuePriority < job.queuePriority || (j.queuePriority === job.queuePriority && this.rows.indexOf(j) < this.rows.findIndex((r) => r.id === job.id)) : j.queuePriority <= 1);
+    const ahead = this.rows.filter((j) => j.id !== job?.id && (j.status === 'running' || (j.status === 'queued' && before(j))));
     return { mine: null, ahead: ahead.map((j) => ({ conversion: j.conversion, megapixels: null, runningFor: j.status === 'running' ? 0 : null })) };
   }
   // Seconds per output megapixel of recent jobs (1 MP typical): a queued job of unknown size counts as 12 s.

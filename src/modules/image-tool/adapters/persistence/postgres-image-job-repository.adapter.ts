@@ -4,7 +4,7 @@ import type { ConversionId } from '../../domain/conversions';
 import type { ImageJobNote, ImageOptions } from 'src/contracts/images';
 import type { ImageJob, ImageJobStatus, ResultFormat } from '../../domain/image-job';
 import { MIN_MEGAPIXELS, type QueuedWork, type RecentRates } from '../../domain/queue-estimate';
-import { ImageJobRepository, type ImageJobOutcome, type NewImageJob, type RepeatKey } from '../../domain/image-job-repository.port';
+import { ImageJobRepository, type ImageJobOutcome, type NewImageJob, type RepeatKey, type UnfinishedStanding } from '../../domain/image-job-repository.port';
 
 interface Row {
   id: string;
@@ -28,6 +28,7 @@ interface Row {
   notes: ImageJobNote[];
   repeat_of: string | null;
   repeat_converted_at: string | Date | null;
+  queue_priority: number;
   attempts: number;
   created_at: string | Date;
   started_at: string | Date | null;
@@ -59,6 +60,7 @@ const toJob = (row: Row): ImageJob => ({
   notes: row.notes,
   repeatOf: row.repeat_of,
   repeatConvertedAt: date(row.repeat_converted_at),
+  queuePriority: row.queue_priority,
   attempts: row.attempts,
   createdAt: new Date(row.created_at),
   startedAt: date(row.started_at),
@@ -95,6 +97,14 @@ export class PostgresImageJobRepository extends ImageJobRepository {
     return Number(row?.n ?? 0);
   }
 
+  async unfinishedStanding(userId: string): Promise<UnfinishedStanding> {
+    const [row] = await this.db.query<{ n: string; highest: number | null }>(
+      `select count(*) as n, max(queue_priority) as highest from image_jobs where user_id = ? and status in ('queued', 'running')`,
+      [userId],
+    );
+    return { unfinished: Number(row?.n ?? 0), highestPriority: row?.highest ?? null };
+  }
+
   async countSince(userId: string, since: Date): Promise<number> {
     const [row] = await this.db.query<{ n: string }>(`select count(*) as n from image_jobs where user_id = ? and created_at >= ?`, [userId, since]);
     return Number(row?.n ?? 0);
@@ -102,9 +112,9 @@ export class PostgresImageJobRepository extends ImageJobRepository {
 
   async create(job: NewImageJob): Promise<ImageJob> {
     const [row] = await this.db.query<Row>(
-      `insert into image_jobs (id, user_id, conversion, source, source_url, status, options, input_sha256, planned_megapixels)
-       values (?, ?, ?, ?, ?, 'queued', ?::jsonb, ?, ?) returning *`,
-      [job.id, job.userId, job.conversion, job.source, job.sourceUrl, JSON.stringify(job.options), job.inputSha256, job.plannedMegapixels],
+      `insert into image_jobs (id, user_id, conversion, source, source_url, status, options, input_sha256, planned_megapixels, queue_priority)
+       values (?, ?, ?, ?, ?, 'queued', ?::jsonb, ?, ?, ?) returning *`,
+      [job.id, job.userId, job.conversion, job.source, job.sourceUrl, JSON.stringify(job.options), job.inputSha256, job.plannedMegapixels, job.queuePriority],
     );
     return toJob(row!);
   }
@@ -192,14 +202,17 @@ export class PostgresImageJobRepository extends ImageJobRepository {
   // --- The queue estimate's figures (queue-estimate.ts): the queue ahead, and recent seconds per output megapixel.
 
   async queueAhead(job: ImageJob | null): Promise<{ mine: QueuedWork | null; ahead: QueuedWork[] }> {
-    // Running jobs (all of them, whoever's) and the queued ones created before this one (all, for a job submitted now), oldest first.
+    // Running jobs (all of them, whoever's) and the queued ones the fair queue runs before this one,
+    // in its order (fair-queue.ts): by priority, then as they came; a job submitted now comes at
+    // priority 1 (a user with nothing waiting), after every job of priority 1 queued already.
     const rows = await this.db.query<{ id: string; conversion: ConversionId; running_for: number | null; megapixels: number | null }>(
       `select id, conversion, ${OUTPUT_MEGAPIXELS} as megapixels,
               case when status = 'running' then extract(epoch from now() - started_at) end as running_for
          from image_jobs
-        where status = 'running' or (status = 'queued' and (?::timestamptz is null or (created_at, id) < (?, ?)))
-        order by created_at, id`,
-      [job?.createdAt ?? null, job?.createdAt ?? null, job?.id ?? null],
+        where status = 'running'
+           or (status = 'queued' and (case when ?::uuid is null then queue_priority <= 1 else (queue_priority, created_at, id) < (?, ?, ?) end))
+        order by status = 'running' desc, queue_priority, created_at, id`,
+      [job?.id ?? null, job?.queuePriority ?? null, job?.createdAt ?? null, job?.id ?? null],
     );
     const work = (row: (typeof rows)[number]): QueuedWork => ({
       conversion: row.conversion,

@@ -32,6 +32,7 @@ export class ImageJobsHousekeeping implements OnModuleInit {
       job: 'image.convert',
       data: (jobId) => ({ jobId }),
       jobId: queueJobId,
+      priority: (jobId) => this.runner.queuePriority(jobId),
       relayAfterMs: REQUEUE_AFTER_MS,
       batch: 200,
       firstDelayMs: FIRST_RUN_MS,
