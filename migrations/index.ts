@@ -14,6 +14,7 @@ import { Migration20261125230000aTrialClaims } from './Migration20261125230000aT
 import { Migration20261126000000Progress } from './Migration20261126000000Progress';
 import { Migration20261126020000Search } from './Migration20261126020000Search';
 import { Migration20261126120000GuideInsights } from './Migration20261126120000GuideInsights';
+import { Migration20261128160000MailOutboxSends } from './Migration20261128160000MailOutboxSends';
 
 /**
  * Every migration, in order. Append new ones (npm run migration:create writes the file); never edit
@@ -35,4 +36,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126000000Progress', class: Migration20261126000000Progress },
   { name: 'Migration20261126020000Search', class: Migration20261126020000Search },
   { name: 'Migration20261126120000GuideInsights', class: Migration20261126120000GuideInsights },
+  { name: 'Migration20261128160000MailOutboxSends', class: Migration20261128160000MailOutboxSends },
 ];
