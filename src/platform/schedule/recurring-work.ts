@@ -1,6 +1,7 @@
 import { Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
+import { FleetScheduler } from './fleet-scheduler.port';
 
 /** A piece of work that runs soon after start and then every `everyMs`, where the jobs run. */
 export interface RecurringTask {
@@ -25,7 +26,8 @@ export interface RecurringTask {
  * from onModuleInit:
  *   onModuleInit() { this.work.register({ name: 'credits.housekeeping', firstDelayMs: 2_000, everyMs: 60_000, run: () => ... }); }
  * The tasks are scheduled only where ScheduleModule is imported (the worker, or the web process
- * without Redis); elsewhere nothing runs. Each run has a MikroORM context of its own (no request
+ * without Redis); elsewhere nothing runs. With Redis (a FleetScheduler) each runs once per period
+ * across all the workers, not once per worker; without, this process's timers run it. Each run has a MikroORM context of its own (no request
  * is running), a failure is logged with the task's name, and a task never runs twice at once.
  * A task marked `everyProcess` is scheduled wherever it is registered, one marked `atShutdown`
  * runs a last time as the process stops.
@@ -41,6 +43,7 @@ export class RecurringWork implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly orm: MikroORM,
     @Optional() private readonly schedule?: SchedulerRegistry,
+    @Optional() private readonly fleet?: FleetScheduler | null,
   ) {}
 
   register(task: RecurringTask): void {
@@ -50,8 +53,15 @@ export class RecurringWork implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onApplicationBootstrap(): void {
+    // Where the jobs run with Redis, the fleet's schedule runs the shared tasks (once per period
+    // across the workers); started without waiting: until Redis answers it keeps connecting.
+    const fleet = this.schedule ? this.fleet : undefined;
+    if (fleet) {
+      const shared = [...this.tasks.values()].filter((task) => !task.everyProcess);
+      void fleet.start(shared, (name) => this.run(name)).catch((error: unknown) => this.logger.error({ err: error }, 'Scheduling the recurring work in Redis failed'));
+    }
     for (const task of this.tasks.values()) {
-      if (!this.schedule && !task.everyProcess) continue;
+      if (task.everyProcess ? false : !this.schedule || fleet) continue;
       const first = setTimeout(() => void this.run(task.name, true), task.firstDelayMs);
       const every = setInterval(() => void this.run(task.name), task.everyMs);
       if (this.schedule) {
@@ -71,6 +81,7 @@ export class RecurringWork implements OnApplicationBootstrap, OnModuleDestroy {
    */
   async onModuleDestroy(): Promise<void> {
     for (const timer of this.ownTimers.splice(0)) clearTimeout(timer);
+    if (this.schedule && this.fleet) await this.fleet.stop();
     const last = [...this.tasks.values()].filter((task) => task.atShutdown);
     await Promise.all(last.map(async (task) => {
       await this.running.get(task.name);
