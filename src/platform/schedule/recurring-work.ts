@@ -1,4 +1,4 @@
-import { Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
 import { FleetScheduler } from './fleet-scheduler.port';
@@ -43,7 +43,8 @@ export class RecurringWork implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly orm: MikroORM,
     @Optional() private readonly schedule?: SchedulerRegistry,
-    @Optional() private readonly fleet?: FleetScheduler | null,
+    // Inject names the token: the type (with null) would reach Nest's metadata as Object.
+    @Optional() @Inject(FleetScheduler) private readonly fleet?: FleetScheduler | null,
   ) {}
 
   register(task: RecurringTask): void {
