@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
+import { isDatabaseUnavailable } from 'src/platform/database/database.errors';
+import { OutageLog } from 'src/platform/logging/outage-log';
 import { FleetScheduler } from './fleet-scheduler.port';
 
 /** A piece of work that runs soon after start and then every `everyMs`, where the jobs run. */
@@ -35,6 +37,8 @@ export interface RecurringTask {
 @Injectable()
 export class RecurringWork implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('RecurringWork');
+  /** A database outage fails every task on every tick: logged once, then at most once a minute. */
+  private readonly databaseOutage = new OutageLog(this.logger, 'PostgreSQL (recurring work)');
   private readonly tasks = new Map<string, RecurringTask>();
   private readonly running = new Map<string, Promise<void>>();
   /** The timers of `everyProcess` tasks in a process without ScheduleModule. */
@@ -107,7 +111,9 @@ export class RecurringWork implements OnApplicationBootstrap, OnModuleDestroy {
   private async runOnce(task: RecurringTask, first: boolean): Promise<void> {
     try {
       await RequestContext.create(this.orm.em, () => (first && task.firstRun ? task.firstRun() : task.run()));
+      this.databaseOutage.recovered();
     } catch (error) {
+      if (isDatabaseUnavailable(error)) return this.databaseOutage.failed(`the database is unreachable (task ${task.name} runs again on its next tick)`);
       this.logger.warn({ err: error }, `Recurring task ${task.name} failed`);
     }
   }
