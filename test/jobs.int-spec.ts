@@ -298,6 +298,26 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
     }
   });
 
+  it('counts a send cut off mid-way (its worker stopped, its lease ran out) as a possible copy: after a second, it gives up without sending again', async () => {
+    const em = web.get(EntityManager).fork();
+    // One earlier attempt had no answer, and the last one's process died with the lease held.
+    const row = em.create(OutboxMailSchema, {
+      ...message('cut@example.com', 'Cut off', 'https://guides.example/c'),
+      createdAt: new Date(),
+      attempts: 2,
+      unknownOutcomes: 1,
+      sendingUntil: new Date(Date.now() - 1_000),
+    });
+    await em.flush();
+    const before = sink.state.attempts;
+    await web.get(JobQueue).enqueue('mail.send', { outboxId: row.id }, { jobId: 'cut-1' });
+    const givenUp = await until('the entry to give up', async () => (await web.get(MailGiveUps).givenUp(20)).find((m) => m.id === row.id));
+    expect(givenUp).toMatchObject({ attempts: 2, lastError: 'A send was cut off (its process stopped mid-send)' });
+    expect(logs).toContain(`Mail ${row.id} given up: no answer 2 times (it may have arrived); kept with its last error on /admin`);
+    expect(sink.state.attempts).toBe(before);
+    expect(sink.delivered.filter((m) => m.to.includes('cut@example.com'))).toHaveLength(0);
+  });
+
   it('drops messages older than a day from the outbox (their links have expired)', async () => {
     const em = web.get(EntityManager).fork();
     em.create(OutboxMailSchema, { ...message('old@example.com', 'Old', 'https://guides.example/o'), createdAt: new Date(Date.now() - 25 * 60 * 60_000) });

@@ -63,10 +63,15 @@ export class MailSendProcessor implements OnModuleInit {
       // A context of its own per job, never the global EntityManager.
       const em = this.em.fork();
       const [message] = await em.execute<Claimed[]>(
-        `update mail_outbox set attempts = attempts + 1, sending_until = now() + (? * interval '1 millisecond')
+        // A lease still set but expired: that attempt's process died mid-send (a deploy, a crash), its
+        // outcome unknown, so it counts as one, and two such end the entry before a third send.
+        `update mail_outbox
+         set attempts = attempts + 1, unknown_outcomes = unknown_outcomes + (sending_until is not null)::int,
+             sending_until = now() + (? * interval '1 millisecond')
          where id = ? and failed_at is null and attempts < ? and (sending_until is null or sending_until < now())
+           and unknown_outcomes + (sending_until is not null)::int < ?
          returning "to", subject, text, html, attempts, unknown_outcomes`,
-        [this.leaseMs, outboxId, this.maxAttempts],
+        [this.leaseMs, outboxId, this.maxAttempts, MAIL_UNKNOWN_OUTCOMES_MAX],
       );
       if (!message) return this.notClaimed(outboxId);
       try {
@@ -88,7 +93,7 @@ export class MailSendProcessor implements OnModuleInit {
     });
   }
 
-  /** Why a job found nothing to send: sent already, given up, in flight elsewhere, or out of attempts. */
+  /** Why a job found nothing to send: sent already, given up, in flight elsewhere, or out of attempts or of unknown outcomes. */
   private async notClaimed(outboxId: string): Promise<void> {
     const em = this.em.fork();
     const row = await em.findOne(OutboxMailSchema, { id: outboxId });
@@ -97,7 +102,10 @@ export class MailSendProcessor implements OnModuleInit {
       this.logger.log(`Mail ${outboxId} is being sent by another attempt: this one does nothing`);
       return;
     }
-    await em.nativeUpdate(OutboxMailSchema, { id: outboxId }, { failedAt: new Date(), lastError: row.lastError ?? `${row.attempts} attempts used` });
-    this.logger.warn(`Mail ${outboxId} given up: ${row.attempts} attempts; kept with its last error on /admin`);
+    const unknownOutcomes = row.unknownOutcomes + (row.sendingUntil ? 1 : 0);
+    const why = unknownOutcomes >= MAIL_UNKNOWN_OUTCOMES_MAX ? `no answer ${unknownOutcomes} times (it may have arrived)` : `${row.attempts} attempts`;
+    const lastError = row.sendingUntil ? 'A send was cut off (its process stopped mid-send)' : (row.lastError ?? `${row.attempts} attempts used`);
+    await em.nativeUpdate(OutboxMailSchema, { id: outboxId }, { failedAt: new Date(), sendingUntil: null, unknownOutcomes, lastError });
+    this.logger.warn(`Mail ${outboxId} given up: ${why}; kept with its last error on /admin`);
   }
 }

@@ -52,6 +52,8 @@ export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy
       });
       worker.on('stalled', (id) => this.logger.warn(`Job ${id} of queue ${queue} stalled (its worker stopped): it runs again`));
       worker.on('error', (error) => this.redisOutage.failed(redisFailureDetail(error)));
+      // A job done means Redis takes writes again (an out-of-memory refusal ends without a reconnect).
+      worker.on('completed', () => this.redisOutage.recovered());
       this.workers.push(worker);
     }
     const concurrency = QUEUE_NAMES.map((queue) => `${queue} ${QUEUE_CONCURRENCY[queue] ?? this.config.queue.concurrency}`).join(', ');

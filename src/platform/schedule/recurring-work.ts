@@ -12,7 +12,10 @@ export interface RecurringTask {
   firstDelayMs: number;
   everyMs: number;
   run(): Promise<unknown>;
-  /** What the first run does, when it differs from the others (the image jobs' resume after a restart). */
+  /**
+   * What the first run does, when it differs from the others (the image jobs' resume after a
+   * restart). On the in-process timers only: with Redis every run of the fleet's schedule is `run`.
+   */
   firstRun?(): Promise<unknown>;
   /**
    * Scheduled in every process that registers it, not only where the jobs run: for work on the
