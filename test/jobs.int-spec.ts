@@ -271,10 +271,10 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
 
   it('sends at most 2 copies, ever, to a server that keeps each message but answers the end of DATA after the mailer gave up; then lists it as given up', async () => {
     // Issue 33: a server answering after 28 s got a copy per 10 s attempt, 13 per recipient. Here the
-    // mailer waits 300 ms and the server answers after 1 s: every attempt leaves a copy.
+    // mailer waits 1 s and the server answers after 2.5 s: every attempt leaves a copy.
     await worker!.close();
-    worker = await build(true, loadConfig({}, env({ SMTP_SOCKET_TIMEOUT_MS: '300' })));
-    sink.state.replyDelayMs = 1_000;
+    worker = await build(true, loadConfig({}, env({ SMTP_SOCKET_TIMEOUT_MS: '1000' })));
+    sink.state.replyDelayMs = 2_500;
     try {
       await web.get(MailOutbox).send(message('slow@example.com', 'Slow server', 'https://guides.example/slow'));
       const [row] = await web.get(EntityManager).fork().find(OutboxMailSchema, { to: 'slow@example.com' });
@@ -285,12 +285,13 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
       // The relay's rounds never hand it over again: the count is the entry's, not the job's.
       for (let pass = 0; pass < 3; pass++) expect(await web.get(OutboxRelay).relay('mail', new Date(Date.now() + 6 * 60_000))).toBe(0);
       await until('the job to have failed', async () => (await inspector.getJobState(outboxJobId(row!.id))) === 'failed');
+      // Two, unless a loaded machine went quiet before the message was sent; five before (one per attempt).
       const copies = sink.delivered.filter((m) => m.to.includes('slow@example.com'));
-      expect(copies).toHaveLength(2);
+      expect(copies.length).toBeGreaterThanOrEqual(1);
+      expect(copies.length).toBeLessThanOrEqual(2);
       // One Message-ID on every copy, so a provider that de-duplicates keeps one.
-      const ids = copies.map((m) => /^Message-ID: (.*)$/im.exec(m.raw)?.[1]?.trim());
-      expect(ids[0]).toBe(`<${row!.id}@localhost>`);
-      expect(ids[1]).toBe(ids[0]);
+      const ids = new Set(copies.map((m) => /^Message-ID: (.*)$/im.exec(m.raw)?.[1]?.trim()));
+      expect([...ids]).toEqual([`<${row!.id}@localhost>`]);
     } finally {
       sink.state.replyDelayMs = 0;
       await worker?.close();
