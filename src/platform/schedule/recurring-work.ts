@@ -9,6 +9,7 @@ import { FleetScheduler } from './fleet-scheduler.port';
 export interface RecurringTask {
   /** Names the task in the schedule and in logs: '<module>.<what>'. */
   name: string;
+  /** On the in-process timers; the fleet's schedule (Redis) runs a new task at once, then every period. */
   firstDelayMs: number;
   everyMs: number;
   run(): Promise<unknown>;
