@@ -319,6 +319,23 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
     expect(sink.delivered.filter((m) => m.to.includes('cut@example.com'))).toHaveLength(0);
   });
 
+  it('gives up a message whose attempts, counted across every round the relay started, reach MAIL_MAX_ATTEMPTS', async () => {
+    const em = web.get(EntityManager).fork();
+    const row = em.create(OutboxMailSchema, {
+      ...message('spent@example.com', 'Spent', 'https://guides.example/s'),
+      createdAt: new Date(Date.now() - 10 * 60_000),
+      attempts: config.mail.maxAttempts,
+      lastError: 'Error EMESSAGE 451',
+    });
+    await em.flush();
+    // The relay hands it over once more (its jobs gave up): the job finds no attempt left.
+    expect(await web.get(OutboxRelay).relay('mail', new Date())).toBeGreaterThanOrEqual(1);
+    const givenUp = await until('the entry to give up', async () => (await web.get(MailGiveUps).givenUp(20)).find((m) => m.id === row.id));
+    expect(givenUp).toMatchObject({ attempts: 16, lastError: 'Error EMESSAGE 451' });
+    expect(await web.get(OutboxRelay).relay('mail', new Date())).toBe(0);
+    expect(sink.delivered.filter((m) => m.to.includes('spent@example.com'))).toHaveLength(0);
+  });
+
   it('drops messages older than a day from the outbox (their links have expired)', async () => {
     const em = web.get(EntityManager).fork();
     em.create(OutboxMailSchema, { ...message('old@example.com', 'Old', 'https://guides.example/o'), createdAt: new Date(Date.now() - 25 * 60 * 60_000) });
