@@ -42,7 +42,7 @@ const services = {
  */
 const BROWSER_AND_PROCESS = [
   '/test/([^/]+\\.)?browser\\.e2e-spec\\.ts$',
-  '/test/(npm-scripts|quality-bench|startup|shutdown|worker|embedded-database)\\.e2e-spec\\.ts$',
+  '/test/(npm-scripts|quality-bench|startup|shutdown|worker|embedded-database|fleet)\\.e2e-spec\\.ts$',
 ];
 
 /**

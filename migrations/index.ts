@@ -15,6 +15,7 @@ import { Migration20261126000000Progress } from './Migration20261126000000Progre
 import { Migration20261126020000Search } from './Migration20261126020000Search';
 import { Migration20261126120000GuideInsights } from './Migration20261126120000GuideInsights';
 import { Migration20261128160000ImageJobOptions } from './Migration20261128160000ImageJobOptions';
+import { Migration20261128160100MailOutboxSends } from './Migration20261128160100MailOutboxSends';
 
 /**
  * Every migration, in order. Append new ones (npm run migration:create writes the file); never edit
@@ -37,4 +38,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126020000Search', class: Migration20261126020000Search },
   { name: 'Migration20261126120000GuideInsights', class: Migration20261126120000GuideInsights },
   { name: 'Migration20261128160000ImageJobOptions', class: Migration20261128160000ImageJobOptions },
+  { name: 'Migration20261128160100MailOutboxSends', class: Migration20261128160100MailOutboxSends },
 ];

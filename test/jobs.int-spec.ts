@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { loadConfig, type AppConfig } from 'src/config/app-config';
 import { PlatformModule } from 'src/platform/platform.module';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { MailOutbox } from 'src/platform/mail/mail-outbox.port';
+import { MailGiveUps, MailOutbox } from 'src/platform/mail/mail-outbox.port';
 import { outboxJobId } from 'src/platform/mail/mikro-orm-mail-outbox.adapter';
 import { OutboxRelay } from 'src/platform/outbox/outbox-relay';
 import { OutboxMailSchema } from 'src/platform/mail/mail-outbox.entity';
@@ -68,16 +68,23 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
     return app;
   };
 
+  const env = (more: Record<string, string> = {}) => ({
+    DATABASE_URL: database.url,
+    MIGRATE_ON_START: 'true',
+    REDIS_URL,
+    REDIS_KEY_PREFIX: keyPrefix,
+    SMTP_URL: sink.url,
+    SITE_NAME: 'Jobs Test',
+    ...more,
+  });
+
   beforeAll(async () => {
     for (const level of ['log', 'warn', 'error'] as const) {
       jest.spyOn(Logger.prototype, level).mockImplementation((...args: unknown[]) => void logs.push(String(args[0])));
     }
     sink = await startMailSink();
     database = await createTestDatabase();
-    config = loadConfig(
-      {},
-      { DATABASE_URL: database.url, MIGRATE_ON_START: 'true', REDIS_URL, REDIS_KEY_PREFIX: keyPrefix, SMTP_URL: sink.url, SITE_NAME: 'Jobs Test' },
-    );
+    config = loadConfig({}, env());
     inspectorClient = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
     inspector = new Queue('mail', { connection: inspectorClient, prefix: bullmqPrefix(config) });
     web = await build(false);
@@ -156,12 +163,14 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
     await until('the failure', async () => (await inspector.getJobState('rejected-1')) === 'failed');
     expect((await inspector.getJob('rejected-1'))?.attemptsMade).toBe(1);
     expect(sink.state.attempts).toBe(before); // refused at RCPT TO: no DATA
-    // The failure's handler logs and clears the outbox after the job's state is stored: wait for both.
+    // The failure's handler logs after the job's state is stored: waited for.
     const line = 'Job mail.send rejected-1 failed (attempt 1/5, UnrecoverableError): giving up';
     await until('the giving-up line', () => logs.includes(line));
     expect(logs).toContain(line);
-    await until('the outbox row to go', async () => !(await outboxHas(rejected)));
-    expect(await outboxHas(rejected)).toBe(false);
+    // Kept as given up, with its last error, for /admin (and never handed over again).
+    const givenUp = (await web.get(MailGiveUps).givenUp(20)).find((m) => m.id === rejected);
+    expect(givenUp).toMatchObject({ subject: 'Lost', attempts: 1, lastError: 'MailRejectedError MAIL.REJECTED 550' });
+    expect(await web.get(OutboxRelay).relay('mail', new Date(Date.now() + 6 * 60_000))).toBe(0);
   });
 
   it('keeps a job waiting for its retry when the worker stops, and a new worker delivers it', async () => {
@@ -238,6 +247,93 @@ describe('background jobs on Redis with an SMTP server (mail waits in the Postgr
       retry.attempts = 5;
       sink.state.rejectNext = 0;
     }
+  });
+
+  it('never starts a second send of a message while one is in flight: a duplicate job and the relay leave it alone', async () => {
+    sink.state.hold.add('held@example.com');
+    try {
+      const id = await queueMail(message('held@example.com', 'Held', 'https://guides.example/h'), 'held-1');
+      await until('the send to reach the server', () => sink.receiving() || undefined);
+      const attempts = sink.state.attempts;
+      // A second job for the same entry (a stalled job run again, a relay pass) while the first waits for its answer.
+      await web.get(JobQueue).enqueue('mail.send', { outboxId: id }, { jobId: 'held-2' });
+      await until('the duplicate job to finish', async () => ((await inspector.getJob('held-2')) ? undefined : true));
+      expect(await web.get(OutboxRelay).relay('mail', new Date(Date.now() + 6 * 60_000))).toBe(0);
+      expect(logs).toContain(`Mail ${id} is being sent by another attempt: this one does nothing`);
+      expect(sink.state.attempts).toBe(attempts);
+      sink.release();
+      await until('the outbox to empty', async () => ((await outboxHas(id)) ? undefined : true));
+      expect(sink.delivered.filter((m) => m.to.includes('held@example.com'))).toHaveLength(1);
+    } finally {
+      sink.state.hold.clear();
+    }
+  });
+
+  it('sends at most 2 copies, ever, to a server that keeps each message but answers the end of DATA after the mailer gave up; then lists it as given up', async () => {
+    // Issue 33: a server answering after 28 s got a copy per 10 s attempt, 13 per recipient. Here the
+    // mailer waits 1 s and the server answers after 2.5 s: every attempt leaves a copy.
+    await worker!.close();
+    worker = await build(true, loadConfig({}, env({ SMTP_SOCKET_TIMEOUT_MS: '1000' })));
+    sink.state.replyDelayMs = 2_500;
+    try {
+      await web.get(MailOutbox).send(message('slow@example.com', 'Slow server', 'https://guides.example/slow'));
+      const [row] = await web.get(EntityManager).fork().find(OutboxMailSchema, { to: 'slow@example.com' });
+      const givenUp = await until('the entry to give up', async () => (await web.get(MailGiveUps).givenUp(20)).find((m) => m.id === row!.id));
+      expect(givenUp).toMatchObject({ subject: 'Slow server', attempts: 2 });
+      expect(givenUp.lastError).toMatch(/^MailOutcomeUnknownError MAIL\.OUTCOME_UNKNOWN <- /);
+      expect(logs).toContain(`Mail ${row!.id} given up: no answer 2 times (it may have arrived); kept with its last error on /admin`);
+      // The relay's rounds never hand it over again: the count is the entry's, not the job's.
+      for (let pass = 0; pass < 3; pass++) expect(await web.get(OutboxRelay).relay('mail', new Date(Date.now() + 6 * 60_000))).toBe(0);
+      await until('the job to have failed', async () => (await inspector.getJobState(outboxJobId(row!.id))) === 'failed');
+      // Two, unless a loaded machine went quiet before the message was sent; five before (one per attempt).
+      const copies = sink.delivered.filter((m) => m.to.includes('slow@example.com'));
+      expect(copies.length).toBeGreaterThanOrEqual(1);
+      expect(copies.length).toBeLessThanOrEqual(2);
+      // One Message-ID on every copy, so a provider that de-duplicates keeps one.
+      const ids = new Set(copies.map((m) => /^Message-ID: (.*)$/im.exec(m.raw)?.[1]?.trim()));
+      expect([...ids]).toEqual([`<${row!.id}@localhost>`]);
+    } finally {
+      sink.state.replyDelayMs = 0;
+      await worker?.close();
+      worker = await build(true);
+    }
+  });
+
+  it('counts a send cut off mid-way (its worker stopped, its lease ran out) as a possible copy: after a second, it gives up without sending again', async () => {
+    const em = web.get(EntityManager).fork();
+    // One earlier attempt had no answer, and the last one's process died with the lease held.
+    const row = em.create(OutboxMailSchema, {
+      ...message('cut@example.com', 'Cut off', 'https://guides.example/c'),
+      createdAt: new Date(),
+      attempts: 2,
+      unknownOutcomes: 1,
+      sendingUntil: new Date(Date.now() - 1_000),
+    });
+    await em.flush();
+    const before = sink.state.attempts;
+    await web.get(JobQueue).enqueue('mail.send', { outboxId: row.id }, { jobId: 'cut-1' });
+    const givenUp = await until('the entry to give up', async () => (await web.get(MailGiveUps).givenUp(20)).find((m) => m.id === row.id));
+    expect(givenUp).toMatchObject({ attempts: 2, lastError: 'A send was cut off (its process stopped mid-send)' });
+    expect(logs).toContain(`Mail ${row.id} given up: no answer 2 times (it may have arrived); kept with its last error on /admin`);
+    expect(sink.state.attempts).toBe(before);
+    expect(sink.delivered.filter((m) => m.to.includes('cut@example.com'))).toHaveLength(0);
+  });
+
+  it('gives up a message whose attempts, counted across every round the relay started, reach MAIL_MAX_ATTEMPTS', async () => {
+    const em = web.get(EntityManager).fork();
+    const row = em.create(OutboxMailSchema, {
+      ...message('spent@example.com', 'Spent', 'https://guides.example/s'),
+      createdAt: new Date(Date.now() - 10 * 60_000),
+      attempts: config.mail.maxAttempts,
+      lastError: 'Error EMESSAGE 451',
+    });
+    await em.flush();
+    // The relay hands it over once more (its jobs gave up): the job finds no attempt left.
+    expect(await web.get(OutboxRelay).relay('mail', new Date())).toBeGreaterThanOrEqual(1);
+    const givenUp = await until('the entry to give up', async () => (await web.get(MailGiveUps).givenUp(20)).find((m) => m.id === row.id));
+    expect(givenUp).toMatchObject({ attempts: 16, lastError: 'Error EMESSAGE 451' });
+    expect(await web.get(OutboxRelay).relay('mail', new Date())).toBe(0);
+    expect(sink.delivered.filter((m) => m.to.includes('spent@example.com'))).toHaveLength(0);
   });
 
   it('drops messages older than a day from the outbox (their links have expired)', async () => {

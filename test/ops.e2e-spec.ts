@@ -91,6 +91,20 @@ describe('the ops screens with Redis (no worker running)', () => {
     expect(await home(asAdmin)).toBe(await home({}));
   });
 
+  it('lists the mail the outbox gave up on, with its last error, under "Needs attention" on /admin', async () => {
+    const db = await site.db();
+    await db.query(
+      `insert into mail_outbox ("to", subject, text, html, created_at, attempts, unknown_outcomes, failed_at, last_error)
+       values ('slow@example.com', 'Confirm your email', 't', 'h', now(), 2, 2, now(), 'MailOutcomeUnknownError MAIL.OUTCOME_UNKNOWN <- Error ETIMEDOUT')`,
+    );
+    const html = await (await get('/admin', asAdmin)).text();
+    expect(html).toContain('Needs attention');
+    expect(html).toContain('Mail given up');
+    expect(html).toContain('MailOutcomeUnknownError MAIL.OUTCOME_UNKNOWN &lt;- Error ETIMEDOUT');
+    // Never the address.
+    expect(html).not.toContain('slow@example.com');
+  });
+
   it('lists every queue on the dashboard, with a sign-up\'s confirmation mail waiting in the mail queue', async () => {
     const page = await get('/admin/queues', asAdmin);
     expect(page.status).toBe(200);

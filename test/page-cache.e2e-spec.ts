@@ -204,7 +204,7 @@ describe('the page cache and precompressed assets (built app, PostgreSQL, Redis)
     await writeFile(file, (await readFile(file, 'utf8')).replace('Knee-deep water and a rusty door.', 'Waist-deep water and a rusty door.'));
     const imported = await runUntilExit({ DATABASE_URL: site.database!.url, CONTENT_DIR: contentDir }, { script: CONTENT_CLI, args: ['import'] });
     expect(imported.code).toBe(0);
-    // Another process imported: this one sees it once its entry expires (PAGE_CACHE_TTL_SECONDS).
+    // Another process imported: this one hears of it (PostgreSQL NOTIFY), or at worst its entry expires.
     let after: Raw | undefined;
     await until('a new ETag', async () => (after = await get('/levels/11')).headers.etag !== before.headers.etag, 10_000);
     expect(after!.body.toString()).toContain('Waist-deep water');

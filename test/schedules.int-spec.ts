@@ -1,4 +1,6 @@
+import { Logger } from '@nestjs/common';
 import { ScheduleModule, SchedulerRegistry } from '@nestjs/schedule';
+import { Queue } from 'bullmq';
 import { Test } from '@nestjs/testing';
 import { MikroORM } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
@@ -16,7 +18,11 @@ import { ImageConversionRunner } from 'src/modules/image-tool/application/image-
 import { MikroOrmMailOutbox } from 'src/platform/mail/mikro-orm-mail-outbox.adapter';
 import { OutboxRelay } from 'src/platform/outbox/outbox-relay';
 import { JobQueue } from 'src/platform/queue/job-queue.port';
+import { bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
+import { BullmqFleetScheduler, SCHEDULE_QUEUE } from 'src/platform/schedule/bullmq-fleet-scheduler.adapter';
 import { RecurringWork } from 'src/platform/schedule/recurring-work';
+import { REDIS_URL, testRedisPrefix } from './support/services';
+import { until } from './support/until';
 
 /**
  * Every piece of recurring work runs soon after start AND on its interval. (Two schedule
@@ -57,6 +63,54 @@ describe('the scheduled work', () => {
     } finally {
       await app.close();
       jest.restoreAllMocks();
+    }
+  });
+});
+
+describe('the recurring work of a fleet (two workers on one Redis)', () => {
+  const redis = testRedisPrefix();
+  const config = loadConfig({}, { REDIS_URL, REDIS_KEY_PREFIX: redis.prefix });
+  /** A MikroORM stand-in: each run's context forks it. */
+  const orm = { em: { name: 'default', fork: () => ({ name: 'default' }) } } as unknown as MikroORM;
+  const works: RecurringWork[] = [];
+  const lines: string[] = [];
+
+  beforeAll(() => {
+    jest.spyOn(Logger.prototype, 'debug').mockImplementation((...args: unknown[]) => void lines.push(String(args[0])));
+    jest.spyOn(Logger.prototype, 'log').mockImplementation((...args: unknown[]) => void lines.push(String(args[0])));
+  });
+
+  afterAll(async () => {
+    for (const work of works) await work.onModuleDestroy();
+    await redis.drop();
+    jest.restoreAllMocks();
+  });
+
+  it('runs each task once per period across both, and removes the schedules of tasks that no longer exist', async () => {
+    // A schedule left by an older version, for a task nobody registers any more.
+    const old = new Queue(SCHEDULE_QUEUE, { connection: { url: REDIS_URL }, prefix: bullmqPrefix(config) });
+    await old.upsertJobScheduler('gone.task', { every: 60_000 });
+    await old.close();
+
+    const runs: { worker: number; at: number }[] = [];
+    for (const worker of [1, 2]) {
+      const work = new RecurringWork(orm, new SchedulerRegistry(), new BullmqFleetScheduler(config));
+      work.register({ name: 'test.tick', firstDelayMs: 0, everyMs: 300, run: async () => void runs.push({ worker, at: Date.now() }) });
+      works.push(work);
+    }
+    for (const work of works) work.onApplicationBootstrap();
+
+    await until('six runs', () => runs.length >= 6, 20_000);
+    // Each run is one period's job (its id names the period): none ran twice, in either worker.
+    const periods = lines.filter((line) => line.startsWith('Recurring task test.tick: the fleet')).map((line) => line.split(' ').pop());
+    expect(periods.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(periods).size).toBe(periods.length);
+    expect(lines).toContain('Recurring task gone.task is no longer registered: its schedule removed');
+    const check = new Queue(SCHEDULE_QUEUE, { connection: { url: REDIS_URL }, prefix: bullmqPrefix(config) });
+    try {
+      expect((await check.getJobSchedulers(0, -1)).map((s) => s.key)).toEqual(['test.tick']);
+    } finally {
+      await check.close();
     }
   });
 });

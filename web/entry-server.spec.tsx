@@ -283,7 +283,7 @@ describe('the admin pages', () => {
       last_seen_at: '2026-11-22T10:00:00.000Z',
     },
   ];
-  const data = fakePageData({ ops: { errors: async () => groups, queues: async () => ({ mode: 'inline', queues: [] }) } });
+  const data = fakePageData({ ops: { errors: async () => groups, queues: async () => ({ mode: 'inline', queues: [] }), attention: async () => ({ mail_given_up: [], redis_problem: null }) } });
 
   it('are admin-only paths, never cached', () => {
     for (const path of ['/admin', '/admin/errors', '/admin/queues']) {
@@ -296,7 +296,7 @@ describe('the admin pages', () => {
 
   it('do not exist for anyone but an admin: the 404 of an unknown path, and no loader runs', async () => {
     const errors = jest.fn(async () => groups);
-    const watched = fakePageData({ ops: { errors, queues: async () => ({ mode: 'inline', queues: [] }) } });
+    const watched = fakePageData({ ops: { errors, queues: async () => ({ mode: 'inline', queues: [] }), attention: async () => ({ mail_given_up: [], redis_problem: null }) } });
     for (const path of ['/admin', '/admin/errors', '/admin/queues']) {
       await expect(serverEntry.payload(input(path, watched))).resolves.toMatchObject({ status: 404, error: { message: `Page not found: ${path}` } });
     }

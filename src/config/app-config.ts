@@ -59,7 +59,14 @@ export class AppConfig {
   readonly guideViewsFlushMs: number;
   /** Per-path redirect rules (301), empty by default. */
   readonly redirects: ReadonlyMap<string, string>;
-  readonly mail: { smtpUrl?: string; from: string; dir: string };
+  readonly mail: {
+    smtpUrl?: string;
+    from: string;
+    dir: string;
+    timeouts: { connectionMs: number; greetingMs: number; socketIdleMs: number };
+    /** Attempts per outbox message in all; the relay never resets the count. */
+    maxAttempts: number;
+  };
   /** databaseRetryMs: a job that found the database unreachable waits this long, its attempt not counted. */
   /** retryDelayMs: every job's first retry delay instead of its own, when set (tests shorten it). */
   readonly queue: { concurrency: number; databaseRetryMs: number; retryDelayMs?: number };
@@ -152,6 +159,8 @@ export class AppConfig {
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM ?? `"${e.SITE_NAME.replace(/["\\]/g, '')}" <no-reply@${new URL(publicUrl).hostname}>`,
       dir: resolve(this.dataDir, 'mail'),
+      timeouts: { connectionMs: e.SMTP_CONNECTION_TIMEOUT_MS, greetingMs: e.SMTP_GREETING_TIMEOUT_MS, socketIdleMs: e.SMTP_SOCKET_TIMEOUT_MS },
+      maxAttempts: e.MAIL_MAX_ATTEMPTS,
     };
     this.queue = { concurrency: e.WORKER_CONCURRENCY, databaseRetryMs: e.JOB_DATABASE_RETRY_MS, retryDelayMs: e.JOB_RETRY_DELAY_MS };
     this.metrics = { token: e.METRICS_TOKEN, workerPort: e.WORKER_METRICS_PORT };

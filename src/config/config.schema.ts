@@ -178,6 +178,13 @@ export const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   MAIL_FROM: optionalText(256),
+  // How long the mailer waits (RFC 5321 4.5.3.2: 5 min for the greeting, 10 min for the reply to the
+  // end of DATA): giving up sooner on a slow server that accepts the message sends it again.
+  SMTP_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
+  SMTP_GREETING_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(300_000),
+  SMTP_SOCKET_TIMEOUT_MS: z.coerce.number().int().min(100).max(1_800_000).default(600_000),
+  // Attempts per outbox message in all, across every round the relay starts; then it gives up.
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(16),
   // Jobs: run by `npm run worker` when REDIS_URL is set, else in the web process.
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   // A job that finds the database unreachable runs again after this long, the attempt not counted.

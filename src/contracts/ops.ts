@@ -43,3 +43,23 @@ export interface AdminQueuesData {
   /** The web process's own queues (mode 'inline'); empty with Redis, where the dashboard shows BullMQ's. */
   queues: QueueCountsView[];
 }
+
+/** Mail the outbox gave up on that /admin lists at most, newest first (kept 7 days). */
+export const GIVEN_UP_MAIL_SHOWN = 20;
+
+/** A message the outbox gave up on: no address, no body; the error is its codes only. */
+export interface GivenUpMailView {
+  id: string;
+  subject: string;
+  created_at: string;
+  failed_at: string;
+  attempts: number;
+  last_error: string;
+}
+
+/** What needs an operator now, on /admin: mail given up, and a named Redis problem (e.g. out of memory). */
+export interface AdminAttentionData {
+  mail_given_up: GivenUpMailView[];
+  /** Set while Redis refuses writes or is unreachable, in words ("Redis is out of memory (maxmemory)…"). */
+  redis_problem: string | null;
+}

@@ -3,7 +3,7 @@ import type { ContentPageView, ExploreData, MediaEntry, PostListData, PostListQu
 import type { GuideInsightsData, GuideInsightsQuery } from './guide-insights';
 import type { GuideReportPageData } from './guide-reports';
 import type { LevelListData, LevelListQuery, LevelPageData, LevelSummary } from './levels';
-import type { AdminQueuesData, ErrorGroupView, ErrorScope } from './ops';
+import type { AdminAttentionData, AdminQueuesData, ErrorGroupView, ErrorScope } from './ops';
 import type { PublicConfig } from './public-config';
 import type { SearchResults } from './search';
 
@@ -56,6 +56,7 @@ export interface PageData {
     /** The most recently seen error groups first. */
     errors(scope: ErrorScope): Promise<ErrorGroupView[]>;
     queues(): Promise<AdminQueuesData>;
+    attention(): Promise<AdminAttentionData>;
   };
 }
 

@@ -41,7 +41,7 @@ export class ServerPageData implements PageData {
       refusedEvents: (page) => (payments ? adminOrders.refusedEvents(page) : Promise.resolve(null)),
       adminOrder: (id) => (payments ? adminOrders.adminOrder(id).catch((error: unknown) => (error instanceof OrderNotFoundError ? null : Promise.reject(error))) : Promise.resolve(null)),
     };
-    this.ops = { errors: (scope) => ops.errorGroups(scope), queues: () => Promise.resolve(ops.queues()) };
+    this.ops = { errors: (scope) => ops.errorGroups(scope), queues: () => Promise.resolve(ops.queues()), attention: () => ops.attention() };
     this.content = {
       page: (slug) => content.page(slug),
       post: (slug) => content.post(slug),

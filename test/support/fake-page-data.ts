@@ -33,7 +33,7 @@ export function fakePageData(overrides: Partial<PageData> = {}): PageData {
       explore: async () => ({ tags: [], months: [], tagCount: 0, monthCount: 0 }),
     },
     billing: { pricing: async () => null, adminOrders: async () => null, adminOrder: async () => null, refusedEvents: async () => null },
-    ops: { errors: async () => [], queues: async () => ({ mode: 'inline', queues: [] }) },
+    ops: { errors: async () => [], queues: async () => ({ mode: 'inline', queues: [] }), attention: async () => ({ mail_given_up: [], redis_problem: null }) },
     search: {
       // One guide whose snippet marks the query: enough for the page to render a group.
       results: async (query) => ({

@@ -18,11 +18,12 @@ const smtpError = (message: string, responseCode: number) => Object.assign(new E
  * A real SMTP server on an ephemeral port that keeps every message: the app sends to it through
  * SMTP_URL exactly as it would to a mail provider. `state` makes it misbehave like real servers:
  * 451 (try later) for the next `rejectNext` messages, 550 at RCPT TO for `unknownUsers`, and mail to
- * an address in `hold` is answered only when `release()` is called.
+ * an address in `hold` is answered only when `release()` is called, and with `replyDelayMs` each
+ * message is kept at once but its end of DATA answered that much later (a slow provider).
  */
 export async function startMailSink() {
   const delivered: CapturedMail[] = [];
-  const state = { attempts: 0, rejectNext: 0, unknownUsers: new Set<string>(), hold: new Set<string>() };
+  const state = { attempts: 0, rejectNext: 0, unknownUsers: new Set<string>(), hold: new Set<string>(), replyDelayMs: 0 };
   let receiving = false;
   let release = () => undefined as void;
   const waiters: (() => void)[] = [];
@@ -49,6 +50,12 @@ export async function startMailSink() {
           waiters.splice(0).forEach((wake) => wake());
           callback();
         };
+        if (state.replyDelayMs > 0) {
+          // Kept at once, answered late: a client that gives up first has delivered it all the same.
+          const subject = /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '';
+          delivered.push({ to, subject, raw: decodeQuotedPrintable(raw) });
+          return void setTimeout(() => callback(), state.replyDelayMs);
+        }
         if (!to.some((address) => state.hold.has(address))) return accept();
         receiving = true;
         release = accept;

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { MikroORM } from '@mikro-orm/core';
 import { loadConfig } from 'src/config/app-config';
+import { LocalContentChangeFeed } from './content-change-feed.port';
 import { ContentFileError, contentHash, type ContentFile } from './content-file';
 import { ContentImportLog } from './content-import-log.port';
 import { ContentImporter, type ContentKind } from './content-importer';
@@ -65,7 +66,7 @@ describe('ContentImporter', () => {
   let log: InMemoryImportLog;
   let notes: NotesKind;
   const importer = (importOnStart = true) => {
-    const built = new ContentImporter(reader, log, fakeOrm, loadConfig({}, { CONTENT_IMPORT_ON_START: String(importOnStart) }));
+    const built = new ContentImporter(reader, log, fakeOrm, loadConfig({}, { CONTENT_IMPORT_ON_START: String(importOnStart) }), new LocalContentChangeFeed());
     built.register(notes);
     return built;
   };

@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common'
 import { MikroORM, RequestContext } from '@mikro-orm/core';
 import { AppConfig } from 'src/config/app-config';
 import { contentHash, type ContentFile } from './content-file';
+import { ContentChangeFeed } from './content-change-feed.port';
 import { ContentImportLog } from './content-import-log.port';
 import { ContentReader, type ContentSource } from './content-reader.port';
 
@@ -29,7 +30,9 @@ export interface ContentKind<Parsed = unknown, Summary = unknown> {
  * The one content import: modules register their kind from onModuleInit; at start (when
  * CONTENT_IMPORT_ON_START) each kind whose files changed since its last import is imported, in
  * a unit of work of its own. Imports are all or nothing: a malformed file is logged, and the site
- * keeps serving what it has. Subscribers (the page cache) hear of every import that changed pages.
+ * keeps serving what it has. Subscribers (the page cache) hear of every import that changed pages,
+ * in this process at once and, through the ContentChangeFeed, in every other process (the CLI's
+ * import reaches the web processes within a second, not after the cache's lifetime).
  */
 @Injectable()
 export class ContentImporter implements OnApplicationBootstrap {
@@ -42,6 +45,7 @@ export class ContentImporter implements OnApplicationBootstrap {
     private readonly log: ContentImportLog,
     private readonly orm: MikroORM,
     private readonly config: AppConfig,
+    private readonly feed: ContentChangeFeed,
   ) {}
 
   register<P, S>(kind: ContentKind<P, S>): void {
@@ -51,6 +55,7 @@ export class ContentImporter implements OnApplicationBootstrap {
 
   onImported(listener: () => void): void {
     this.listeners.push(listener);
+    this.feed.subscribe(() => listener());
   }
 
   /** Imports a kind now, changed or not. */
@@ -59,7 +64,11 @@ export class ContentImporter implements OnApplicationBootstrap {
     const files = await this.reader.read(kind.sources);
     const parsed = kind.parse(files);
     const summary = await kind.sync(parsed, contentHash(files), now);
-    if (kind.changed(summary)) this.listeners.forEach((listener) => listener());
+    if (kind.changed(summary)) {
+      this.listeners.forEach((listener) => listener());
+      // The import is committed; if telling the others fails, their cache's lifetime still bounds it.
+      await this.feed.publish(kind.name).catch((error: unknown) => this.logger.warn(`Other processes not told of the ${kind.name} import (${(error as Error).message}): their pages follow within the cache's lifetime`));
+    }
     return summary as S;
   }
 

@@ -33,6 +33,21 @@ describe('toErrorResponse', () => {
     expect(toErrorResponse(refused).body.code).toBe('DATABASE.UNAVAILABLE');
   });
 
+  it('answers a full disk on any file write with 507 STORAGE.FULL, never 500, also when a store wrapped the error', async () => {
+    // A real ENOSPC from the file system: /dev/full takes no byte.
+    const { writeFile } = await import('node:fs/promises');
+    const full = await writeFile('/dev/full', 'x').catch((error: unknown) => error);
+    expect(full).toMatchObject({ code: 'ENOSPC' });
+    expect(toErrorResponse(full)).toEqual({
+      status: 507,
+      body: { errors: ['The server is out of storage space; try again later'], code: 'STORAGE.FULL' },
+      unexpected: false,
+      retryAfterSeconds: 60,
+    });
+    const wrapped = new Error('Could not store the upload', { cause: Object.assign(new Error('quota'), { code: 'EDQUOT' }) });
+    expect(toErrorResponse(wrapped).body.code).toBe('STORAGE.FULL');
+  });
+
   it('passes on the safe 4xx errors of Fastify and Nest', () => {
     const tooLarge = Object.assign(new Error('Request body is too large'), { statusCode: 413 });
     expect(toErrorResponse(tooLarge)).toMatchObject({ status: 413, body: { errors: ['Request body is too large'] } });

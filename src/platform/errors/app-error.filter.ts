@@ -1,7 +1,8 @@
 import { type ArgumentsHost, Catch, HttpException, Logger, Optional, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from 'src/platform/database/database.errors';
-import { AppError, type ErrorKind } from './app-error';
+import { OutageLog } from 'src/platform/logging/outage-log';
+import { AppError, isStorageFull, StorageFullError, type ErrorKind } from './app-error';
 import { ServerErrorSink } from './server-error-sink.port';
 
 const STATUS: Record<ErrorKind, number> = {
@@ -14,6 +15,7 @@ const STATUS: Record<ErrorKind, number> = {
   rate_limited: 429,
   unsupported_media_type: 415,
   unavailable: 503,
+  insufficient_storage: 507,
 };
 
 export interface ErrorBody {
@@ -24,10 +26,13 @@ export interface ErrorBody {
 
 /**
  * An error as the client hears of it: a database connection failure, wherever it was thrown, is
- * DATABASE.UNAVAILABLE (503, Retry-After) rather than a server error.
+ * DATABASE.UNAVAILABLE (503, Retry-After), and a full disk STORAGE.FULL (507), rather than a server error.
  */
 export function toAppError(error: unknown): unknown {
-  return !(error instanceof AppError) && isDatabaseUnavailable(error) ? new DatabaseUnavailableError({ cause: error }) : error;
+  if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error)) return new DatabaseUnavailableError({ cause: error });
+  if (isStorageFull(error)) return new StorageFullError({ cause: error });
+  return error;
 }
 
 /** Maps any thrown error to a JSON answer. Unknown errors are logged and answered without detail. */
@@ -57,6 +62,7 @@ export function toErrorResponse(thrown: unknown): { status: number; body: ErrorB
 @Catch()
 export class AppErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
+  private readonly storageOutage = new OutageLog(this.logger, 'Storage (file writes)');
 
   constructor(@Optional() private readonly sink?: ServerErrorSink) {}
 
@@ -73,6 +79,9 @@ export class AppErrorFilter implements ExceptionFilter {
     } else if (body.code === 'DATABASE.UNAVAILABLE') {
       // An outage, not a bug: one line, and nothing for the error store (it is in the same database).
       this.logger.warn({ path, cause: describeCause(error) }, 'Database unavailable: answered 503');
+    } else if (body.code === 'STORAGE.FULL') {
+      // A full disk fails every upload alike: named once, then at most once a minute.
+      this.storageOutage.failed(`no space left (${describeCause(error)}): answered 507 ${path}`);
     }
     const retryAfter = retryAfterSeconds ?? (error as { retryAfterSeconds?: number }).retryAfterSeconds;
     if (retryAfter) void reply.header('retry-after', String(retryAfter));

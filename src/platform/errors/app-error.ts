@@ -11,7 +11,8 @@ export type ErrorKind =
   | 'conflict'
   | 'rate_limited'
   | 'unsupported_media_type'
-  | 'unavailable';
+  | 'unavailable'
+  | 'insufficient_storage';
 
 /** Base class of every expected error. `code` is stable ('<MODULE>.<REASON>'); clients may match on it. */
 export abstract class AppError extends Error {
@@ -71,4 +72,29 @@ export class JsonOnlyError extends AppError {
   constructor() {
     super('Send the request body as JSON (content-type: application/json).');
   }
+}
+
+/**
+ * A file write found the disk (or the quota) full: ENOSPC or EDQUOT from any file store, mapped here
+ * once (toAppError) rather than in each store. 507, and retried later by the client.
+ */
+export class StorageFullError extends AppError {
+  readonly code = 'STORAGE.FULL';
+  readonly kind = 'insufficient_storage';
+  readonly retryAfterSeconds = 60;
+
+  constructor(options?: { cause?: unknown }) {
+    super('The server has no room to store this now', ['The server is out of storage space; try again later']);
+    if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}
+
+/** Whether an error (or one it wraps, as `cause`) is a full disk or quota. */
+export function isStorageFull(error: unknown): boolean {
+  // Not instanceof Error: an fs error may come from another realm (a VM context, a worker thread).
+  for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') return true;
+  }
+  return false;
 }

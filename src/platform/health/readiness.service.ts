@@ -7,7 +7,8 @@ import { RedisConnection } from 'src/platform/redis/redis.module';
 export interface ReadinessReport {
   /**
    * unavailable (503): pages cannot be served (database down, schema behind). degraded (200): pages
-   * work, something else does not (Redis down: shared rate limits and queueing; no worker for waiting jobs).
+   * work, something else does not (Redis down or out of memory: shared rate limits and queueing; no worker
+   * for waiting jobs).
    */
   status: 'ready' | 'degraded' | 'unavailable';
   checks: { database: string; migrations: string; redis: string; workers?: string };
@@ -40,7 +41,7 @@ export class Readiness {
     const checks: ReadinessReport['checks'] = { database, migrations, redis };
     if (redis !== 'not configured') checks.workers = workers?.summary ?? 'unknown';
     const unavailable = database !== 'up' || migrations.includes('pending');
-    const degraded = redis === 'down' || workers?.warning === true;
+    const degraded = (redis !== 'up' && redis !== 'not configured') || workers?.warning === true;
     return { status: unavailable ? 'unavailable' : degraded ? 'degraded' : 'ready', checks };
   }
 
@@ -62,14 +63,9 @@ export class Readiness {
     }
   }
 
-  private async redisCheck(): Promise<'up' | 'down' | 'not configured'> {
-    const client = this.redis.client;
-    if (!client) return 'not configured';
-    try {
-      await this.redis.connect();
-      return (await withTimeout(client.ping(), 2_000)) === 'PONG' ? 'up' : 'down';
-    } catch {
-      return 'down';
-    }
+  /** 'up', 'not configured', 'down', or the problem named ('out of memory: writes refused …'). */
+  private async redisCheck(): Promise<string> {
+    if (!this.redis.client) return 'not configured';
+    return (await this.redis.writeProblem()) ?? 'up';
   }
 }

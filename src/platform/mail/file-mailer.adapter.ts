@@ -5,7 +5,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { createTransport } from 'nodemailer';
 import { AppConfig } from 'src/config/app-config';
 import type { MailMessage } from './mail-message';
-import { Mailer } from './mailer.port';
+import { Mailer, type SendOptions } from './mailer.port';
 
 /** The first http(s) link of a text, without trailing punctuation. */
 export function firstLink(text: string): string | undefined {
@@ -42,11 +42,11 @@ export class FileMailer extends Mailer {
     this.development = config.env === 'development' || config.local;
   }
 
-  async send(message: MailMessage): Promise<void> {
+  async send(message: MailMessage, options: SendOptions = {}): Promise<void> {
     // The text part as it is (8bit, no quoted-printable): a link copied from the file works. Lines
     // stay far below SMTP's 998-character limit; this file is for people, SMTP keeps the default.
     const text = { raw: `Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n${message.text.replace(/\r?\n/g, '\r\n')}` };
-    const composed = await this.composer.sendMail({ from: this.from, to: message.to, subject: message.subject, text, html: message.html });
+    const composed = await this.composer.sendMail({ from: this.from, to: message.to, subject: message.subject, text, html: message.html, messageId: options.messageId });
     const eml = composed.message as Buffer;
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');

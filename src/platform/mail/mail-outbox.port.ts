@@ -9,3 +9,18 @@ import type { MailMessage } from './mail-message';
 export abstract class MailOutbox {
   abstract send(message: MailMessage): Promise<void>;
 }
+
+/** The messages the outbox gave up on (kept 7 days), for /admin; the same adapter as MailOutbox. */
+export abstract class MailGiveUps {
+  abstract givenUp(limit: number): Promise<GivenUpMail[]>;
+}
+
+/** A message the outbox gave up on, as /admin lists it: no address, no body. */
+export interface GivenUpMail {
+  id: string;
+  subject: string;
+  createdAt: Date;
+  failedAt: Date;
+  attempts: number;
+  lastError: string;
+}

@@ -4,7 +4,7 @@ import { AppConfig } from 'src/config/app-config';
 import { OutboxModule } from 'src/platform/outbox/outbox.module';
 import { QueueModule } from 'src/platform/queue/queue.module';
 import { FileMailer } from './file-mailer.adapter';
-import { MailOutbox } from './mail-outbox.port';
+import { MailGiveUps, MailOutbox } from './mail-outbox.port';
 import { MikroOrmMailOutbox } from './mikro-orm-mail-outbox.adapter';
 import { OutboxMailSchema } from './mail-outbox.entity';
 import { MailSendProcessor } from './mail-send.processor';
@@ -31,9 +31,11 @@ import { SmtpMailer } from './smtp-mailer.adapter';
       },
     },
     MailSendProcessor,
-    { provide: MailOutbox, useClass: MikroOrmMailOutbox },
+    MikroOrmMailOutbox,
+    { provide: MailOutbox, useExisting: MikroOrmMailOutbox },
+    { provide: MailGiveUps, useExisting: MikroOrmMailOutbox },
   ],
-  exports: [Mailer, MailOutbox],
+  exports: [Mailer, MailOutbox, MailGiveUps],
 })
 export class MailModule {}
 

@@ -4,7 +4,7 @@ import { OutboxEntries, OutboxRelay } from 'src/platform/outbox/outbox-relay';
 import { JobQueue } from 'src/platform/queue/job-queue.port';
 import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
 import { mailMessageSchema, type MailMessage } from './mail-message';
-import { MailOutbox } from './mail-outbox.port';
+import { MailOutbox, type GivenUpMail, type MailGiveUps } from './mail-outbox.port';
 import { OutboxMailSchema } from './mail-outbox.entity';
 
 /** The job id of an outbox row: adding the same row twice while its job exists is a no-op. */
@@ -14,6 +14,8 @@ export const outboxJobId = (outboxId: string) => `mail-${outboxId}`;
 const RESEND_AFTER_MS = 5 * 60_000;
 /** Older messages are dropped: their links have expired (confirmation links last 24 hours). */
 const KEEP_MS = 24 * 60 * 60_000;
+/** Messages that gave up stay this long, listed on /admin with their last error (as BullMQ keeps failed jobs). */
+const KEEP_GIVEN_UP_MS = 7 * 24 * 60 * 60_000;
 
 /**
  * The outbox in PostgreSQL, registered with the OutboxRelay: where the jobs run, soon after start
@@ -21,7 +23,7 @@ const KEEP_MS = 24 * 60 * 60_000;
  * older than a day deleted.
  */
 @Injectable()
-export class MikroOrmMailOutbox extends MailOutbox implements OutboxEntries, OnModuleInit {
+export class MikroOrmMailOutbox extends MailOutbox implements OutboxEntries, MailGiveUps, OnModuleInit {
   private readonly logger = new Logger('Mail');
 
   constructor(
@@ -60,12 +62,24 @@ export class MikroOrmMailOutbox extends MailOutbox implements OutboxEntries, OnM
   }
 
   async waiting(before: Date, limit: number): Promise<string[]> {
-    const rows = await this.em.fork().find(OutboxMailSchema, { createdAt: { $lt: before } }, { fields: ['id'], orderBy: { createdAt: 'asc' }, limit });
+    // Never an entry given up (its count is final) or one whose send is in flight (its lease holds).
+    const rows = await this.em.fork().find(
+      OutboxMailSchema,
+      { createdAt: { $lt: before }, failedAt: null, $or: [{ sendingUntil: null }, { sendingUntil: { $lt: new Date() } }] },
+      { fields: ['id'], orderBy: { createdAt: 'asc' }, limit },
+    );
     return rows.map((row) => row.id);
   }
 
   async dropExpired(now: Date): Promise<void> {
-    const expired = await this.em.fork().nativeDelete(OutboxMailSchema, { createdAt: { $lt: new Date(now.getTime() - KEEP_MS) } });
+    const em = this.em.fork();
+    const expired = await em.nativeDelete(OutboxMailSchema, { createdAt: { $lt: new Date(now.getTime() - KEEP_MS) }, failedAt: null });
     if (expired) this.logger.warn(`${expired} unsent message(s) older than a day dropped from the outbox`);
+    await em.nativeDelete(OutboxMailSchema, { failedAt: { $lt: new Date(now.getTime() - KEEP_GIVEN_UP_MS) } });
+  }
+
+  async givenUp(limit: number): Promise<GivenUpMail[]> {
+    const rows = await this.em.fork().find(OutboxMailSchema, { failedAt: { $ne: null } }, { orderBy: { failedAt: 'desc' }, limit });
+    return rows.map((row) => ({ id: row.id, subject: row.subject, createdAt: row.createdAt, failedAt: row.failedAt!, attempts: row.attempts, lastError: row.lastError ?? '' }));
   }
 }

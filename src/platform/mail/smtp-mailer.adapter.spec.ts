@@ -1,13 +1,12 @@
 import { once } from 'node:events';
 import { createServer, type Socket } from 'node:net';
 import { loadConfig } from 'src/config/app-config';
-import { WORKER_SHUTDOWN_TIMEOUT_MS } from 'src/platform/lifecycle/graceful-shutdown';
-import { SMTP_TIMEOUTS, SmtpMailer } from './smtp-mailer.adapter';
+import { MailOutcomeUnknownError } from './mailer.port';
+import { SmtpMailer } from './smtp-mailer.adapter';
 
 describe('SmtpMailer', () => {
-  it("gives up on a stuck server within the worker's shutdown limit, so a deploy never cuts a send off half-way", () => {
-    const worstStall = SMTP_TIMEOUTS.connectionMs + SMTP_TIMEOUTS.greetingMs + SMTP_TIMEOUTS.socketIdleMs;
-    expect(worstStall).toBeLessThan(WORKER_SHUTDOWN_TIMEOUT_MS);
+  it('waits as RFC 5321 says by default (5 min for the greeting, 10 min for a reply), so a slow server is not sent a copy per attempt', () => {
+    expect(loadConfig({}).mail.timeouts).toEqual({ connectionMs: 120_000, greetingMs: 300_000, socketIdleMs: 600_000 });
   });
 
   it('fails the attempt (to be retried) when the server accepts the connection and never greets', async () => {
@@ -16,14 +15,17 @@ describe('SmtpMailer', () => {
     silent.listen(0, '127.0.0.1');
     await once(silent, 'listening');
     const { port } = silent.address() as { port: number };
-    const mailer = new SmtpMailer(loadConfig({ SMTP_URL: `smtp://127.0.0.1:${port}` }));
+    const mailer = new SmtpMailer(loadConfig({ SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_GREETING_TIMEOUT_MS: '300' }));
     try {
-      await expect(mailer.send({ to: 'player@example.com', subject: 'Hi', text: 'Hello', html: '<p>Hello</p>' })).rejects.toMatchObject({ code: 'ETIMEDOUT' });
+      const sent = mailer.send({ to: 'player@example.com', subject: 'Hi', text: 'Hello', html: '<p>Hello</p>' });
+      await expect(sent).rejects.toMatchObject({ code: 'ETIMEDOUT' });
+      // Nothing was sent: not an unknown outcome, an ordinary retry.
+      await expect(sent).rejects.not.toBeInstanceOf(MailOutcomeUnknownError);
       expect(sockets).toHaveLength(1);
     } finally {
       mailer.onApplicationShutdown();
       for (const socket of sockets) socket.destroy();
       silent.close();
     }
-  }, 15_000);
+  });
 });

@@ -2,6 +2,8 @@ import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } fro
 import { Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { AppConfig } from 'src/config/app-config';
+import { OutageLog } from 'src/platform/logging/outage-log';
+import { redisFailureDetail } from 'src/platform/redis/redis-errors';
 import { JobQueue, type EnqueueOptions } from './job-queue.port';
 import { JobRetryPolicy } from './job-retry-policy';
 import { JOBS, QUEUE_NAMES, validateJob, type JobData, type JobName, type QueueName, type RetryPolicy } from './jobs';
@@ -40,6 +42,8 @@ export function bullmqJobOptions(policy: RetryPolicy, jobId?: string, priority?:
 @Injectable()
 export class BullmqJobQueue extends JobQueue implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('Jobs');
+  /** Refused enqueues (Redis down, or out of memory: named as such), logged once and then once a minute. */
+  private readonly outage = new OutageLog(this.logger, 'Redis (job queue)');
   private readonly client: Redis;
   private readonly prefix: string;
   private readonly queues = new Map<QueueName, Queue>();
@@ -77,7 +81,9 @@ export class BullmqJobQueue extends JobQueue implements OnModuleInit, OnApplicat
     try {
       if (options.jobId && options.retryFailed && (await this.retriedFailed(queue, options.jobId))) return;
       await queue.add(name, parsed, bullmqJobOptions(this.policy.of(name), options.jobId, options.priority));
+      this.outage.recovered();
     } catch (error) {
+      this.outage.failed(redisFailureDetail(error));
       // A queue whose first connection failed stays broken: the next enqueue builds a fresh one.
       this.queues.delete(queueName);
       void queue.close().catch(() => undefined);

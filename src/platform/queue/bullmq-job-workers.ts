@@ -3,6 +3,8 @@ import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { AppConfig } from 'src/config/app-config';
 import { isDatabaseUnavailable } from 'src/platform/database/database.errors';
+import { OutageLog } from 'src/platform/logging/outage-log';
+import { redisFailureDetail } from 'src/platform/redis/redis-errors';
 import { bullmqPrefix } from './bullmq-job-queue.adapter';
 import { JobProcessors } from './job-processors';
 import { isJobName, QUEUE_CONCURRENCY, QUEUE_NAMES, validateJob, type QueueName } from './jobs';
@@ -19,6 +21,9 @@ export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy
   private readonly logger = new Logger('Worker');
   private readonly workers: Worker[] = [];
   private connection?: Redis;
+  // An outage is logged once, then at most once a minute: every worker's every retry failed loudly before.
+  private readonly redisOutage = new OutageLog(this.logger, 'Redis (job workers)');
+  private readonly databaseOutage = new OutageLog(this.logger, 'PostgreSQL (jobs)');
 
   constructor(
     private readonly config: AppConfig,
@@ -33,6 +38,7 @@ export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy
     // client for each Worker's own connections; until Redis answers they keep reconnecting.
     this.connection = new Redis(this.config.redis.url, { maxRetriesPerRequest: null });
     this.connection.on('error', () => undefined);
+    this.connection.on('ready', () => this.redisOutage.recovered());
     for (const queue of QUEUE_NAMES) {
       const worker = new Worker(queue, (job, token) => this.process(job, token), {
         connection: this.connection,
@@ -45,7 +51,9 @@ export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy
         if (job && this.failedForGood(job, error)) void this.runFailedHandler(job);
       });
       worker.on('stalled', (id) => this.logger.warn(`Job ${id} of queue ${queue} stalled (its worker stopped): it runs again`));
-      worker.on('error', (error) => this.logger.error(`Queue ${queue}: ${describeFailure(error)} ${error.message}`));
+      worker.on('error', (error) => this.redisOutage.failed(redisFailureDetail(error)));
+      // A job done means Redis takes writes again (an out-of-memory refusal ends without a reconnect).
+      worker.on('completed', () => this.redisOutage.recovered());
       this.workers.push(worker);
     }
     const concurrency = QUEUE_NAMES.map((queue) => `${queue} ${QUEUE_CONCURRENCY[queue] ?? this.config.queue.concurrency}`).join(', ');
@@ -84,13 +92,14 @@ export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy
     const context = { id: job.id ?? '', name, attempt: job.attemptsMade + 1, attempts: job.opts.attempts ?? 1 };
     try {
       await this.processors.run(name, data, context);
+      this.databaseOutage.recovered();
     } catch (error) {
       if (error instanceof PermanentJobError) throw new UnrecoverableError(`${error.name}: ${describeFailure(error.cause)}`);
       // An outage is nobody's attempt: counting it would use up the attempts (and fail the job for
       // good, its failure handler failing too) while the database is down. The job waits instead.
       if (isDatabaseUnavailable(error) && token) {
         const ms = this.config.queue.databaseRetryMs;
-        this.logger.warn(`Job ${name} ${job.id}: the database is unreachable; it runs again in ${ms / 1000} s (attempt not counted)`);
+        this.databaseOutage.failed(`the database is unreachable; each job waits and runs again every ${ms / 1000} s (attempts not counted)`);
         await job.moveToDelayed(Date.now() + ms, token);
         throw new DelayedError();
       }

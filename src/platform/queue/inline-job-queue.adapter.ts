@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { isDatabaseUnavailable } from 'src/platform/database/database.errors';
+import { OutageLog } from 'src/platform/logging/outage-log';
 import { JobProcessors } from './job-processors';
 import { JobQueue, type EnqueueOptions, type LocalQueueCounts } from './job-queue.port';
 import { backoffDelay, JobRetryPolicy } from './job-retry-policy';
@@ -27,6 +28,7 @@ interface InlineJob {
 @Injectable()
 export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
   private readonly logger = new Logger('Jobs');
+  private readonly databaseOutage = new OutageLog(this.logger, 'PostgreSQL (jobs)');
   /** Waiting and running jobs, by id (an id is taken again only once its job is done). */
   private readonly jobs = new Map<string, InlineJob>();
   private readonly running = new Set<Promise<void>>();
@@ -150,9 +152,10 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
       await this.processors.run(job.name, job.data as never, { id: job.id, name: job.name, attempt, attempts: policy.attempts });
       this.jobs.delete(job.id);
       this.tally(job, 'completed');
+      this.databaseOutage.recovered();
     } catch (error) {
       if (isDatabaseUnavailable(error) && !this.closing) {
-        this.logger.warn(`Job ${job.name} ${job.id}: the database is unreachable; it runs again in ${this.databaseRetryMs / 1000} s (attempt not counted)`);
+        this.databaseOutage.failed(`the database is unreachable; each job waits and runs again every ${this.databaseRetryMs / 1000} s (attempts not counted)`);
         return this.schedule(job, this.databaseRetryMs);
       }
       job.attemptsMade = attempt;

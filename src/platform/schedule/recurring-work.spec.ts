@@ -70,6 +70,34 @@ describe('RecurringWork', () => {
     expect(warnings).toHaveLength(1);
   });
 
+  it('logs a database outage once, not once per task per tick, and once when it is over', async () => {
+    const errors: string[] = [];
+    const logs: string[] = [];
+    jest.spyOn(Logger.prototype, 'error').mockImplementation((...args: unknown[]) => void errors.push(String(args[0])));
+    jest.spyOn(Logger.prototype, 'log').mockImplementation((...args: unknown[]) => void logs.push(String(args[0])));
+    const work = new RecurringWork(fakeOrm(), schedule);
+    let down = true;
+    for (const name of ['test.a', 'test.b', 'test.c']) {
+      work.register({
+        name,
+        firstDelayMs: 0,
+        everyMs: 1_000,
+        run: async () => {
+          if (down) throw new Error('Connection terminated unexpectedly');
+        },
+      });
+    }
+    work.onApplicationBootstrap();
+    await jest.advanceTimersByTimeAsync(30_000);
+    // 3 tasks, 31 ticks each: one line, and no per-task warning.
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^PostgreSQL \(recurring work\) is unavailable: the database is unreachable/);
+    expect(warnings).toEqual([]);
+    down = false;
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(logs).toEqual(['PostgreSQL (recurring work) is back after 31 s']);
+  });
+
   it('never runs a task twice at once: a tick during a run waits for it', async () => {
     const work = new RecurringWork(fakeOrm(), schedule);
     let started = 0;

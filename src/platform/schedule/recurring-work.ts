@@ -1,15 +1,22 @@
-import { Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
+import { isDatabaseUnavailable } from 'src/platform/database/database.errors';
+import { OutageLog } from 'src/platform/logging/outage-log';
+import { FleetScheduler } from './fleet-scheduler.port';
 
 /** A piece of work that runs soon after start and then every `everyMs`, where the jobs run. */
 export interface RecurringTask {
   /** Names the task in the schedule and in logs: '<module>.<what>'. */
   name: string;
+  /** On the in-process timers; the fleet's schedule (Redis) runs a new task at once, then every period. */
   firstDelayMs: number;
   everyMs: number;
   run(): Promise<unknown>;
-  /** What the first run does, when it differs from the others (the image jobs' resume after a restart). */
+  /**
+   * What the first run does, when it differs from the others (the image jobs' resume after a
+   * restart). On the in-process timers only: with Redis every run of the fleet's schedule is `run`.
+   */
   firstRun?(): Promise<unknown>;
   /**
    * Scheduled in every process that registers it, not only where the jobs run: for work on the
@@ -25,7 +32,8 @@ export interface RecurringTask {
  * from onModuleInit:
  *   onModuleInit() { this.work.register({ name: 'credits.housekeeping', firstDelayMs: 2_000, everyMs: 60_000, run: () => ... }); }
  * The tasks are scheduled only where ScheduleModule is imported (the worker, or the web process
- * without Redis); elsewhere nothing runs. Each run has a MikroORM context of its own (no request
+ * without Redis); elsewhere nothing runs. With Redis (a FleetScheduler) each runs once per period
+ * across all the workers, not once per worker; without, this process's timers run it. Each run has a MikroORM context of its own (no request
  * is running), a failure is logged with the task's name, and a task never runs twice at once.
  * A task marked `everyProcess` is scheduled wherever it is registered, one marked `atShutdown`
  * runs a last time as the process stops.
@@ -33,6 +41,8 @@ export interface RecurringTask {
 @Injectable()
 export class RecurringWork implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('RecurringWork');
+  /** A database outage fails every task on every tick: logged once, then at most once a minute. */
+  private readonly databaseOutage = new OutageLog(this.logger, 'PostgreSQL (recurring work)');
   private readonly tasks = new Map<string, RecurringTask>();
   private readonly running = new Map<string, Promise<void>>();
   /** The timers of `everyProcess` tasks in a process without ScheduleModule. */
@@ -41,6 +51,8 @@ export class RecurringWork implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly orm: MikroORM,
     @Optional() private readonly schedule?: SchedulerRegistry,
+    // Inject names the token: the type (with null) would reach Nest's metadata as Object.
+    @Optional() @Inject(FleetScheduler) private readonly fleet?: FleetScheduler | null,
   ) {}
 
   register(task: RecurringTask): void {
@@ -50,8 +62,15 @@ export class RecurringWork implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onApplicationBootstrap(): void {
+    // Where the jobs run with Redis, the fleet's schedule runs the shared tasks (once per period
+    // across the workers); started without waiting: until Redis answers it keeps connecting.
+    const fleet = this.schedule ? this.fleet : undefined;
+    if (fleet) {
+      const shared = [...this.tasks.values()].filter((task) => !task.everyProcess);
+      void fleet.start(shared, (name) => this.run(name)).catch((error: unknown) => this.logger.error({ err: error }, 'Scheduling the recurring work in Redis failed'));
+    }
     for (const task of this.tasks.values()) {
-      if (!this.schedule && !task.everyProcess) continue;
+      if (task.everyProcess ? false : !this.schedule || fleet) continue;
       const first = setTimeout(() => void this.run(task.name, true), task.firstDelayMs);
       const every = setInterval(() => void this.run(task.name), task.everyMs);
       if (this.schedule) {
@@ -71,6 +90,7 @@ export class RecurringWork implements OnApplicationBootstrap, OnModuleDestroy {
    */
   async onModuleDestroy(): Promise<void> {
     for (const timer of this.ownTimers.splice(0)) clearTimeout(timer);
+    if (this.schedule && this.fleet) await this.fleet.stop();
     const last = [...this.tasks.values()].filter((task) => task.atShutdown);
     await Promise.all(last.map(async (task) => {
       await this.running.get(task.name);
@@ -95,7 +115,9 @@ export class RecurringWork implements OnApplicationBootstrap, OnModuleDestroy {
   private async runOnce(task: RecurringTask, first: boolean): Promise<void> {
     try {
       await RequestContext.create(this.orm.em, () => (first && task.firstRun ? task.firstRun() : task.run()));
+      this.databaseOutage.recovered();
     } catch (error) {
+      if (isDatabaseUnavailable(error)) return this.databaseOutage.failed(`the database is unreachable (task ${task.name} runs again on its next tick)`);
       this.logger.warn({ err: error }, `Recurring task ${task.name} failed`);
     }
   }

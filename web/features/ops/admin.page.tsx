@@ -1,12 +1,13 @@
 import type { ReactNode } from 'react';
+import type { AdminAttentionData } from 'src/contracts/ops';
 import { cardClass, linkClass, mutedClass } from 'web/components/account-ui';
 import { Link, useLoaderData } from 'web/lib/router/router';
-import { ADMIN, AdminFrame, codeClass } from 'web/features/ops/admin-frame';
+import { ADMIN, AdminFrame, codeClass, utc } from 'web/features/ops/admin-frame';
 import type loader from 'web/features/ops/admin.loader';
 
 /** /admin: where the ops screens are. */
 export default function AdminPage() {
-  const { queueMode, payments } = useLoaderData<typeof loader>();
+  const { queueMode, payments, attention } = useLoaderData<typeof loader>();
   const entries: { title: string; href: string; internal?: boolean; text: ReactNode }[] = [
     {
       title: 'Guides',
@@ -84,6 +85,50 @@ export default function AdminPage() {
           </li>
         ))}
       </ul>
+      <AttentionSection attention={attention} />
     </AdminFrame>
+  );
+}
+
+/** What needs an operator now: Redis refusing writes, and mail the outbox gave up on (kept 7 days). */
+function AttentionSection({ attention }: { attention: AdminAttentionData }) {
+  return (
+    <section className="mt-10" aria-labelledby="attention">
+      <h2 id="attention" className="text-xl font-semibold">
+        Needs attention
+      </h2>
+      {attention.redis_problem && <p className="mt-3 font-semibold text-red-700 dark:text-red-400">Redis: {attention.redis_problem}</p>}
+      {attention.mail_given_up.length === 0 ? (
+        <p className={`mt-3 text-sm ${mutedClass}`}>No mail given up in the last 7 days.</p>
+      ) : (
+        <>
+          <p className={`mt-3 text-sm ${mutedClass}`}>Mail given up (not sent again; kept 7 days), newest first:</p>
+          <table className="mt-2 w-full text-left text-sm">
+            <thead>
+              <tr>
+                <th>Subject</th>
+                <th>Written</th>
+                <th>Given up</th>
+                <th>Attempts</th>
+                <th>Last error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {attention.mail_given_up.map((mail) => (
+                <tr key={mail.id}>
+                  <td>{mail.subject}</td>
+                  <td>{utc(mail.created_at)}</td>
+                  <td>{utc(mail.failed_at)}</td>
+                  <td>{mail.attempts}</td>
+                  <td>
+                    <code className={codeClass}>{mail.last_error}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
   );
 }
