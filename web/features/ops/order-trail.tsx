@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { formatUsd, type AdminOrderDetail } from 'src/contracts/billing';
+import { type AdminOrderDetail } from 'src/contracts/billing';
+import { formatUsd } from 'web/lib/money';
 import { mutedClass } from 'web/components/account-ui';
 import { utc } from 'web/features/ops/admin-orders-common';
 

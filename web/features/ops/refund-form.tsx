@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { creditsForRefundedCents, formatUsd, type AdminOrderDetail } from 'src/contracts/billing';
+import { creditsForRefundedCents, type AdminOrderDetail } from 'src/contracts/billing';
+import { formatUsd } from 'web/lib/money';
 import { buttonClass, cardClass, mutedClass, secondaryButtonClass } from 'web/components/account-ui';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
