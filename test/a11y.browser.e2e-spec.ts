@@ -156,15 +156,19 @@ describe('accessibility (axe-core) in a real browser', () => {
     ({ app, browser } = site);
     token = await site.signedInUser(ADMIN);
     // An order paid through the test checkout and one still pending, for the pages that show one.
-    const api = async (path: string, body: unknown) => {
-      const response = await fetch(`${app.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const api = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${app.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
       expect(response.ok).toBe(true);
       return (await response.json()) as { order_id: string };
     };
     const paid = (await api('/api/v1/checkout', { pack_id: 'starter' })).order_id;
     await api(`/api/v1/orders/${paid}/test_payment`, { result: 'paid' });
     const pending = (await api('/api/v1/checkout', { donation_usd: 2 })).order_id;
-    samples = routeSamples({ paid, pending });
+    // And one partly refunded, so /admin/orders/{id} is audited (at 390 px too) with rows in each of its tables.
+    const refunded = (await api('/api/v1/checkout', { pack_id: 'starter' })).order_id;
+    await api(`/api/v1/orders/${refunded}/test_payment`, { result: 'paid' });
+    await api(`/api/v1/admin/orders/${refunded}/refund`, { amount_cents: 100 }, { 'idempotency-key': 'a11y-partial-refund' });
+    samples = routeSamples({ paid, pending, refunded });
     // What players say, so /admin/guides is audited with an open report (its "Mark handled") and /levels/27 with its helpful share.
     const anonymous = (path: string, body: unknown, client: number) =>
       fetch(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.12.0.${client}` }, body: JSON.stringify(body) });
@@ -189,7 +193,7 @@ describe('accessibility (axe-core) in a real browser', () => {
   it('finds no WCAG 2.2 AA violation on any page that reads the session or is for admins, signed in as an admin', async () => {
     // With Redis, /admin/queues is bull-board's (audited below); its page without Redis is audited after.
     const paths = Object.entries(samples).filter(([id]) => !signedOutOnly(id) && readsSession(id) && id !== 'admin-queues').map(([, path]) => path);
-    expect(paths).toEqual(expect.arrayContaining(['/', '/pricing', '/tools/image', '/usage', '/admin', '/admin/guides']));
+    expect(paths).toEqual(expect.arrayContaining(['/', '/pricing', '/tools/image', '/usage', '/admin', '/admin/guides', samples['admin-order']]));
     expect(await auditPages(on(), paths, true)).toEqual([]);
   }, 600_000);
 

@@ -45,7 +45,7 @@ export class GuideReportsService {
   /** What the report page shows; null when the level has no published guide. */
   async pageData(number: number): Promise<GuideReportPageData | null> {
     const level = await this.levels.level(number);
-    return level ? { number: level.number, title: level.title } : null;
+    return level ? { number: level.number, title: level.title, has_video: level.video !== undefined } : null;
   }
 
   /** Stores the report, then queues the admins' notification (by id: the text stays in PostgreSQL). */
