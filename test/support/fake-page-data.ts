@@ -24,6 +24,7 @@ export function fakePageData(overrides: Partial<PageData> = {}): PageData {
       list: async () => list,
       hardest: async () => ({ levels: [], total: 0 }),
       featured: async () => [level27],
+      guideRanges: async () => '1-5 27 30',
     },
     content: {
       page: async () => null,
