@@ -134,6 +134,12 @@ describe('progress in a real browser', () => {
       await page.goto(url('/progress'));
       await hydrated(page);
       expect(await page.getByRole('link', { name: 'Continue at level 30' }).getAttribute('href')).toBe('/levels/30');
+      // In the list, the "Solved" badge keeps 27's card in line with 30's beside it (two columns on a phone).
+      await page.goto(url('/levels'));
+      await hydrated(page);
+      await page.locator('li[data-level-mark="27"]').getByText('Solved').waitFor();
+      const top = async (level: number) => (await page.locator(`li[data-level-mark="${level}"]`).getByText(String(level), { exact: true }).boundingBox())!.y;
+      expect(await top(27)).toBe(await top(30));
       expect(problems).toEqual([]);
     } finally {
       await context.close();
