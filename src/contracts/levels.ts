@@ -26,6 +26,9 @@ export interface Walkthrough {
   sample: boolean;
 }
 
+/** The video a guide shows: none for a sample guide's placeholder (no player, no moment links, nothing to report about it). */
+export const playableVideo = (video: Walkthrough | undefined): Walkthrough | undefined => (video?.sample ? undefined : video);
+
 /** Everything a level's guide page shows. */
 export interface LevelDetail extends LevelSummary {
   unlocksAt?: number;
