@@ -25,7 +25,8 @@ const STICKY = 'sm:sticky sm:left-0 sm:z-10 sm:bg-white sm:dark:bg-gray-900';
 /** On a phone the tables are cards (web/components/stacked-table), and the sortable headers a row of sort links above them. */
 const tableClass = 'mt-3 rounded-3xl border border-gray-200 bg-white shadow-sm sm:overflow-x-auto dark:border-gray-800 dark:bg-gray-900';
 const phoneSortHead = 'border-b border-gray-200 text-left max-sm:block dark:border-gray-800';
-const phoneSortRow = 'max-sm:flex max-sm:flex-wrap max-sm:gap-x-4 max-sm:gap-y-1 max-sm:px-4 max-sm:py-3';
+const phoneSortRow =
+  "max-sm:flex max-sm:flex-wrap max-sm:gap-x-4 max-sm:gap-y-1 max-sm:px-4 max-sm:py-3 max-sm:before:font-normal max-sm:before:text-gray-600 max-sm:before:content-['Sort_by:'] dark:max-sm:before:text-gray-400";
 /** A number cell: right-aligned in the table; a labelled line of the card on a phone. */
 const cardLine = `px-3 py-2 text-right ${stackedLine}`;
 const REASONS = [
@@ -51,7 +52,7 @@ export default function AdminGuidesPage() {
     const dir = active ? (query.dir === 'asc' ? 'desc' : 'asc') : DEFAULT_DIRECTION[sort];
     return (
       <th scope="col" aria-sort={active ? (query.dir === 'asc' ? 'ascending' : 'descending') : undefined} className={`px-3 py-2 font-semibold max-sm:p-0 ${align}`}>
-        <Link to={guidesHref({ sort, dir, page: 1 })} className="hover:underline">
+        <Link to={guidesHref({ sort, dir, page: 1 })} className="hover:underline max-sm:text-primary-700 max-sm:underline max-sm:underline-offset-2 dark:max-sm:text-primary-400">
           {label}
           {active && <span aria-hidden="true">{query.dir === 'asc' ? ' ↑' : ' ↓'}</span>}
         </Link>
