@@ -79,7 +79,7 @@ describe('credits and payments in a real browser', () => {
       await page.getByLabel('Donation in US dollars').fill('2');
       await poll(() => page.getByTestId('donation-credits').textContent()).toContain('100 credits');
       await page.getByRole('button', { name: 'Donate', exact: true }).click();
-      await payOnTestCheckout(page, '$2');
+      await payOnTestCheckout(page, '$2.00');
       await poll(() => page.getByTestId('success-balance').textContent()).toContain('610 credits');
 
       // The account menu: the balance beside the email, Billing and Usage.

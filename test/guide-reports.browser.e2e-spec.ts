@@ -39,14 +39,17 @@ describe('guide problem reports in a real browser', () => {
       // Client-side navigation: the document (and its marker) survived.
       expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 
-      await page.getByRole('radio', { name: 'The video does not match' }).check();
-      await page.getByLabel('What happened? (optional)').fill('The video shows a blue door; my game has a red one.');
-      await poll(() => page.getByText('51/1000').count()).toBe(1);
+      // The sample guide's video is a placeholder the guide does not show: nothing to say about it.
+      await page.getByRole('radio', { name: 'Something else' }).waitFor();
+      expect(await page.getByRole('radio', { name: 'The video does not match' }).count()).toBe(0);
+      await page.getByRole('radio', { name: 'A step is wrong' }).check();
+      await page.getByLabel('What happened? (optional)').fill('Step 3 shows a blue door; my game has a red one.');
+      await poll(() => page.getByText('48/1000').count()).toBe(1);
       await page.getByRole('button', { name: 'Send report' }).click();
       await page.getByRole('status').filter({ hasText: 'Thank you! We will check the guide of level 27.' }).waitFor();
 
-      const mail = await site.mail.waitFor(ADMIN, /^Guide problem reported: level 27 \(the video does not match\)$/);
-      expect(mail.raw).toContain('The video shows a blue door; my game has a red one.');
+      const mail = await site.mail.waitFor(ADMIN, /^Guide problem reported: level 27 \(a step is wrong\)$/);
+      expect(mail.raw).toContain('Step 3 shows a blue door; my game has a red one.');
 
       await page.getByRole('link', { name: 'Back to the guide' }).click();
       await page.waitForURL(`${app.url}/levels/27`);

@@ -125,7 +125,11 @@ describe('guide problem reports over HTTP (built app and worker, PostgreSQL, Red
       // The same HTML for everyone, so it is cached like the guide.
       expect(response.headers.get('etag')).toBeTruthy();
       const payload = await (await get('/levels/10/report/_payload.json')).json();
-      expect(payload.data).toEqual({ number: 10, title: 'The Telescope Room' });
+      expect(payload.data).toEqual({ number: 10, title: 'The Telescope Room', has_video: true });
+      // Level 11's guide has no video: nothing to report about one.
+      const withoutVideo = await (await get('/levels/11/report')).text();
+      for (const kind of ['wrong_step', 'other']) expect(withoutVideo).toContain(`value="${kind}"`);
+      expect(withoutVideo).not.toContain('video_mismatch');
     });
 
     it.each(['/levels/15/report', '/levels/abc/report', '/levels/0/report'])('answers %s with the 404 page', async (path) => {

@@ -74,7 +74,7 @@ describe('the newcomer path of a fresh npm start', () => {
       await hydrated(page);
       await page.getByRole('button', { name: '$2', exact: true }).click();
       await page.getByRole('button', { name: 'Donate' }).click();
-      await payOnTestCheckout(page, '$2');
+      await payOnTestCheckout(page, '$2.00');
       await poll(() => page.getByTestId('success-balance').textContent()).toContain('210 credits');
       await page.goto(`${base()}/billing`);
       await expectTestMode(page);

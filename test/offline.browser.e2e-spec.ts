@@ -167,6 +167,27 @@ describe('guides offline, and a new build announced', () => {
     }
   });
 
+  it('keeps "Try again" on the stand-in page, and loads the page asked for once the connection is back', async () => {
+    await context.setOffline(true);
+    try {
+      await page.goto(url('/blog'));
+      await hydrated(page);
+      const standIn = page.getByTestId('offline-stand-in');
+      await standIn.getByText('You are offline: this page needs a connection.').waitFor();
+      await standIn.getByRole('button', { name: 'Try again' }).waitFor();
+    } finally {
+      await context.setOffline(false);
+    }
+    // Back online: the blog itself, at the same address, with no click.
+    await page.getByRole('heading', { name: 'Latest Posts' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/blog');
+    // The offline page at its own address stands in for nothing: no banner.
+    await page.goto(url('/offline'));
+    await hydrated(page);
+    await page.getByRole('heading', { name: 'Reading offline' }).waitFor();
+    expect(await page.getByTestId('offline-stand-in').count()).toBe(0);
+  });
+
   it('keeps nothing signed in: no API answer, no payment, account or admin page, whatever was opened', async () => {
     const token = await site.signedInUser('reader@example.com');
     await context.addCookies([{ name: 'token', value: token, url: proxy.url }]);

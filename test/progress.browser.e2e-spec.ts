@@ -112,6 +112,40 @@ describe('progress in a real browser', () => {
     await page.close();
   });
 
+  it('continues at the next level with a guide, as the guide\'s "On to level N" does, in the inline script and in React alike', async () => {
+    const context = await site.browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+      // Level 27 solved; 28 and 29 have no guide (the sample's next guide is 30).
+      await mark(page, 27, 'Solved it');
+      await page.getByRole('link', { name: 'On to level 30' }).waitFor();
+      // The inline script alone (no module runs), then React after hydration: the same level.
+      await page.route('**/assets/*.js', (route) => route.abort());
+      await page.goto(url('/'));
+      expect(await page.getByRole('link', { name: 'Continue at level 30' }).getAttribute('href')).toBe('/levels/30');
+      await page.unroute('**/assets/*.js');
+      // The modules refused above logged their failed loads; from here on, nothing (a hydration mismatch would be an error).
+      problems.splice(0);
+      await page.goto(url('/'));
+      await hydrated(page);
+      expect(await page.getByRole('link', { name: 'Continue at level 30' }).getAttribute('href')).toBe('/levels/30');
+      await page.goto(url('/progress'));
+      await hydrated(page);
+      expect(await page.getByRole('link', { name: 'Continue at level 30' }).getAttribute('href')).toBe('/levels/30');
+      // In the list, the "Solved" badge keeps 27's card in line with 30's beside it (two columns on a phone).
+      await page.goto(url('/levels'));
+      await hydrated(page);
+      await page.locator('li[data-level-mark="27"]').getByText('Solved').waitFor();
+      const top = async (level: number) => (await page.locator(`li[data-level-mark="${level}"]`).getByText(String(level), { exact: true }).boundingBox())!.y;
+      expect(await top(27)).toBe(await top(30));
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('merges into the account at sign-in and follows the player to a second device', async () => {
     const page = await phone.newPage();
     await signUpAndSignIn(site, page, EMAIL);

@@ -124,6 +124,21 @@ describe('start-up with nothing configured', () => {
         expect(whole.stdout()).toContain('Accounts on; credits and payments TEST MODE (the local test checkout: no money is taken)');
         expect(whole.stdout()).toContain(`Sign up at ${whole.url.replace('127.0.0.1', 'localhost')}/auth/signup`);
         for (const path of ['/pricing', '/tools/image', '/auth/signup']) expect([path, (await fetch(`${whole.url}${path}`)).status]).toEqual([path, 200]);
+        // The terminal says localhost; a newcomer who types 127.0.0.1 or [::1] can still sign up there.
+        const port = new URL(whole.url).port;
+        const signUpFrom = async (origin: string, email: string) =>
+          (
+            await fetch(`${whole.url}/auth/sign_up`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', origin, 'sec-fetch-site': 'same-origin' },
+              body: JSON.stringify({ email, password: PASSWORD, password_confirmation: PASSWORD }),
+            })
+          ).status;
+        expect(await signUpFrom(`http://127.0.0.1:${port}`, 'ipv4@example.com')).toBe(202);
+        expect(await signUpFrom(`http://[::1]:${port}`, 'ipv6@example.com')).toBe(202);
+        expect(await signUpFrom(`http://localhost:${port}`, 'name@example.com')).toBe(202);
+        // Another port on the same machine is another site.
+        expect(await signUpFrom(`http://127.0.0.1:${Number(port) + 1}`, 'other@example.com')).toBe(403);
       } finally {
         expect(await whole.stop()).toBe(0);
       }

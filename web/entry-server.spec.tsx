@@ -135,7 +135,7 @@ describe('serverEntry.payload', () => {
       locale: 'en',
       params: {},
       status: 200,
-      data: { featured: [expect.objectContaining({ number: 27 })] },
+      data: { featured: [expect.objectContaining({ number: 27 })], guides: '1-5 27 30' },
     });
   });
 

@@ -36,6 +36,13 @@ describe('loadConfig', () => {
     expect(config.auth.firstAccountIsAdmin).toBe(false);
   });
 
+  it('takes writes from every loopback name of the try-out\'s port, and from PUBLIC_URL alone once it is set', () => {
+    expect(loadConfig({ PORT: '3100' }).http.origins).toEqual(['http://localhost:3100', 'http://127.0.0.1:3100', 'http://[::1]:3100']);
+    expect(loadConfig({ PUBLIC_URL: 'http://localhost:3000/' }).http.origins).toEqual(['http://localhost:3000']);
+    expect(loadConfig({ PUBLIC_URL: 'https://guides.example' }).http.origins).toEqual(['https://guides.example']);
+    expect(loadConfig({ NODE_ENV: 'development' }).http.origins).toEqual(['http://localhost:3000']);
+  });
+
   it('refuses payments without Stripe in production unless test payments are switched on explicitly', () => {
     const production = { NODE_ENV: 'production', HAS_LOGIN: 'true', HAS_PAYMENT: 'true' };
     expect(() => loadConfig(production)).toThrow(/HAS_PAYMENT: is on with NODE_ENV=production but STRIPE_SECRET_KEY is not set.*TEST_PAYMENTS=true/);

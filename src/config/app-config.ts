@@ -40,7 +40,11 @@ export class AppConfig {
   readonly local: boolean;
   /** Settings that do not fit together, in words (logged in one line at start; what they switch stays off). */
   readonly warnings: readonly string[];
-  readonly http: { port: number; host: string; trustProxy: Env['TRUST_PROXY']; publicUrl: string; limits: HttpLimits };
+  /**
+   * `origins`: where this site's own pages may send writes from (the CSRF checks): PUBLIC_URL's
+   * origin, and in the local try-out every loopback name for the same port (see siteOrigins).
+   */
+  readonly http: { port: number; host: string; trustProxy: Env['TRUST_PROXY']; publicUrl: string; origins: readonly string[]; limits: HttpLimits };
   /** `format` unset: chosen at start by chooseLogFormat (pretty on a development terminal). */
   readonly log: { level: Env['LOG_LEVEL']; format?: Env['LOG_FORMAT'] };
   readonly database:
@@ -125,6 +129,7 @@ export class AppConfig {
       host: e.HOST,
       trustProxy: e.TRUST_PROXY,
       publicUrl,
+      origins: siteOrigins(publicUrl, this.local),
       limits: {
         headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
         requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
@@ -290,4 +295,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
  */
 export function applyNodeEnv(config: AppConfig): void {
   process.env.NODE_ENV = config.env;
+}
+
+/**
+ * The origins this site's pages are served from. The try-out prints http://localhost:PORT, but a
+ * newcomer may type 127.0.0.1 or [::1]: the same process on the same port, so writes from those
+ * pages are this site's too (accepted rather than redirected: a redirect would also send away
+ * scripts, health checks and API clients that call 127.0.0.1 on purpose). A configured PUBLIC_URL
+ * is the one origin.
+ */
+function siteOrigins(publicUrl: string, local: boolean): readonly string[] {
+  const own = new URL(publicUrl);
+  if (!local) return [own.origin];
+  return ['localhost', '127.0.0.1', '[::1]'].map((hostname) => {
+    const url = new URL(own.origin);
+    url.hostname = hostname;
+    return url.origin;
+  });
 }

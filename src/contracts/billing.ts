@@ -182,9 +182,3 @@ export interface AdminOrderDetail {
   /** Gateway events applied to it (Stripe's, or the test checkout's), oldest first. */
   payment_events: { id: string; type: string; received_at: string }[];
 }
-
-/** Formats cents as US dollars: 499 → "$4.99", 500 → "$5". */
-export function formatUsd(cents: number): string {
-  const dollars = cents / 100;
-  return Number.isInteger(dollars) ? `$${dollars}` : `$${dollars.toFixed(2)}`;
-}

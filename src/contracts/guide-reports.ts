@@ -2,6 +2,10 @@
 export const GUIDE_REPORT_KINDS = ['wrong_step', 'video_mismatch', 'other'] as const;
 export type GuideReportKind = (typeof GUIDE_REPORT_KINDS)[number];
 
+/** The kinds a guide's report form offers: "the video does not match" only where the guide has a video. */
+export const reportKindsFor = (guide: { has_video: boolean }): readonly GuideReportKind[] =>
+  guide.has_video ? GUIDE_REPORT_KINDS : GUIDE_REPORT_KINDS.filter((kind) => kind !== 'video_mismatch');
+
 /** The optional "what is wrong" text, in characters (UTF-16 code units, as the textarea counts). */
 export const GUIDE_REPORT_MESSAGE_MAX = 1000;
 
@@ -20,6 +24,8 @@ export interface GuideReportReceipt {
 export interface GuideReportPageData {
   number: number;
   title: string;
+  /** Whether the guide has a video walkthrough (what the form offers to report depends on it). */
+  has_video: boolean;
 }
 
 /** What an admin may list: open reports (not yet handled), handled ones, or all. */

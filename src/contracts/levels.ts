@@ -26,6 +26,9 @@ export interface Walkthrough {
   sample: boolean;
 }
 
+/** The video a guide shows: none for a sample guide's placeholder (no player, no moment links, nothing to report about it). */
+export const playableVideo = (video: Walkthrough | undefined): Walkthrough | undefined => (video?.sample ? undefined : video);
+
 /** Everything a level's guide page shows. */
 export interface LevelDetail extends LevelSummary {
   unlocksAt?: number;
@@ -49,6 +52,26 @@ export type LevelPageData =
   | { kind: 'not-covered'; number: number; prev?: LevelSummary; next?: LevelSummary };
 
 export const LEVELS_PAGE_SIZE = 24;
+
+/**
+ * The levels that have a published guide, as runs: "1-5 7 9 12-14" (ascending, space-separated).
+ * Small enough for cached HTML that is the same for everyone (it grows with the gaps between
+ * guides, not with their number), and read by the inline PROGRESS_SCRIPT as well as by React.
+ */
+export type GuideRanges = string;
+
+/** Writes runs of consecutive numbers, ascending: [[1, 5], [7, 7]] → "1-5 7". */
+export const formatGuideRanges = (runs: readonly (readonly [number, number])[]): GuideRanges =>
+  runs.map(([from, to]) => (from === to ? String(from) : `${from}-${to}`)).join(' ');
+
+/** The first level after `level` that has a guide ("On to level N" on a guide), or undefined past the last one. */
+export function nextGuideAfter(ranges: GuideRanges, level: number): number | undefined {
+  for (const run of ranges.split(' ')) {
+    const [from, to = from] = run.split('-').map(Number);
+    if (to! > level) return Math.max(from!, level + 1);
+  }
+  return undefined;
+}
 
 /** Filters of /levels and GET /api/v1/levels (validated by levelListQuerySchema). */
 export interface LevelListQuery {

@@ -2,7 +2,7 @@ import type { AdminOrderDetail, AdminOrderView, OrderStatus, Paged, PricingData,
 import type { ContentPageView, ExploreData, MediaEntry, PostListData, PostListQuery, PostView } from './content';
 import type { GuideInsightsData, GuideInsightsQuery } from './guide-insights';
 import type { GuideReportPageData } from './guide-reports';
-import type { LevelListData, LevelListQuery, LevelPageData, LevelSummary } from './levels';
+import type { GuideRanges, LevelListData, LevelListQuery, LevelPageData, LevelSummary } from './levels';
 import type { AdminAttentionData, AdminQueuesData, ErrorGroupView, ErrorScope } from './ops';
 import type { PublicConfig } from './public-config';
 import type { SearchResults } from './search';
@@ -21,6 +21,8 @@ export interface PageData {
     /** The hard guides, longest reference time first (a list page's worth), and how many hard guides there are. */
     hardest(): Promise<{ levels: LevelSummary[]; total: number }>;
     featured(): Promise<LevelSummary[]>;
+    /** The levels with a published guide, as runs ("1-5 7 9"): where "Continue at level N" goes. */
+    guideRanges(): Promise<GuideRanges>;
   };
   readonly content: {
     page(slug: string): Promise<ContentPageView | null>;

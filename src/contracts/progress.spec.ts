@@ -95,14 +95,25 @@ describe('toExport', () => {
 });
 
 describe('continueAt', () => {
-  it('is the level after the highest solved one, whatever the order they were solved in', () => {
-    expect(continueAt({ 3: { state: 'solved', at: 9 }, 12: { state: 'solved', at: 1 }, 14: { state: 'stuck', at: 5 } }, 635)).toBe(13);
+  const guides = '1-5 7 9 12-14 27 30';
+
+  it('is the first level with a guide after the highest solved one, whatever the order they were solved in', () => {
+    expect(continueAt({ 3: { state: 'solved', at: 9 }, 12: { state: 'solved', at: 1 }, 14: { state: 'stuck', at: 5 } }, guides)).toBe(13);
+    expect(continueAt({ 4: { state: 'solved', at: 1 } }, guides)).toBe(5);
   });
 
-  it('is nothing without a solved level, or past the last level', () => {
-    expect(continueAt({}, 635)).toBeUndefined();
-    expect(continueAt({ 4: { state: 'stuck', at: 1 }, 5: { state: 'none', at: 2 } }, 635)).toBeUndefined();
-    expect(continueAt({ 635: { state: 'solved', at: 1 } }, 635)).toBeUndefined();
+  it('skips the levels without a guide, as the guide\'s "On to level N" does', () => {
+    expect(continueAt({ 27: { state: 'solved', at: 1 } }, guides)).toBe(30);
+    expect(continueAt({ 5: { state: 'solved', at: 1 } }, guides)).toBe(7);
+    // A solved level without a guide of its own: the next guide after it.
+    expect(continueAt({ 28: { state: 'solved', at: 1 } }, guides)).toBe(30);
+  });
+
+  it('is nothing without a solved level, or past the last guide', () => {
+    expect(continueAt({}, guides)).toBeUndefined();
+    expect(continueAt({ 4: { state: 'stuck', at: 1 }, 5: { state: 'none', at: 2 } }, guides)).toBeUndefined();
+    expect(continueAt({ 30: { state: 'solved', at: 1 } }, guides)).toBeUndefined();
+    expect(continueAt({ 3: { state: 'solved', at: 1 } }, '')).toBeUndefined();
   });
 });
 

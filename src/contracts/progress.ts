@@ -1,3 +1,5 @@
+import { nextGuideAfter, type GuideRanges } from './levels';
+
 /**
  * A player's progress: per level "Solved it", "Still stuck", or a mark taken back ('none'), with
  * the time of the change. Kept in the browser (localStorage, never sent to the server while
@@ -28,11 +30,13 @@ export const solvedLevels = (levels: ProgressLevels): number[] =>
     .map(([key]) => Number(key))
     .sort((a, b) => a - b);
 
-/** "Continue at level N": the level after the highest solved one, while it is within the game (`max`). */
-export function continueAt(levels: ProgressLevels, max: number): number | undefined {
+/**
+ * "Continue at level N": the first level with a guide after the highest solved one, the level the
+ * guide's own "On to level N" names (the inline PROGRESS_SCRIPT finds the same from `guides`).
+ */
+export function continueAt(levels: ProgressLevels, guides: GuideRanges): number | undefined {
   const solved = solvedLevels(levels);
-  const next = solved.length ? solved[solved.length - 1]! + 1 : undefined;
-  return next !== undefined && next <= max ? next : undefined;
+  return solved.length ? nextGuideAfter(guides, solved[solved.length - 1]!) : undefined;
 }
 
 /**

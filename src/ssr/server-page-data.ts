@@ -54,6 +54,7 @@ export class ServerPageData implements PageData {
       list: (query) => levels.list(query),
       hardest: () => levels.hardest(),
       featured: () => levels.featured(),
+      guideRanges: () => levels.guideRanges(),
     };
   }
 

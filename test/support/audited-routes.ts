@@ -10,12 +10,13 @@ import { ROOT } from './app-process';
  * the day it is added: a route with parameters needs a `sample` in its route object, or the first
  * test fails. Only the samples that need this run's orders are written here.
  */
-export function routeSamples(orders: { paid: string; pending: string }): Record<string, string> {
+export function routeSamples(orders: { paid: string; pending: string; refunded: string }): Record<string, string> {
   const samples: Record<string, string> = {
     'payment-test-checkout': `/payment/test-checkout?order=${orders.pending}`,
     'payment-success': `/payment/success?order=${orders.paid}`,
     billing: `/billing?order=${orders.paid}`,
-    'admin-order': `/admin/orders/${orders.paid}`,
+    // Partly refunded: every table of the order's trail has rows (credits granted and taken back, a refund).
+    'admin-order': `/admin/orders/${orders.refunded}`,
   };
   return Object.fromEntries(PAGES.map((route) => [route.id, samples[route.id] ?? route.sample ?? (/[:*]/.test(route.path) ? '' : route.path)]));
 }

@@ -24,6 +24,7 @@ export function fakePageData(overrides: Partial<PageData> = {}): PageData {
       list: async () => list,
       hardest: async () => ({ levels: [], total: 0 }),
       featured: async () => [level27],
+      guideRanges: async () => '1-5 27 30',
     },
     content: {
       page: async () => null,
@@ -47,7 +48,7 @@ export function fakePageData(overrides: Partial<PageData> = {}): PageData {
           : [],
       }),
     },
-    guideReports: { page: async (number) => (number === 27 ? { number, title: level27.title } : null) },
+    guideReports: { page: async (number) => (number === 27 ? { number, title: level27.title, has_video: true } : null) },
     guideInsights: {
       overview: async (query) => ({ query, guides: { items: [], total: 0, page: query.page, pages: 1 }, wanted: [], recent_days: 30, min_votes: 10 }),
     },

@@ -42,7 +42,8 @@ export function Header() {
       data-scrolled={scrolled || undefined}
       className="sticky top-0 z-40 border-b border-transparent bg-white/70 backdrop-blur-md transition-colors data-scrolled:border-gray-200 data-scrolled:bg-white/95 dark:bg-gray-950/70 dark:data-scrolled:border-gray-800 dark:data-scrolled:bg-gray-950/95"
     >
-      <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4 sm:gap-6 sm:px-6">
+      {/* Tighter on phones: signed in, the balance joins the row, and the search box keeps room for its placeholder. */}
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-1.5 px-4 sm:gap-6 sm:px-6">
         <Link to="/" className="flex shrink-0 items-center gap-2.5 font-bold tracking-tight">
           <Logo />
           {/* Only read out on phones and beside the tablet menu, where the menu, search and account corner fill the row. */}
@@ -71,7 +72,7 @@ export function Header() {
         <AccountMenu />
         <button
           type="button"
-          className={`inline-flex size-9 items-center justify-center rounded-full text-gray-600 hover:bg-gray-100 dark:text-gray-300 dark:hover:bg-gray-800 ${wide ? '2xl:hidden' : 'md:hidden'}`}
+          className={`inline-flex size-8 items-center justify-center rounded-full text-gray-600 sm:size-9 hover:bg-gray-100 dark:text-gray-300 dark:hover:bg-gray-800 ${wide ? '2xl:hidden' : 'md:hidden'}`}
           aria-label={t(menuOpen ? 'header.closeMenu' : 'header.openMenu')}
           aria-expanded={menuOpen}
           aria-controls="mobile-menu"

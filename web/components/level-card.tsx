@@ -18,19 +18,20 @@ export function LevelCard({ level }: { level: LevelSummary }) {
         <span className="text-sm font-semibold text-gray-500 dark:text-gray-400">{t('levels.card')}</span>
         <DifficultyBadge difficulty={level.difficulty} />
       </span>
-      {/* This browser's mark, drawn from the list item's data-mark (LevelGrid): shown by CSS, so it is there at the first paint. */}
-      <span className="mt-2 hidden w-fit items-center gap-1 rounded-full bg-primary-700 px-2 py-0.5 text-xs font-semibold text-white in-data-[mark=solved]:inline-flex dark:bg-primary-400 dark:text-gray-950">
-        ✓ {t('levels.solvedBadge')}
-      </span>
-      <span className="mt-2 hidden w-fit items-center rounded-full bg-my-color-100 px-2 py-0.5 text-xs font-semibold text-my-color-900 in-data-[mark=stuck]:inline-flex dark:bg-my-color-900 dark:text-my-color-100">
-        {t('levels.stuckBadge')}
-      </span>
       <span className="mt-1 text-3xl font-extrabold tracking-tight text-gray-900 group-hover:text-primary-700 dark:text-white dark:group-hover:text-primary-400">
         {level.number}
       </span>
       <span className="mt-1 line-clamp-2 flex-1 text-sm font-medium text-gray-700 dark:text-gray-300">{level.title}</span>
-      <span className="mt-3">
+      {/* The time, and this browser's mark on the same line (a line of its own would push the card's number and title out of line with its row's). */}
+      <span className="mt-3 flex min-h-6 flex-wrap items-center justify-between gap-x-2 gap-y-1">
         <ReferenceTime seconds={level.referenceSeconds} />
+        {/* Drawn from the list item's data-mark (LevelGrid): shown by CSS, so it is there at the first paint. */}
+        <span className="hidden items-center gap-1 rounded-full bg-primary-700 px-2 py-0.5 text-xs font-semibold text-white in-data-[mark=solved]:inline-flex dark:bg-primary-400 dark:text-gray-950">
+          ✓ {t('levels.solvedBadge')}
+        </span>
+        <span className="hidden items-center rounded-full bg-my-color-100 px-2 py-0.5 text-xs font-semibold text-my-color-900 in-data-[mark=stuck]:inline-flex dark:bg-my-color-900 dark:text-my-color-100">
+          {t('levels.stuckBadge')}
+        </span>
       </span>
     </Link>
   );

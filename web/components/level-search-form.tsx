@@ -62,7 +62,7 @@ export function LevelSearchForm({ size = 'sm', autoFocus = false, label }: { siz
       <div
         className={`flex items-center rounded-full border bg-white shadow-sm transition focus-within:border-primary-500 focus-within:ring-2 focus-within:ring-primary-500/30 dark:bg-gray-900 ${
           message ? 'border-red-400 dark:border-red-500' : 'border-gray-300 dark:border-gray-700'
-        } ${large ? 'p-1.5 pl-5' : 'p-1 pl-3.5'}`}
+        } ${large ? 'p-1.5 pl-5' : 'p-1 pl-3 sm:pl-3.5'}`}
       >
         <input
           id={inputId}
@@ -85,7 +85,7 @@ export function LevelSearchForm({ size = 'sm', autoFocus = false, label }: { siz
           type="submit"
           aria-label={t('search.submit')}
           className={`inline-flex shrink-0 items-center justify-center gap-2 rounded-full bg-primary-700 font-semibold text-white transition hover:bg-primary-800 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400 ${
-            large ? 'px-4 py-3 text-base sm:px-6' : 'size-8'
+            large ? 'px-4 py-3 text-base sm:px-6' : 'size-7 sm:size-8'
           }`}
         >
           <Icon name="search" className={large ? 'size-5' : 'size-4'} />

@@ -3,6 +3,7 @@ import { CREDITS_PER_DONATED_DOLLAR, lowCreditModal, type InsufficientCreditsBod
 import { usePageI18n, type PageMessageKey } from 'web/i18n/page-messages';
 import { creditsLabel } from 'web/lib/credits';
 import { Link } from 'web/lib/router/router';
+import { modalClass } from 'web/components/modal-class';
 
 /** What each low-credit modal says and where its button goes (spec: Charge to pricing, Donate to the donation form). */
 export function lowCreditContent(body: Pick<InsufficientCreditsBody, 'has_paid'>): { title: PageMessageKey; text: PageMessageKey; action: PageMessageKey; to: string } {
@@ -40,7 +41,7 @@ export function LowCreditModal({ body, onClose }: { body: InsufficientCreditsBod
       aria-labelledby={titleId}
       onClose={closed}
       data-testid="low-credit-modal"
-      className="m-auto w-[min(26rem,calc(100%-2rem))] rounded-3xl bg-white p-6 text-gray-900 shadow-xl backdrop:bg-gray-950/50 dark:bg-gray-900 dark:text-gray-100"
+      className={`${modalClass} w-[min(26rem,calc(100%-2rem))]`}
     >
       <div className="flex items-start justify-between gap-4">
         <h2 id={titleId} className="text-xl font-bold">

@@ -67,19 +67,20 @@ export function SignedInMenu({ user }: { user: UserInfo }) {
   const closeMenu = () => setMenuOpen(false);
   const balance = settings.has_payment && credits.view ? creditsLabel(t, credits.view.balance, tag) : undefined;
   return (
-    <div className="flex shrink-0 items-center gap-1.5">
+    <div className="flex shrink-0 items-center gap-1 sm:gap-1.5">
       {settings.has_payment && !credits.view && !credits.failed && <span aria-busy="true" />}
       {balance && (
-        // The number alone on phones, where the header is full; the words from the sm breakpoint.
+        // The number alone on phones (compact), where the header is full; the words from the sm breakpoint.
         <Link
           to="/usage"
           aria-label={t('account.balanceLabel', { credits: balance })}
           title={t('account.balanceLabel', { credits: balance })}
           data-testid="header-balance"
-          className="inline-flex h-7 items-center gap-1 rounded-full bg-primary-50 px-2 text-xs font-semibold text-primary-800 tabular-nums ring-1 ring-primary-600/20 ring-inset hover:bg-primary-100 dark:bg-primary-950 dark:text-primary-300 dark:ring-primary-400/30 dark:hover:bg-primary-900"
+          className="inline-flex h-7 items-center gap-0.5 rounded-full bg-primary-50 px-1 text-xs sm:gap-1 sm:px-2 font-semibold text-primary-800 tabular-nums ring-1 ring-primary-600/20 ring-inset hover:bg-primary-100 dark:bg-primary-950 dark:text-primary-300 dark:ring-primary-400/30 dark:hover:bg-primary-900"
         >
           <Icon name="coins" className="size-3.5 shrink-0" />
-          <span className="sm:hidden">{credits.view!.balance.toLocaleString(tag)}</span>
+          {/* Compact on phones ("1.2K"): the row keeps room for the search box's placeholder. */}
+          <span className="sm:hidden">{credits.view!.balance.toLocaleString(tag, { notation: 'compact', maximumFractionDigits: 1 })}</span>
           <span className="hidden sm:inline">{balance}</span>
         </Link>
       )}
@@ -91,7 +92,7 @@ export function SignedInMenu({ user }: { user: UserInfo }) {
           aria-expanded={menuOpen}
           aria-controls="account-menu"
           onClick={() => setMenuOpen(!menuOpen)}
-          className="flex size-9 items-center justify-center rounded-full bg-primary-700 text-sm font-bold text-white uppercase dark:bg-primary-500 dark:text-gray-950"
+          className="flex size-8 items-center justify-center rounded-full bg-primary-700 sm:size-9 text-sm font-bold text-white uppercase dark:bg-primary-500 dark:text-gray-950"
         >
           {user.email.slice(0, 1)}
         </button>

@@ -28,9 +28,8 @@ async function checkLatestBuild(currentId: string): Promise<void> {
 
 /**
  * Runs once the page has loaded and the browser is idle (web/entry-client.tsx imports this module then):
- * keeps `<html data-offline>` up to date (the `offline:` CSS variant: the video note, the offline
- * page), looks for a new build every hour, and registers the service worker (web/pwa/sw.ts), whose
- * update check then replaces the build check: a new build is announced by the prompt, never loaded
+ * keeps `<html data-offline>` up to date (the `offline:` CSS variant: the video note), looks for a
+ * new build every hour, and registers the service worker (web/pwa/sw.ts), whose update check then replaces the build check: a new build is announced by the prompt, never loaded
  * silently. Where no worker runs (no support, a plain-http origin, registration refused), the build
  * check stays. Development and a kill-switch build register none, and remove one left by `npm start`
  * on the same origin or by an earlier build, with its caches.

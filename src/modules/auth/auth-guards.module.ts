@@ -29,7 +29,7 @@ import { UserRepository } from './domain/user-repository.port';
 })
 export class AuthGuardsModule {}
 
-export { AdminAccess, AdminGuard, SignedInGuard } from './adapters/http/auth.guards';
+export { AdminAccess, AdminGuard, isSiteOrigin, SignedInGuard } from './adapters/http/auth.guards';
 // Refused cross-site writes answer alike everywhere, the queue dashboard's included.
 export { CrossSiteRequestError } from './domain/auth.errors';
 export { AccountEvents } from './application/account-events.service';

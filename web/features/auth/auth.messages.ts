@@ -17,6 +17,8 @@ export default {
   'auth.signUp': 'Create account',
   'auth.forgotLink': 'Forgot password?',
   'auth.signUpLink': 'Sign up',
+  /** Beside a "sign in to …" note elsewhere (the image tool): the way to the account it mentions. */
+  'auth.createAnAccount': 'Create an account',
   'auth.haveAccount': 'Already have an account?',
   'auth.spamNote': 'To prevent spam, some actions require being signed in.',
   'auth.signUpTitle': 'Create your account',

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useT } from 'web/i18n/i18n';
 import type { LoginModalRequest } from 'web/lib/login-modal';
 import { LoginForm } from 'web/features/auth/login-form';
+import { modalClass } from 'web/components/modal-class';
 
 /**
  * The login modal: a <dialog> shown as soon as it mounts (and again for a new request while
@@ -20,7 +21,7 @@ export function LoginDialog({ request, onClosed }: { request: LoginModalRequest;
       ref={dialog}
       onClose={onClosed}
       aria-label={t('account.signIn')}
-      className="m-auto w-[min(28rem,calc(100%-2rem))] rounded-3xl bg-white p-6 text-gray-900 shadow-xl backdrop:bg-gray-950/50 dark:bg-gray-900 dark:text-gray-100"
+      className={`${modalClass} w-[min(28rem,calc(100%-2rem))]`}
     >
       <div className="mb-4 flex items-center justify-between">
         <h2 className="text-xl font-bold">{t('account.signIn')}</h2>

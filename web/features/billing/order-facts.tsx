@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { formatUsd, type OrderStatus, type OrderView } from 'src/contracts/billing';
+import { type OrderStatus, type OrderView } from 'src/contracts/billing';
+import { formatUsd } from 'web/lib/money';
 import { Badge, mutedClass } from 'web/components/account-ui';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { ORDER_STATUS_KEYS, orderStatusTone } from 'web/lib/billing-format';

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { formatUsd, type CheckoutView, type OrderView } from 'src/contracts/billing';
+import { type CheckoutView, type OrderView } from 'src/contracts/billing';
+import { formatUsd } from 'web/lib/money';
 import { Badge, mutedClass } from 'web/components/account-ui';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { ApiError, apiRequest } from 'web/lib/api';

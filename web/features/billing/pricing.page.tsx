@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { formatUsd, INSUFFICIENT_CREDITS, type CheckoutInput, type CheckoutView } from 'src/contracts/billing';
+import { INSUFFICIENT_CREDITS, type CheckoutInput, type CheckoutView } from 'src/contracts/billing';
+import { formatUsd } from 'web/lib/money';
 import { buttonClass, linkClass, mutedClass, secondaryButtonClass, useSession } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
 import { Seo } from 'web/components/seo';

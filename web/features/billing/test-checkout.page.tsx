@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { formatUsd, type OrderView } from 'src/contracts/billing';
+import { type OrderView } from 'src/contracts/billing';
+import { formatUsd } from 'web/lib/money';
 import { Account, AccountPage, buttonClass, cardClass, linkClass, secondaryButtonClass, useAccountData } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
 import { usePageI18n } from 'web/i18n/page-messages';

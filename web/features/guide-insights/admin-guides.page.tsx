@@ -3,6 +3,7 @@ import { DEFAULT_DIRECTION, type GuideInsightRow, type GuideInsightsQuery, type 
 import { DIFFICULTY_LABELS } from 'src/contracts/levels';
 import { cardClass, linkClass, mutedClass } from 'web/components/account-ui';
 import { PageLinks } from 'web/components/page-links';
+import { stackedBody, stackedLine, stackedRow, stackedTable } from 'web/components/stacked-table';
 import { Link, useLoaderData, useLocation, useNavigate } from 'web/lib/router/router';
 import { AdminFrame, utc } from 'web/features/ops/admin-frame';
 import { OpenReports } from 'web/features/guide-insights/open-reports';
@@ -19,9 +20,15 @@ function guidesHref({ sort, dir, page }: GuideInsightsQuery): string {
 }
 
 const number = (value: number) => value.toLocaleString('en-US');
-/** The guide column stays in view while a phone scrolls the table sideways (an opaque background: the rest passes under it). */
-const STICKY = 'sticky left-0 z-10 bg-white dark:bg-gray-900';
-const tableClass = 'mt-3 overflow-x-auto rounded-3xl border border-gray-200 bg-white shadow-sm dark:border-gray-800 dark:bg-gray-900';
+/** The guide column stays in view while a narrow window scrolls the table sideways (an opaque background: the rest passes under it). */
+const STICKY = 'sm:sticky sm:left-0 sm:z-10 sm:bg-white sm:dark:bg-gray-900';
+/** On a phone the tables are cards (web/components/stacked-table), and the sortable headers a row of sort links above them. */
+const tableClass = 'mt-3 rounded-3xl border border-gray-200 bg-white shadow-sm sm:overflow-x-auto dark:border-gray-800 dark:bg-gray-900';
+const phoneSortHead = 'border-b border-gray-200 text-left max-sm:block dark:border-gray-800';
+const phoneSortRow =
+  "max-sm:flex max-sm:flex-wrap max-sm:gap-x-4 max-sm:gap-y-1 max-sm:px-4 max-sm:py-3 max-sm:before:font-normal max-sm:before:text-gray-600 max-sm:before:content-['Sort_by:'] dark:max-sm:before:text-gray-400";
+/** A number cell: right-aligned in the table; a labelled line of the card on a phone. */
+const cardLine = `px-3 py-2 text-right ${stackedLine}`;
 const REASONS = [
   ['unclear_step', 'unclear step'],
   ['different_version', 'other version'],
@@ -44,8 +51,8 @@ export default function AdminGuidesPage() {
     const active = query.sort === sort;
     const dir = active ? (query.dir === 'asc' ? 'desc' : 'asc') : DEFAULT_DIRECTION[sort];
     return (
-      <th scope="col" aria-sort={active ? (query.dir === 'asc' ? 'ascending' : 'descending') : undefined} className={`px-3 py-2 font-semibold ${align}`}>
-        <Link to={guidesHref({ sort, dir, page: 1 })} className="hover:underline">
+      <th scope="col" aria-sort={active ? (query.dir === 'asc' ? 'ascending' : 'descending') : undefined} className={`px-3 py-2 font-semibold max-sm:p-0 ${align}`}>
+        <Link to={guidesHref({ sort, dir, page: 1 })} className="hover:underline max-sm:text-primary-700 max-sm:underline max-sm:underline-offset-2 dark:max-sm:text-primary-400">
           {label}
           {active && <span aria-hidden="true">{query.dir === 'asc' ? ' ↑' : ' ↓'}</span>}
         </Link>
@@ -78,9 +85,9 @@ export default function AdminGuidesPage() {
           <p className={`${cardClass} mt-3 text-center ${mutedClass}`}>{guides.total ? 'No guides on this page.' : 'No published guides.'}</p>
         ) : (
           <div className={tableClass}>
-            <table className="w-full min-w-[56rem] text-sm" data-testid="admin-guides">
-              <thead className="border-b border-gray-200 text-left dark:border-gray-800">
-                <tr>
+            <table className={`${stackedTable} sm:min-w-[56rem]`} data-testid="admin-guides">
+              <thead className={phoneSortHead}>
+                <tr className={phoneSortRow}>
                   {column('level', 'Guide', `text-left ${STICKY}`)}
                   {column('views', `Views, ${recent_days} d`)}
                   {column('views_total', 'Views, all')}
@@ -91,9 +98,9 @@ export default function AdminGuidesPage() {
                   {column('stuck', 'Stuck')}
                 </tr>
               </thead>
-              <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
+              <tbody className={stackedBody}>
                 {guides.items.map((guide) => (
-                  <GuideRow key={guide.level} guide={guide} />
+                  <GuideRow key={guide.level} guide={guide} recentDays={recent_days} />
                 ))}
               </tbody>
             </table>
@@ -115,8 +122,8 @@ export default function AdminGuidesPage() {
           <p className={`${cardClass} mt-3 text-center ${mutedClass}`}>No guide requests yet.</p>
         ) : (
           <div className={tableClass}>
-            <table className="w-full text-sm" data-testid="admin-wanted">
-              <thead className="border-b border-gray-200 text-left dark:border-gray-800">
+            <table className={stackedTable} data-testid="admin-wanted">
+              <thead className="border-b border-gray-200 text-left max-sm:sr-only dark:border-gray-800">
                 <tr>
                   <th scope="col" className="px-3 py-2 font-semibold">
                     Level
@@ -129,16 +136,18 @@ export default function AdminGuidesPage() {
                   </th>
                 </tr>
               </thead>
-              <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
+              <tbody className={stackedBody}>
                 {wanted.map((row) => (
-                  <tr key={row.level}>
-                    <td className="px-3 py-2 whitespace-nowrap">
+                  <tr key={row.level} className={stackedRow}>
+                    <td className="px-3 py-2 whitespace-nowrap max-sm:block max-sm:p-0 max-sm:font-semibold">
                       <Link to={`/levels/${row.level}`} className={linkClass}>
                         Level {row.level}
                       </Link>
                     </td>
-                    <td className="px-3 py-2 text-right tabular-nums">{number(row.requests)}</td>
-                    <td className={`px-3 py-2 text-right whitespace-nowrap ${mutedClass}`}>
+                    <td data-label="Requests" className={`${cardLine} tabular-nums`}>
+                      {number(row.requests)}
+                    </td>
+                    <td data-label="Last asked" className={`${cardLine} whitespace-nowrap ${mutedClass}`}>
                       <time dateTime={row.last_requested_at}>{utc(row.last_requested_at)}</time>
                     </td>
                   </tr>
@@ -152,12 +161,12 @@ export default function AdminGuidesPage() {
   );
 }
 
-function GuideRow({ guide }: { guide: GuideInsightRow }) {
+function GuideRow({ guide, recentDays }: { guide: GuideInsightRow; recentDays: number }) {
   const reasons = REASONS.filter(([key]) => guide.not_helpful_reasons[key] > 0);
-  const cell = 'px-3 py-2 text-right tabular-nums';
+  const cell = `${cardLine} tabular-nums`;
   return (
-    <tr data-level={guide.level}>
-      <td className={`px-3 py-2 max-sm:max-w-40 ${STICKY}`}>
+    <tr data-level={guide.level} className={stackedRow}>
+      <td className={`px-3 py-2 max-sm:block max-sm:p-0 max-sm:pb-1 ${STICKY}`}>
         <Link to={`/levels/${guide.level}`} className={linkClass}>
           Level {guide.level}
         </Link>
@@ -165,16 +174,24 @@ function GuideRow({ guide }: { guide: GuideInsightRow }) {
           {guide.title} · {DIFFICULTY_LABELS[guide.difficulty]}
         </span>
       </td>
-      <td className={cell}>{number(guide.views_recent)}</td>
-      <td className={cell}>{number(guide.views_total)}</td>
-      <td className={cell}>{guide.helpful_percent === null ? <span className={mutedClass}>—</span> : `${guide.helpful_percent}%`}</td>
-      <td className="px-3 py-2">
-        <span className="tabular-nums">{number(guide.votes)}</span>
-        {reasons.length > 0 && (
-          <span className={`block text-xs ${mutedClass}`}>{reasons.map(([key, label]) => `${guide.not_helpful_reasons[key]} ${label}`).join(' · ')}</span>
-        )}
+      <td data-label={`Views, ${recentDays} d`} className={cell}>
+        {number(guide.views_recent)}
       </td>
-      <td className={cell}>
+      <td data-label="Views, all" className={cell}>
+        {number(guide.views_total)}
+      </td>
+      <td data-label="Helpful" className={cell}>
+        {guide.helpful_percent === null ? <span className={mutedClass}>—</span> : `${guide.helpful_percent}%`}
+      </td>
+      <td data-label="Answers (no: why)" className={`${cardLine} sm:text-left`}>
+        <span>
+          <span className="tabular-nums">{number(guide.votes)}</span>
+          {reasons.length > 0 && (
+            <span className={`block text-xs ${mutedClass}`}>{reasons.map(([key, label]) => `${guide.not_helpful_reasons[key]} ${label}`).join(' · ')}</span>
+          )}
+        </span>
+      </td>
+      <td data-label="Open reports" className={cell}>
         {guide.open_reports > 0 ? (
           <a href={`#reports-${guide.level}`} className={linkClass}>
             {number(guide.open_reports)}
@@ -183,8 +200,12 @@ function GuideRow({ guide }: { guide: GuideInsightRow }) {
           0
         )}
       </td>
-      <td className={cell}>{number(guide.solved)}</td>
-      <td className={cell}>{number(guide.stuck)}</td>
+      <td data-label="Solved" className={cell}>
+        {number(guide.solved)}
+      </td>
+      <td data-label="Stuck" className={cell}>
+        {number(guide.stuck)}
+      </td>
     </tr>
   );
 }

@@ -1,5 +1,5 @@
 import { useState, useSyncExternalStore, type FormEvent } from 'react';
-import { GUIDE_REPORT_KINDS, GUIDE_REPORT_MESSAGE_MAX, type GuideReportKind } from 'src/contracts/guide-reports';
+import { GUIDE_REPORT_MESSAGE_MAX, reportKindsFor, type GuideReportKind } from 'src/contracts/guide-reports';
 import { Icon } from 'web/components/icons';
 import { Breadcrumbs } from 'web/components/level-bits';
 import { Seo } from 'web/components/seo';
@@ -22,7 +22,8 @@ const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () =>
  * form sends with JavaScript; without it the page shows the form disabled and says why.
  */
 export default function GuideReportPage() {
-  const { number, title } = useLoaderData<typeof loader>();
+  const page = useLoaderData<typeof loader>();
+  const { number, title } = page;
   const { t } = usePageI18n();
   const hydrated = useHydrated();
   const [kind, setKind] = useState<GuideReportKind>();
@@ -78,7 +79,7 @@ export default function GuideReportPage() {
           <fieldset>
             <legend className="font-semibold">{t('report.kindLegend')}</legend>
             <div className="mt-3 flex flex-col gap-2">
-              {GUIDE_REPORT_KINDS.map((k) => (
+              {reportKindsFor(page).map((k) => (
                 <label key={k} className="inline-flex cursor-pointer items-center gap-2">
                   <input type="radio" name="kind" value={k} required checked={kind === k} onChange={() => setKind(k)} className="accent-primary-600" />
                   {t(KIND_LABELS[k])}

@@ -1,5 +1,6 @@
 import type { LoaderArgs } from 'web/lib/router/page';
 
 export default async function homeLoader({ data }: LoaderArgs) {
-  return { featured: await data.levels.featured() };
+  const [featured, guides] = await Promise.all([data.levels.featured(), data.levels.guideRanges()]);
+  return { featured, guides };
 }

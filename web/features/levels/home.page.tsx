@@ -6,6 +6,7 @@ import { Seo } from 'web/components/seo';
 import { usePageI18n, type PageMessageKey } from 'web/i18n/page-messages';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Link, useLoaderData } from 'web/lib/router/router';
+import type { GuideRanges } from 'src/contracts/levels';
 import { continueAt } from 'src/contracts/progress';
 import { useProgress } from 'web/lib/progress';
 import { useParseTimeScripts } from 'web/lib/render-context';
@@ -31,16 +32,18 @@ const HOW_TO_PLAY: { title: PageMessageKey; text: PageMessageKey }[] = [
   { title: 'home.codeTitle', text: 'home.codeText' },
 ];
 
-/** "Continue at level N" once this browser has solved a level: drawn by PROGRESS_SCRIPT before the first paint, then by React. */
-function ContinueAt() {
-  const { levels } = useSiteConfig();
+/**
+ * "Continue at level N" once this browser has solved a level: the next level with a guide, drawn by
+ * PROGRESS_SCRIPT before the first paint (from `data-guides`), then by React.
+ */
+function ContinueAt({ guides }: { guides: GuideRanges }) {
   const { t } = usePageI18n();
   const { progress: script } = useParseTimeScripts();
-  const next = continueAt(useProgress(), levels.searchMax);
+  const next = continueAt(useProgress(), guides);
   const [before, after] = t('home.continue', { level: '\u0000' }).split('\u0000');
   return (
     <div>
-      <p data-continue data-max={levels.searchMax} hidden={next === undefined} className="mt-4">
+      <p data-continue data-guides={guides} hidden={next === undefined} className="mt-4">
         <Link
           to={`/levels/${next ?? 1}`}
           className="inline-flex items-center gap-2 rounded-full bg-primary-700 px-5 py-2 font-semibold text-white shadow-sm hover:bg-primary-800 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400"
@@ -59,7 +62,7 @@ function ContinueAt() {
 
 export default function HomePage() {
   const { gameName, siteName, levels, appStores, siteUrl } = useSiteConfig();
-  const { featured } = useLoaderData<typeof loader>();
+  const { featured, guides } = useLoaderData<typeof loader>();
   const { t, tag } = usePageI18n();
   const claimed = levels.claimed.toLocaleString(tag);
   return (
@@ -84,7 +87,7 @@ export default function HomePage() {
           <div className="mx-auto mt-8 max-w-lg">
             <LevelSearchForm size="lg" />
           </div>
-          <ContinueAt />
+          <ContinueAt guides={guides} />
           <dl className="mx-auto mt-10 grid max-w-md grid-cols-3 gap-3">
             {STATS.map((stat) => (
               <div key={stat.label} className="rounded-2xl border border-gray-200 bg-white/80 px-3 py-4 dark:border-gray-800 dark:bg-gray-900/60">

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { dateFormat } from 'src/contracts/date-format';
-import { formatDuration } from 'src/contracts/levels';
+import { formatDuration, playableVideo } from 'src/contracts/levels';
 import { GuideFeedback } from 'web/components/guide-feedback';
 import { HintLadder } from 'web/components/hint-ladder';
 import { ProgressMarks, STEPS_ID } from 'web/components/progress-marks';
@@ -31,7 +31,7 @@ export default function LevelPage() {
   const url = `${siteUrl}/levels/${level.number}`;
   const values = { level: level.number, title: level.title, game: gameName };
   // A sample guide's video is a placeholder: no player, no moment links; the text guide stands alone.
-  const video = level.video?.sample ? undefined : level.video;
+  const video = playableVideo(level.video);
 
   const watchStep = (seconds: number) => {
     setVideoStart(seconds);

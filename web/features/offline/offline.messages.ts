@@ -6,6 +6,7 @@ export default {
   'offline.intro':
     'Without a connection, every guide you opened on this device, and the next two after it, still opens here with its hints and steps. Videos and the other pages need a connection.',
   'offline.youAreOffline': 'You are offline: this page needs a connection.',
+  'offline.notLoaded': 'This page could not be loaded: the connection failed.',
   'offline.tryAgain': 'Try again',
   'offline.saved': 'Guides on this device',
   'offline.loading': 'Looking for saved guides…',

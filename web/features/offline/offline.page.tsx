@@ -1,10 +1,54 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Seo } from 'web/components/seo';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { localizePath } from 'web/i18n/locale';
 import { useRootData } from 'web/lib/root-data';
 import { Link } from 'web/lib/router/router';
 import { readOfflineGuides, type OfflineGuide } from 'web/pwa/offline-guides';
+
+const onConnectionChange = (change: () => void) => {
+  addEventListener('online', change);
+  addEventListener('offline', change);
+  return () => {
+    removeEventListener('online', change);
+    removeEventListener('offline', change);
+  };
+};
+const noSubscription = () => () => undefined;
+/** How often a stand-in page asks again while the browser says it is online but the page did not come. */
+const RETRY_MS = 5000;
+
+/**
+ * Loads the page asked for as soon as the network answers for it: at each 'online' event, and every
+ * RETRY_MS while the browser believes it is online (a connection that is up but carries nothing).
+ * A HEAD request, which the service worker lets through, proves the way is open before the reload,
+ * so a page whose connection flaps is not reloaded into the stand-in again and again.
+ */
+function reloadWhenReachable(): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const attempt = async () => {
+    clearTimeout(timer);
+    if (navigator.onLine) {
+      try {
+        await fetch(location.href, { method: 'HEAD', cache: 'no-store' });
+        if (!stopped) location.reload();
+        return;
+      } catch {
+        // Still no way through: ask again later.
+      }
+    }
+    if (!stopped && navigator.onLine) timer = setTimeout(() => void attempt(), RETRY_MS);
+  };
+  const onOnline = () => void attempt();
+  addEventListener('online', onOnline);
+  if (navigator.onLine) timer = setTimeout(() => void attempt(), RETRY_MS);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    removeEventListener('online', onOnline);
+  };
+}
 
 /**
  * /offline, and what the service worker shows for any page it cannot bring without a connection:
@@ -21,17 +65,24 @@ export default function OfflinePage() {
       .then((all) => setGuides(all.filter((guide) => guide.href === localizePath(`/levels/${guide.number}`, locale))));
   }, [buildId, locale]);
 
+  // Standing in for another address (the worker answered a page it could not bring with this one):
+  // "Try again" loads that page, and once the connection is back it loads by itself. Known in the
+  // browser only (the HTML is the same for every address), so the server renders no banner.
+  const standIn = useSyncExternalStore(noSubscription, () => location.pathname !== localizePath('/offline', locale), () => false);
+  const online = useSyncExternalStore(onConnectionChange, () => navigator.onLine, () => true);
+  useEffect(() => (standIn ? reloadWhenReachable() : undefined), [standIn]);
   return (
     <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
       <Seo title={t('offline.seoTitle')} description={t('offline.seoDescription')} noindex />
       <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{t('offline.heading')}</h1>
-      {/* Shown without a connection (<html data-offline>): the page asked for could not be loaded. */}
-      <p className="mt-4 hidden flex-wrap items-center gap-3 rounded-2xl bg-amber-50 p-4 font-medium text-amber-900 offline:flex dark:bg-amber-950 dark:text-amber-100">
-        {t('offline.youAreOffline')}
-        <button type="button" onClick={() => location.reload()} className="rounded-full border border-amber-700 px-3 py-1 text-sm font-semibold hover:bg-amber-100 dark:border-amber-300 dark:hover:bg-amber-900">
-          {t('offline.tryAgain')}
-        </button>
-      </p>
+      {standIn && (
+        <p className="mt-4 flex flex-wrap items-center gap-3 rounded-2xl bg-amber-50 p-4 font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="offline-stand-in">
+          {t(online ? 'offline.notLoaded' : 'offline.youAreOffline')}
+          <button type="button" onClick={() => location.reload()} className="rounded-full border border-amber-700 px-3 py-1 text-sm font-semibold hover:bg-amber-100 dark:border-amber-300 dark:hover:bg-amber-900">
+            {t('offline.tryAgain')}
+          </button>
+        </p>
+      )}
       <p className="mt-4 leading-7 text-gray-700 dark:text-gray-300">{t('offline.intro')}</p>
 
       <section aria-labelledby="saved-title" aria-busy={guides === null} className="mt-8">

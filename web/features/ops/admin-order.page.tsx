@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { formatUsd } from 'src/contracts/billing';
+import { formatUsd } from 'web/lib/money';
 import { Badge, cardClass, mutedClass } from 'web/components/account-ui';
 import { Breadcrumbs } from 'web/components/level-bits';
 import { Seo } from 'web/components/seo';

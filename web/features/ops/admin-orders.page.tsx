@@ -1,5 +1,6 @@
 import { useId, type FormEvent } from 'react';
-import { formatUsd, ORDER_STATUSES, type OrderStatus, type RefusedEventView } from 'src/contracts/billing';
+import { ORDER_STATUSES, type OrderStatus, type RefusedEventView } from 'src/contracts/billing';
+import { formatUsd } from 'web/lib/money';
 import { Badge, buttonClass, cardClass, linkClass, mutedClass } from 'web/components/account-ui';
 import { Breadcrumbs } from 'web/components/level-bits';
 import { PageLinks } from 'web/components/page-links';

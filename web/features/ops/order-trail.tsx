@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
-import { formatUsd, type AdminOrderDetail } from 'src/contracts/billing';
+import { type AdminOrderDetail } from 'src/contracts/billing';
+import { formatUsd } from 'web/lib/money';
 import { mutedClass } from 'web/components/account-ui';
+import { stackedBody, stackedCell, stackedFrame, stackedHead, stackedRow, stackedTable } from 'web/components/stacked-table';
 import { utc } from 'web/features/ops/admin-orders-common';
 
 /** What happened to the order: its credits (granted, spent, taken back, by whom), its refunds and the gateway's events. */
@@ -13,9 +15,9 @@ export function Trail({ detail }: { detail: AdminOrderDetail }) {
       {rows.length === 0 ? (
         <p className={`mt-2 text-sm ${mutedClass}`}>None.</p>
       ) : (
-        <div className="mt-3 overflow-x-auto rounded-3xl border border-gray-200 bg-white shadow-sm dark:border-gray-800 dark:bg-gray-900/60">
-          <table className="w-full text-left text-sm" data-testid={testId}>
-            <thead className="bg-gray-50 text-xs tracking-wide text-gray-600 uppercase dark:bg-gray-900 dark:text-gray-400">
+        <div className={stackedFrame}>
+          <table className={stackedTable} data-testid={testId}>
+            <thead className={stackedHead}>
               <tr>
                 {head.map((h) => (
                   <th key={h} scope="col" className="px-4 py-2.5 font-semibold whitespace-nowrap">
@@ -24,11 +26,11 @@ export function Trail({ detail }: { detail: AdminOrderDetail }) {
                 ))}
               </tr>
             </thead>
-            <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
+            <tbody className={stackedBody}>
               {rows.map((cells, i) => (
-                <tr key={i}>
+                <tr key={i} className={stackedRow}>
                   {cells.map((cell, j) => (
-                    <td key={j} className="px-4 py-2.5 align-top">
+                    <td key={j} data-label={head[j]} className={stackedCell}>
                       {cell}
                     </td>
                   ))}

@@ -1,10 +1,12 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { creditsForRefundedCents, formatUsd, type AdminOrderDetail } from 'src/contracts/billing';
+import { creditsForRefundedCents, type AdminOrderDetail } from 'src/contracts/billing';
+import { formatUsd } from 'web/lib/money';
 import { buttonClass, cardClass, mutedClass, secondaryButtonClass } from 'web/components/account-ui';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import { notify } from 'web/lib/toasts';
 import { inputClass, newKey } from 'web/features/ops/admin-orders-common';
+import { modalClass } from 'web/components/modal-class';
 
 /** Refund all that is left or part of it, after a confirmation that says what will be taken back. */
 export function RefundForm({ detail, onDone }: { detail: AdminOrderDetail; onDone: () => void }) {
@@ -89,7 +91,7 @@ export function RefundForm({ detail, onDone }: { detail: AdminOrderDetail; onDon
         ref={dialog}
         aria-labelledby={`${id}-confirm`}
         onClose={() => opener.current?.focus()}
-        className="m-auto w-[min(28rem,calc(100%-2rem))] rounded-3xl bg-white p-6 text-gray-900 shadow-xl backdrop:bg-gray-950/50 dark:bg-gray-900 dark:text-gray-100"
+        className={`${modalClass} w-[min(28rem,calc(100%-2rem))]`}
       >
         <h2 id={`${id}-confirm`} className="text-xl font-bold">
           Refund {formatUsd(cents)} of {order.number}?

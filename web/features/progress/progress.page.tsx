@@ -5,9 +5,9 @@ import { Breadcrumbs } from 'web/components/level-bits';
 import { Seo } from 'web/components/seo';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { readProgress, useProgress, writeProgress } from 'web/lib/progress';
-import { useSiteConfig } from 'web/lib/root-data';
-import { Link } from 'web/lib/router/router';
+import { Link, useLoaderData } from 'web/lib/router/router';
 import { sessionStore } from 'web/lib/session';
+import type loader from 'web/features/progress/progress.loader';
 
 const noSubscription = () => () => undefined;
 
@@ -20,7 +20,7 @@ const levelsIn = (progress: ProgressLevels, state: 'solved' | 'stuck') =>
 /** /progress: this browser's marks (and the account's, synced, when signed in), with export and clear. */
 export default function ProgressPage() {
   const { t } = usePageI18n();
-  const { levels: game } = useSiteConfig();
+  const { guides } = useLoaderData<typeof loader>();
   const progress = useProgress();
   // The HTML is the same for everyone: until hydrated, a neutral "loading" rather than a wrong "no progress yet".
   const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
@@ -29,7 +29,7 @@ export default function ProgressPage() {
   const [status, setStatus] = useState<{ text: string; error?: boolean }>();
   const solved = levelsIn(progress, 'solved');
   const stuck = levelsIn(progress, 'stuck');
-  const next = continueAt(progress, game.searchMax);
+  const next = continueAt(progress, guides);
   const signedIn = Boolean(session.userInfo);
 
   async function exportJson() {

@@ -1,4 +1,5 @@
 import { definePage } from 'web/lib/router/page';
+import progressLoader from 'web/features/progress/progress.loader';
 
 /** The player's own marks: drawn in the browser from localStorage, so the HTML is the same for everyone and cached. */
 export const progress = definePage({
@@ -6,5 +7,6 @@ export const progress = definePage({
   path: '/progress',
   module: 'web/features/progress/progress.page.tsx',
   page: () => import('web/features/progress/progress.page'),
+  loader: progressLoader,
   cache: true,
 });

@@ -55,7 +55,13 @@ function setup(env: Record<string, string> = {}) {
   const reports = new MemoryReports();
   const queued: { name: string; data: unknown; jobId?: string }[] = [];
   const mails: MailMessage[] = [];
-  const levels = { level: async (n: number) => (n === 27 ? { number: 27, title: 'The Locked Observatory' } : null) } as unknown as LevelsService;
+  // Level 27's guide has a video; level 28's has none, level 29's only a sample's placeholder (the guide shows none).
+  const guides = new Map<number, object>([
+    [27, { number: 27, title: 'The Locked Observatory', video: { youtubeId: 'abc', sample: false } }],
+    [28, { number: 28, title: 'The Quiet Library' }],
+    [29, { number: 29, title: 'The Sample Room', video: { youtubeId: 'SAMPLE00029', sample: true } }],
+  ]);
+  const levels = { level: async (n: number) => guides.get(n) ?? null } as unknown as LevelsService;
   const jobs = { enqueue: async (name: string, data: unknown, options?: { jobId?: string }) => void queued.push({ name, data, jobId: options?.jobId }) };
   const outbox = { send: async (message: MailMessage) => void mails.push(message) };
   const config: AppConfig = loadConfig({}, { PUBLIC_URL: 'https://guides.example', ...env });
@@ -72,6 +78,14 @@ describe('GuideReportsService', () => {
     // The registry accepts it, and would refuse the text or an address riding along.
     expect(validateJob('guide-report.notify', queued[0]!.data)).toEqual({ reportId: report.id });
     expect(() => validateJob('guide-report.notify', { reportId: report.id, message: WORDS })).toThrow();
+  });
+
+  it('tells the report page whether the guide has a video, and that a level without a guide has no page', async () => {
+    const { service } = setup();
+    expect(await service.pageData(27)).toEqual({ number: 27, title: 'The Locked Observatory', has_video: true });
+    expect(await service.pageData(28)).toEqual({ number: 28, title: 'The Quiet Library', has_video: false });
+    expect(await service.pageData(29)).toEqual({ number: 29, title: 'The Sample Room', has_video: false });
+    expect(await service.pageData(15)).toBeNull();
   });
 
   it('refuses a level without a guide, storing nothing', async () => {

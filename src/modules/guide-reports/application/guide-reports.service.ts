@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
+import { playableVideo } from 'src/contracts/levels';
 import type { GuideReportInput, GuideReportKind, GuideReportPageData, GuideReportState, GuideReportView } from 'src/contracts/guide-reports';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
 import type { MailMessage } from 'src/platform/mail/mail-message';
@@ -45,7 +46,7 @@ export class GuideReportsService {
   /** What the report page shows; null when the level has no published guide. */
   async pageData(number: number): Promise<GuideReportPageData | null> {
     const level = await this.levels.level(number);
-    return level ? { number: level.number, title: level.title } : null;
+    return level ? { number: level.number, title: level.title, has_video: playableVideo(level.video) !== undefined } : null;
   }
 
   /** Stores the report, then queues the admins' notification (by id: the text stays in PostgreSQL). */

@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import {
+  formatGuideRanges,
   helpfulShare,
   LEVELS_PAGE_SIZE,
   MOST_REQUESTED_SHOWN,
   type GuideFeedback,
+  type GuideRanges,
   type LevelDetail,
   type LevelListData,
   type LevelListQuery,
@@ -99,6 +101,11 @@ export class LevelsService {
 
   featured(): Promise<LevelSummary[]> {
     return this.levels.featured(FEATURED);
+  }
+
+  /** The levels with a guide, for "Continue at level N" (the next one with a guide, as the guide's "On to level N"). */
+  async guideRanges(): Promise<GuideRanges> {
+    return formatGuideRanges(await this.levels.publishedRuns());
   }
 
   /** /levels/hardest: the first page's worth of hard guides, longest to solve first, and how many hard guides there are. */

@@ -27,6 +27,8 @@ export abstract class LevelRepository {
   /** The most recently changed guides, newest first (then by number), at most `limit`: the feed. */
   abstract recentlyUpdated(limit: number): Promise<{ number: number; title: string; updatedAt: Date }[]>;
   abstract featured(numbers: number[]): Promise<LevelSummary[]>;
+  /** The published guides' numbers as runs of consecutive numbers, ascending: [[1, 5], [7, 7]]. */
+  abstract publishedRuns(): Promise<[number, number][]>;
   /** Published guides matching the terms (and the level they name by number), best first, at most `limit`. */
   abstract search(terms: SearchTerms, limit: number): Promise<RankedHits<{ number: number; difficulty: Difficulty }>>;
   /**

@@ -54,14 +54,15 @@ export class SignedInGuard implements CanActivate {
   }
 
   private sameOrigin(request: FastifyRequest): boolean {
-    return isSameOrigin(request.headers.origin ?? request.headers.referer, this.config.http.publicUrl);
+    return isSiteOrigin(request.headers.origin ?? request.headers.referer, this.config.http.origins);
   }
 }
 
-function isSameOrigin(origin: string | undefined, publicUrl: string): boolean {
+/** Is `origin` (an Origin or Referer header) one of the site's own origins (AppConfig http.origins)? */
+export function isSiteOrigin(origin: string | undefined, origins: readonly string[]): boolean {
   if (typeof origin !== 'string') return false;
   try {
-    return new URL(origin).origin === new URL(publicUrl).origin;
+    return origins.includes(new URL(origin).origin);
   } catch {
     return false;
   }
@@ -81,7 +82,7 @@ export class SameOriginWritesGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (SAFE_METHODS.has(request.method)) return true;
     const { origin, 'sec-fetch-site': site } = request.headers;
-    if (origin !== undefined ? !isSameOrigin(origin, this.config.http.publicUrl) : site !== undefined && site !== 'same-origin') {
+    if (origin !== undefined ? !isSiteOrigin(origin, this.config.http.origins) : site !== undefined && site !== 'same-origin') {
       throw new CrossSiteRequestError();
     }
     return true;

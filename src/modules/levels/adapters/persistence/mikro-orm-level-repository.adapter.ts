@@ -162,6 +162,16 @@ export class MikroOrmLevelRepository extends LevelRepository {
     return rows.map((r) => ({ number: r.number, title: r.title, updatedAt: new Date(r.updated_at), video: r.video ?? undefined }));
   }
 
+  async publishedRuns(): Promise<[number, number][]> {
+    // Gaps and islands: within a run, number minus its rank is the same.
+    const rows = await this.em.execute<{ first: number; last: number }[]>(
+      `select min(number) as first, max(number) as last
+         from (select number, number - row_number() over (order by number) as run from levels where published) numbered
+        group by run order by first`,
+    );
+    return rows.map((row) => [Number(row.first), Number(row.last)]);
+  }
+
   async featured(numbers: number[]): Promise<LevelSummary[]> {
     if (!numbers.length) return [];
     const rows = await this.em.execute<SummaryRow[]>(

@@ -5,7 +5,7 @@ import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { AppConfig } from 'src/config/app-config';
-import { AdminAccess, CrossSiteRequestError } from 'src/modules/auth/auth-guards.module';
+import { AdminAccess, CrossSiteRequestError, isSiteOrigin } from 'src/modules/auth/auth-guards.module';
 import { toErrorResponse } from 'src/platform/errors/app-error.filter';
 import { bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
 import { QUEUE_NAMES } from 'src/platform/queue/jobs';
@@ -140,12 +140,6 @@ export class BullBoardQueueDashboard implements OnApplicationShutdown {
   }
 
   private sameOrigin(request: FastifyRequest): boolean {
-    const origin = request.headers.origin ?? request.headers.referer;
-    if (typeof origin !== 'string') return false;
-    try {
-      return new URL(origin).origin === new URL(this.config.http.publicUrl).origin;
-    } catch {
-      return false;
-    }
+    return isSiteOrigin(request.headers.origin ?? request.headers.referer, this.config.http.origins);
   }
 }
