@@ -254,8 +254,9 @@ describe('the image tool', () => {
     expect(html).toMatch(/role="tab"[^>]*aria-selected="true"[^>]*>.*?Upload<\/button>/);
     expect(html).toMatch(/role="tab"[^>]*aria-selected="false"[^>]*>.*?Image URL<\/button>/);
     expect(html).toContain('accept="image/jpeg,image/png,image/webp,image/gif"');
-    expect(html).toContain('AI upscale 4x');
-    expect(html).toContain('Up to 256 px; larger images are shrunk first');
+    expect(html).toContain('AI upscale, fast');
+    expect(html).toContain('Takes images up to 2048 px as they are (up to 1024 px for 3x and 4x)');
+    expect(html).toMatch(/name="size" checked=""\/>2x<\/label>/);
     expect(html).toMatch(/name="conversion" checked="" value="ai-2x"/);
     expect(html).toContain('1 credit');
     expect(html).toMatch(/<a href="\/tools\/image" aria-current="page"[^>]*>Image tool<\/a>/);

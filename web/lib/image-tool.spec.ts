@@ -43,7 +43,7 @@ describe('the image tool', () => {
       expect(pages[CONVERSION_KEYS[conversion].name]).toBeTruthy();
       expect(pages[CONVERSION_KEYS[conversion].description]).toBeTruthy();
     }
-    expect(pages[CONVERSION_KEYS['ai-2x'].name]).toBe('AI upscale 2x');
+    expect(pages[CONVERSION_KEYS['ai-2x'].name]).toBe('AI upscale');
   });
 
   it('lets JPEG, PNG, WebP and GIF files up to 10 MB through, and says what is wrong with others', () => {

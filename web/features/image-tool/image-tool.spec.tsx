@@ -147,7 +147,7 @@ describe('the job panel', () => {
     expect(text(html)).toContain('4096 × 3072 px · JPEG');
     expect(html).toContain('download="ai-2x-1a2b3c4d.jpg"');
     expect(text(html)).toContain('You converted this image at 14:02: here it is again, no credit used');
-    expect(text(render(<JobPanel job={job({ options: { scale: 3, width: null, noise: 'auto', format: 'auto', quality: 90 } })} onAnother={() => undefined} />))).toContain('AI upscale 2x · 3x');
+    expect(text(render(<JobPanel job={job({ options: { scale: 3, width: null, noise: 'auto', format: 'auto', quality: 90 } })} onAnother={() => undefined} />))).toContain('AI upscale · 3x');
   });
 
   it('puts the before and after sizes apart, never run together', () => {
