@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -365,6 +367,43 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
     console.log(`queue of ${N}: estimate ${low}-${high} s (typical ${shown.estimate_seconds} s) at ${lag.toFixed(1)} s, done after ${took.toFixed(1)} s`);
     expect(took).toBeGreaterThanOrEqual(low * (1 - TOLERANCE));
     expect(took).toBeLessThanOrEqual(lag + high * (1 + TOLERANCE));
+  }, 240_000);
+
+  it("queues fairly: a light user's first job starts behind at most one of a heavy user's, and the page says so", async () => {
+    const heavy = await user(6);
+    const light = await user(1);
+    await until('the queue to be empty', async () => (await db.query(`select 1 from image_jobs where status in ('queued', 'running')`)).rows.length === 0, 120_000);
+    // With the worker stopped, the queue fills as it would behind a long conversion.
+    await worker.stop();
+    const heavyJobs: ImageJobView[] = [];
+    for (let i = 0; i < 6; i++) heavyJobs.push(await submit(heavy, upload(await png(32, 32, 700 + i), 'sketch')));
+    const lightJob = await submit(light, upload(await png(32, 32, 710), 'sketch'));
+    // The page's place in the queue follows the same order: behind the heavy user's first job only.
+    expect(((await (await call('GET', `/api/v1/images/${lightJob.id}`, { token: light })).json()) as ImageJobView).queue?.position).toBe(1);
+    expect(((await (await call('GET', `/api/v1/images/${heavyJobs[5]!.id}`, { token: heavy })).json()) as ImageJobView).queue?.position).toBe(6);
+    worker = await site.startWorker();
+    expect((await finished(heavy, heavyJobs[5]!.id)).status).toBe('succeeded');
+    const ids = [...heavyJobs.map((job) => job.id), lightJob.id];
+    const { rows } = await db.query<{ id: string }>(`select id from image_jobs where id = any($1) order by started_at`, [ids]);
+    expect(rows.map((row) => row.id)).toEqual([heavyJobs[0]!.id, lightJob.id, ...heavyJobs.slice(1).map((job) => job.id)]);
+  }, 240_000);
+
+  it('runs a conversion once while every core is kept busy: its queue lock holds, nothing is flagged stalled', async () => {
+    const token = await user(1);
+    await until('the queue to be empty', async () => (await db.query(`select 1 from image_jobs where status in ('queued', 'running')`)).rows.length === 0, 120_000);
+    // One spinning process per core for the whole conversion, beside the worker's inference threads
+    // (this file's lock is 5 s, renewed every 2.5 s by the worker's event loop).
+    const spinners = Array.from({ length: availableParallelism() }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+    try {
+      const queued = await submit(token, upload(await png(384, 384, 720)));
+      expect((await finished(token, queued.id, 180_000)).status).toBe('succeeded');
+      const { rows } = await db.query<{ attempts: number }>(`select attempts from image_jobs where id = $1`, [queued.id]);
+      expect(rows[0]!.attempts).toBe(1);
+      expect(worker.output()).not.toMatch(/stalled/i);
+      expect(await balance(token)).toBe(0);
+    } finally {
+      for (const spinner of spinners) spinner.kill('SIGKILL');
+    }
   }, 240_000);
 
   it('tells a user who spent the last credit how to get more (402) before any per-minute limit (429)', async () => {
