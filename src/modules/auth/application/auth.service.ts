@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import type { PasswordResetInput, SignInInput, SignUpInput } from 'src/contracts/auth.schema';
@@ -16,7 +17,7 @@ import { OneTimeTokenRepository } from '../domain/one-time-token-repository.port
 import { PasswordHasher } from '../domain/password-hasher.port';
 import { SessionRepository } from '../domain/session-repository.port';
 import { UserRepository } from '../domain/user-repository.port';
-import { hashSecret, looksLikeSecret, newSecret } from '../domain/secrets';
+import { hashSecret, linkSecret, looksLikeSecret, newSecret } from '../domain/secrets';
 import type { Session } from '../domain/session';
 import { normalizeEmail, type User } from '../domain/user';
 import { AccountEvents } from './account-events.service';
@@ -28,6 +29,15 @@ import { accountExistsEmail, confirmationEmail, passwordResetEmail, signInLinkEm
  * Sign-in has its own rule (SIGN_IN_THROTTLE): it must not let strangers lock an owner out.
  */
 const MAIL_LIMIT = { max: 3, windowMs: 60 * 60_000 } as const;
+
+/**
+ * The ways in for an owner (sign-in link, password reset) are never refused: anyone may ask for
+ * them, so a cap that answered 429 would let a stranger lock the owner out. Instead, while a link is
+ * live, a request mails that same link again, at most `max` times per window; with the budget spent
+ * the live link (already in the mailbox) is all there is, and once it has expired a new one is mailed.
+ * At most max + lifetime windows mails an hour per address: 4 + 4 sign-in links, 4 + 1 resets.
+ */
+const LINK_MAILS = { max: 4, windowMs: 60 * 60_000 } as const;
 
 export interface SignedIn {
   user: User;
@@ -136,9 +146,9 @@ export class AuthService {
    */
   async requestSignInLink(rawEmail: string): Promise<void> {
     const email = normalizeEmail(rawEmail);
-    await this.limit(`sign-in-link:${email}`, MAIL_LIMIT);
+    const budget = await this.limiter.hit(`sign-in-link:${email}`, LINK_MAILS.max, LINK_MAILS.windowMs);
     const user = await this.users.findByEmail(email);
-    if (user?.confirmedAt) await this.sendLink(user, 'sign_in_link');
+    if (user?.confirmedAt) await this.mailOwnerLink(user, 'sign_in_link', budget.allowed);
   }
 
   /** Signs in with an emailed sign-in link: once, within 15 minutes, for a confirmed account. */
@@ -163,9 +173,9 @@ export class AuthService {
   /** Mails a reset link when the address has an account; the same answer either way. */
   async requestPasswordReset(rawEmail: string): Promise<void> {
     const email = normalizeEmail(rawEmail);
-    await this.limit(`reset:${email}`, MAIL_LIMIT);
+    const budget = await this.limiter.hit(`reset:${email}`, LINK_MAILS.max, LINK_MAILS.windowMs);
     const user = await this.users.findByEmail(email);
-    if (user) await this.sendLink(user, 'password_reset');
+    if (user) await this.mailOwnerLink(user, 'password_reset', budget.allowed);
   }
 
   /**
@@ -180,6 +190,9 @@ export class AuthService {
     await this.users.update(userId, { passwordHash: await this.hasher.hash(input.password), confirmedAt: user.confirmedAt ?? now });
     if (!user.confirmedAt) await this.events.confirmed(userId);
     const revoked = await this.sessions.revokeAllOf(userId, now);
+    // The reset proved the mailbox: a pause of password checks (a stranger's guesses) ends for the new password.
+    await this.limiter.clear(`sign-in-hourly-failures:${user.email}`);
+    await this.limiter.clear(`sign-in-failures:${user.email}`);
     this.logger.log(`Password reset for user ${userId}; ${revoked} session(s) revoked`);
   }
 
@@ -230,22 +243,40 @@ export class AuthService {
     );
   }
 
+  /**
+   * LINK_MAILS: mails the live link of this purpose again while `withinBudget`, else nothing (it is
+   * in the mailbox already); a new link when none is live. Never refuses: the owner always has a link.
+   */
+  private async mailOwnerLink(user: User, purpose: 'sign_in_link' | 'password_reset', withinBudget: boolean): Promise<void> {
+    const now = this.clock();
+    const live = await this.tokens.findLive(user.id, purpose, now);
+    if (!live) return this.sendLink(user, purpose);
+    if (!withinBudget) return;
+    const token = linkSecret(this.config.auth.secret, live.id);
+    // Made by a process with another AUTH_SECRET (unset: random per process): a new link instead.
+    if (hashSecret(token) !== live.tokenHash) return this.sendLink(user, purpose);
+    await this.mail.send(this.linkEmail(user, purpose, token));
+  }
+
   private async sendLink(user: User, purpose: TokenPurpose): Promise<void> {
-    const token = newSecret();
+    const id = randomUUID();
+    const token = linkSecret(this.config.auth.secret, id);
     const now = this.clock();
     await this.tokens.create(
-      { userId: user.id, purpose, tokenHash: hashSecret(token), expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_MS[purpose]) },
+      { id, userId: user.id, purpose, tokenHash: hashSecret(token), expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_MS[purpose]) },
       now,
     );
+    await this.mail.send(this.linkEmail(user, purpose, token));
+  }
+
+  private linkEmail(user: User, purpose: TokenPurpose, token: string) {
     const site = this.config.http.publicUrl;
     const ctx = { siteName: this.config.public.siteName, to: user.email };
-    const mail =
-      purpose === 'account_confirm'
+    return purpose === 'account_confirm'
         ? confirmationEmail(ctx, `${site}/auth/confirm#token=${token}`)
         : purpose === 'sign_in_link'
           ? signInLinkEmail(ctx, `${site}/auth/sign_in_link#token=${token}`)
           : passwordResetEmail(ctx, `${site}/auth/password_reset#token=${token}`);
-    await this.mail.send(mail);
   }
 
   private async consume(token: string, purpose: TokenPurpose): Promise<string> {

@@ -123,8 +123,13 @@ class InMemoryOneTimeTokenRepository extends OneTimeTokenRepository {
   readonly rows: OneTimeToken[] = [];
   consumeCalls = 0;
 
-  async create(data: Pick<OneTimeToken, 'userId' | 'purpose' | 'tokenHash' | 'expiresAt'>, now: Date): Promise<void> {
-    this.rows.push({ id: randomUUID(), ...data, createdAt: now, usedAt: null });
+  async create(data: Pick<OneTimeToken, 'id' | 'userId' | 'purpose' | 'tokenHash' | 'expiresAt'>, now: Date): Promise<void> {
+    this.rows.push({ ...data, createdAt: now, usedAt: null });
+  }
+
+  async findLive(userId: string, purpose: TokenPurpose, now: Date): Promise<OneTimeToken | null> {
+    const live = this.rows.filter((t) => t.userId === userId && t.purpose === purpose && t.usedAt === null && t.expiresAt.getTime() > now.getTime());
+    return live.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0] ?? null;
   }
 
   async consume(tokenHash: string, purpose: TokenPurpose, now: Date): Promise<string | null> {
