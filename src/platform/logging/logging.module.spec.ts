@@ -43,8 +43,13 @@ describe('the completion line of an answer', () => {
   /** One request through pino-http with the app's options; resolves with the lines it wrote. */
   async function logged(status: number, error?: Error): Promise<Record<string, unknown>[]> {
     const lines: string[] = [];
-    const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) });
-    const middleware = pinoHttp({ ...requestLogOptions(loadConfig({ LOG_LEVEL: 'info' })) } as Parameters<typeof pinoHttp>[0], stream);
+    const stream = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const middleware = pinoHttp({ ...requestLogOptions(loadConfig({ LOG_LEVEL: 'info' })), stream } as unknown as Parameters<typeof pinoHttp>[0]);
     const server = createServer((req, res) => {
       middleware(req, res);
       if (error) (res as ServerResponse & { err?: Error }).err = error;
