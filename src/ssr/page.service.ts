@@ -44,8 +44,8 @@ export class PageService {
     if (target.pathname.startsWith('/api/')) throw new NotFoundError(`No API route ${request.method} ${target.pathname}`);
     const entry = await this.matcher.entry();
     const match = this.matcher.of(request, target, entry);
-    // Admin pages exist for admins only (anyone else gets an unknown path's 404); only their paths look up the session.
     if (isSearch(match) && (await this.searchLimited(entry, request, reply, target.payload))) return;
+    // Admin pages exist for admins only (anyone else gets an unknown path's 404); only their paths look up the session.
     const admin = match.adminOnly && (await this.admins.isAdmin(request));
     if (target.payload) return this.payload(entry, request, reply, match, target, aborter.signal, admin);
     if (match.kind === 'redirect') {
