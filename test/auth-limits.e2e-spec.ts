@@ -134,6 +134,48 @@ describe('wrong passwords per account per hour, from many addresses', () => {
     expect((await post(site, '/auth/sign_in_with_link', { token }, randomIp())).status).toBe(400);
   });
 
+  it("lets the owner in by mailed link and by reset password after any number of a stranger's guesses and link requests, with their mail bounded", async () => {
+    const email = unique('locked');
+    await confirmedAccount(site, email);
+    for (let i = 0; i < CAP + 2; i++) await post(site, '/auth/sign_in', { email, password: `guess ${i}` }, randomIp());
+    const before = site.mail!.delivered.length;
+    // The stranger asks for sign-in links and reset links again and again, from many addresses.
+    for (let i = 0; i < 12; i++) {
+      expect((await post(site, '/auth/sign_in_link', { email }, randomIp())).status).toBe(202);
+      expect((await post(site, '/auth/password', { email }, randomIp())).status).toBe(202);
+    }
+    // The owner's own requests are never refused (before: 429 AUTH.TOO_MANY_ATTEMPTS for an hour).
+    const ownIp = randomIp();
+    const asked = await post(site, '/auth/sign_in_link', { email }, ownIp);
+    expect([asked.status, asked.headers.get('retry-after')]).toEqual([202, null]);
+    const forgot = await post(site, '/auth/password', { email }, ownIp);
+    expect([forgot.status, forgot.headers.get('retry-after')]).toEqual([202, null]);
+
+    // Every link in the owner's mailbox is one live link per purpose, re-sent a bounded number of times.
+    const linkMail = await site.mail!.waitFor(email, /sign-in link/, before);
+    await site.mail!.waitFor(email, /reset/i, before);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // the worker sends what it was given
+    const mails = site.mail!.delivered.slice(before).filter((m) => m.to.includes(email));
+    const signInLinks = new Set(mails.filter((m) => /sign-in link/.test(m.subject)).map((m) => linkToken(m, '/auth/sign_in_link')));
+    const resetLinks = new Set(mails.filter((m) => /reset/i.test(m.subject)).map((m) => linkToken(m, '/auth/password_reset')));
+    expect([signInLinks.size, resetLinks.size]).toEqual([1, 1]);
+    expect(mails.length).toBeLessThanOrEqual(8);
+
+    const signedIn = await post(site, '/auth/sign_in_with_link', { token: linkToken(linkMail, '/auth/sign_in_link') }, ownIp);
+    expect(signedIn.status).toBe(200);
+
+    // A reset proves the mailbox: the new password is checked at once, not paused for the hour.
+    const newPassword = 'a brand new password';
+    const [resetToken] = [...resetLinks];
+    const reset = await fetch(`${site.url}/auth/password`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ownIp },
+      body: JSON.stringify({ token: resetToken, password: newPassword, password_confirmation: newPassword }),
+    });
+    expect(reset.status).toBe(200);
+    expect((await post(site, '/auth/sign_in', { email, password: newPassword }, ownIp)).status).toBe(200);
+  });
+
   it('checks 25 parallel guesses for one account one at a time: exactly the cap checked, none turned away as busy', async () => {
     const email = unique('parallel');
     await confirmedAccount(site, email);

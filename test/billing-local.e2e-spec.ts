@@ -247,6 +247,19 @@ describe('credits with the local test checkout, end to end', () => {
     expect((await call('POST', '/api/v1/admin/credits', { token, body: grant })).status).toBe(403);
   });
 
+  it('refunds once when one Idempotency-Key arrives for ten orders at once: the others get 409 BILLING.REFUND_KEY_REUSED, never 500', async () => {
+    const { token } = await newUser();
+    const admin = await site.signedInUser(ADMIN);
+    const orders: OrderView[] = [];
+    for (let i = 0; i < 10; i++) orders.push(await pay(token, { pack_id: 'starter' }));
+    const headers = { 'idempotency-key': `shared-${randomBytes(6).toString('hex')}` };
+    const answers = await Promise.all(orders.map((o) => call('POST', `/api/v1/admin/orders/${o.id}/refund`, { token: admin, body: { amount_cents: 100 }, headers })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(409)]);
+    for (const a of answers.filter((r) => r.status === 409)) expect(await a.json()).toMatchObject({ code: 'BILLING.REFUND_KEY_REUSED' });
+    const { rows } = await db.query(`select refunded_cents from orders where id = any($1)`, [orders.map((o) => o.id)]);
+    expect(rows.map((r: { refunded_cents: number }) => r.refunded_cents).sort((a: number, b: number) => a - b)).toEqual([...Array(9).fill(0), 100]);
+  });
+
   it('gives the trial once per normalised address: a +tag account is created without one, and /api/v1/credits says so', async () => {
     const name = `ann.${randomBytes(4).toString('hex')}`;
     const first = await newUser(`${name}@gmail.com`);

@@ -343,6 +343,24 @@ describe('credits and Stripe payments, end to end', () => {
     expect(admin.items.map((o) => o.id)).toContain(orderId);
   });
 
+  it('makes one refund at Stripe when one Idempotency-Key arrives for ten orders at once: the others get 409 BILLING.REFUND_KEY_REUSED', async () => {
+    const { token } = await newUser();
+    const orders = [];
+    for (let i = 0; i < 10; i++) orders.push(await paidOrder(token));
+    const refundsAtStripe = () => standIn.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds').length;
+    const before = refundsAtStripe();
+    const headers = { 'idempotency-key': `shared-${orders[0]!.orderId}` };
+    const answers = await Promise.all(
+      orders.map(({ orderId }) => call('POST', `/api/v1/admin/orders/${orderId}/refund`, { token: adminToken, body: { amount_cents: 100 }, headers })),
+    );
+    const statuses = answers.map((a) => a.status);
+    // Before: the key was checked but not claimed, so the gateway was called for several orders, and 500s.
+    expect(statuses.sort()).toEqual([200, ...Array(9).fill(409)]);
+    for (const a of answers.filter((r) => r.status === 409)) expect(await a.json()).toMatchObject({ code: 'BILLING.REFUND_KEY_REUSED' });
+    expect(refundsAtStripe() - before).toBe(1);
+    expect(await rows(`select order_id from order_refunds where idempotency_key = $1`, [headers['idempotency-key']])).toHaveLength(1);
+  });
+
   it('takes back what remains unspent of a disputed order, and nothing of other credits', async () => {
     const { token, email } = await newUser();
     const { orderId, charge } = await paidOrder(token);

@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import { loadConfig } from 'src/config/app-config';
 import { GuideReportsService } from 'src/modules/guide-reports/application/guide-reports.service';
 import { GuideReportsModule } from 'src/modules/guide-reports/guide-reports.module';
+import { GuideReportRepository } from 'src/modules/guide-reports/domain/guide-report-repository.port';
 import { PlatformModule } from 'src/platform/platform.module';
 import { JobProcessors } from 'src/platform/queue/job-processors';
 import { RecurringWork } from 'src/platform/schedule/recurring-work';
@@ -43,6 +44,8 @@ describe('guide reports on PostgreSQL', () => {
       DATA_DIR: dataDir,
       PUBLIC_URL: 'https://guides.example',
       ADMIN_EMAILS: 'ann@example.com,bob@example.com',
+      // Every report mailed as it comes (the digest's bound is tested on its own below).
+      GUIDE_REPORT_DIGEST_MINUTES: '0',
     });
     app = await Test.createTestingModule({ imports: [PlatformModule.forRoot(config, { structuredLogs: false }), GuideReportsModule] }).compile();
     await app.init();
@@ -81,6 +84,18 @@ describe('guide reports on PostgreSQL', () => {
     await app.get(JobProcessors).handler('guide-report.notify')({ reportId: report.id }, { id: 'w-1', name: 'guide-report.notify', attempt: 1, attempts: 5 });
     const { rows } = await sql.query('select notified_at from guide_reports where id = $1', [report.id]);
     expect(rows[0].notified_at).not.toBeNull();
+  });
+
+  it("claims the digest's reports once when twenty claims race (two workers, many jobs at once)", async () => {
+    for (let i = 0; i < 5; i++) await sql.query(`insert into guide_reports (id, level_number, kind, message, created_at) values (gen_random_uuid(), 10, 'other', null, now())`);
+    const later = new Date(Date.now() + 24 * 60 * 60_000);
+    const repository = app.get(GuideReportRepository);
+    const claims = await Promise.all(Array.from({ length: 20 }, () => repository.claimDue(later, 15 * 60_000)));
+    expect(claims.map((c) => c.length).sort((a, b) => b - a)).toEqual([5, ...Array(19).fill(0)]);
+    // Within the quiet spell after it nothing is claimed, even a new report.
+    await sql.query(`insert into guide_reports (id, level_number, kind, message, created_at) values (gen_random_uuid(), 10, 'other', null, now())`);
+    expect(await repository.claimDue(new Date(later.getTime() + 60_000), 15 * 60_000)).toEqual([]);
+    expect(await repository.claimDue(new Date(later.getTime() + 16 * 60_000), 15 * 60_000)).toHaveLength(1);
   });
 
   it('refuses a level without a guide and stores nothing', async () => {

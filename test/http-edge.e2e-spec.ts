@@ -97,6 +97,46 @@ describe('the HTTP edge of the built web app', () => {
     expect(((await uploaded.json()) as { code: string }).code).not.toBe('REQUEST.JSON_ONLY');
   });
 
+  it('refuses form and text bodies on every API write however its path is spelled (percent-encoded, double or trailing slashes)', async () => {
+    const document = (await (await fetch(`${site.url}/api/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const writes = Object.entries(document.paths).flatMap(([template, methods]) =>
+      Object.keys(methods)
+        .map((method) => method.toUpperCase())
+        .filter((method) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method))
+        .map((method) => ({ method, path: template.replace(/\{number\}/g, '27').replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000') })),
+    );
+    // The upload takes multipart, the webhook raw bytes: they answer for themselves.
+    const checked = writes.filter(({ path }) => path !== '/api/v1/images' && path !== '/api/v1/payments/stripe/webhook');
+    expect(checked.length).toBeGreaterThan(10);
+    const encode = (path: string, at: number) => `${path.slice(0, at)}%${path.charCodeAt(at).toString(16)}${path.slice(at + 1)}`;
+    const spellings = (path: string) => [
+      encode(path, 1), // /%61pi/v1/..., /%61uth/...
+      encode(path, 3), // /ap%69/v1/..., /au%74h/...
+      encode(path, path.lastIndexOf('/') + 1), // .../27/%70rogress
+      `/${path}`,
+      path.replace(/^(\/[a-z]+)\//, '$1//'),
+      `${path}/`,
+    ];
+    const ip = () => `10.9.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 1}`;
+    const send = (method: string, path: string, type: string, body: string) =>
+      fetch(`${site.url}${path}`, { method, headers: { 'content-type': type, 'x-forwarded-for': ip() }, body });
+    const answers: string[] = [];
+    const expected: string[] = [];
+    for (const { method, path } of checked) {
+      for (const [type, body] of [['application/x-www-form-urlencoded', 'a=1&b=2'], ['text/plain', '{}']] as const) {
+        const plain = await send(method, path, type, body);
+        const plainAnswer = `${plain.status} ${await plain.text()}`;
+        expect(`${method} ${path} ${type}: ${plainAnswer}`).toMatch(/: 415 .*REQUEST\.JSON_ONLY/);
+        for (const spelled of spellings(path)) {
+          const response = await send(method, spelled, type, body);
+          answers.push(`${method} ${spelled} ${type}: ${response.status} ${await response.text()}`);
+          expected.push(`${method} ${spelled} ${type}: ${plainAnswer}`);
+        }
+      }
+    }
+    expect(answers).toEqual(expected);
+  });
+
   it('takes sign-in and the other anonymous account writes from this site only, when a browser says where they come from', async () => {
     const db = new Client({ connectionString: site.database!.url });
     await db.connect();

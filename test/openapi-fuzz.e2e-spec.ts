@@ -239,4 +239,18 @@ describe('every documented route under hostile input', () => {
     expect(sent).toBeGreaterThan(500);
     expect(failures).toEqual([]);
   });
+
+  it('logged every expected answer (4xx, 503) in one line without a stack, and no "Unhandled error"', () => {
+    const lines = site.app
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg?: string; res?: { statusCode?: number }; err?: { stack?: string } });
+    const answers = lines.filter((line) => line.res?.statusCode !== undefined && line.res.statusCode >= 400);
+    expect(answers.length).toBeGreaterThan(100);
+    // Before: 77 completion lines carried a stack (e.g. a 503 at info level), and 3 "Unhandled error"s.
+    const withStack = lines.filter((line) => JSON.stringify(line).includes('\\n    at '));
+    expect(withStack.map((line) => `${line.res?.statusCode ?? ''} ${line.msg ?? ''} ${JSON.stringify(line).slice(0, 300)}`)).toEqual([]);
+    expect(lines.filter((line) => line.msg === 'Unhandled error').map((line) => JSON.stringify(line).slice(0, 600))).toEqual([]);
+  });
 });

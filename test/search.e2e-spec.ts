@@ -98,6 +98,25 @@ describe('GET /api/v1/search and the page /search (PostgreSQL)', () => {
     expect((await get('/api/v1/search?q=door')).status).toBe(200);
   });
 
+  it('answers 60 search pages a minute per client, then a 429 page with Retry-After; other clients and guides still served', async () => {
+    const from = '192.0.2.78';
+    const statuses: number[] = [];
+    // Distinct queries: each one a search, a render and a compression (before: no limit at all).
+    for (let i = 0; i < 60; i++) statuses.push((await get(`/search?q=door+${i}`, from)).status);
+    expect(statuses).toEqual(Array(60).fill(200));
+    const refused = await get('/search?q=door+again', from);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.text()).toContain('429');
+    // A query asked before (a cached page) counts too, and so does its payload.
+    expect((await get('/search?q=door+1', from)).status).toBe(429);
+    expect((await get('/search/_payload.json?q=door+1', from)).status).toBe(429);
+    expect((await get('/search?q=door', '192.0.2.79')).status).toBe(200);
+    expect((await get('/levels/27', from)).status).toBe(200);
+  });
+
   it('is in the OpenAPI document with its query and its answer', async () => {
     const doc = (await (await get('/api/docs/openapi.json')).json()) as { paths: Record<string, { get?: Record<string, unknown> }> };
     const operation = doc.paths['/api/v1/search']?.get as { parameters: { name: string; required: boolean }[]; responses: Record<string, { content?: unknown }> };

@@ -111,6 +111,52 @@ describe('slow and idle clients', () => {
     });
   });
 
+  describe('with a cap of 10 open connections, slow bodies from several addresses', () => {
+    let capped: RunningApp;
+
+    beforeAll(async () => {
+      capped = await site.startApp({
+        HTTP_HEADERS_TIMEOUT_MS: '10000',
+        HTTP_REQUEST_TIMEOUT_MS: '120000',
+        HTTP_MAX_CONNECTIONS: '10',
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: '200',
+      });
+    });
+
+    afterAll(async () => {
+      await capped?.stop();
+    });
+
+    /** A connection from one of three loopback addresses whose request body trickles in a byte at a time. */
+    async function slowBody(i: number) {
+      const connection = await open(capped.port, `127.0.4.${(i % 3) + 1}`);
+      if (connection.isClosed()) return { ...connection, stop: () => undefined };
+      // No "Expect: 100-continue" (no answer to wait for, as a slow client sends it): the body's first byte, then one every 200 ms.
+      connection.socket.write('POST /api/v1/log_client_error HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
+      return { ...connection, stop: trickle(connection.socket, ' ', 200) };
+    }
+
+    it('keeps a visitor served while slow bodies keep coming: the slowest give way near the cap', async () => {
+      const attackers = [];
+      for (let i = 0; i < 9; i++) attackers.push(await slowBody(i));
+      expect(attackers.filter((c) => c.isClosed())).toHaveLength(0);
+      // Their bodies have been arriving for a while: past SLOW_BODY_MS (1 s) they count as slow.
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      // More keep coming, a little apart (each one's headers read before the next).
+      for (let i = 9; i < 15; i++) {
+        attackers.push(await slowBody(i));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // Before: the cap full of trickling bodies, the visitor's connection was closed unanswered.
+      expect(await statusOf(capped.port)).toBe('HTTP/1.1 200 OK');
+      await until('the shedding logged', () => capped.stdout().includes('connection(s) cut or refused: slow body, shed near the cap'));
+      for (const attacker of attackers) {
+        attacker.stop();
+        attacker.socket.destroy();
+      }
+    });
+  });
+
   describe('with a cap of 4 connections per client', () => {
     let capped: RunningApp;
 

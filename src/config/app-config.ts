@@ -61,6 +61,8 @@ export class AppConfig {
   readonly pageCacheTtlMs: number;
   /** How often a process writes the guide views it counted in memory (and once more at shutdown). */
   readonly guideViewsFlushMs: number;
+  /** At most one guide-report mail per admin this often: the first report of a quiet spell at once, then a digest. */
+  readonly guideReportDigestMs: number;
   /** Per-path redirect rules (301), empty by default. */
   readonly redirects: ReadonlyMap<string, string>;
   readonly mail: {
@@ -146,6 +148,7 @@ export class AppConfig {
     this.pageCache = e.PAGE_CACHE;
     this.pageCacheTtlMs = e.PAGE_CACHE_TTL_SECONDS * 1000;
     this.guideViewsFlushMs = e.GUIDE_VIEWS_FLUSH_MS;
+    this.guideReportDigestMs = e.GUIDE_REPORT_DIGEST_MINUTES * 60_000;
     this.redirects = new Map(Object.entries(e.REDIRECTS));
     // The embedded database has no one else to migrate it, so it always migrates at start.
     this.database = e.DATABASE_URL

@@ -102,6 +102,7 @@ export const envSchema = z.object({
   // How long another process's content import can go unseen by this one's page cache.
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   // How often each web process adds the guide views it counted in memory to guide_views.
+  GUIDE_REPORT_DIGEST_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(15),
   GUIDE_VIEWS_FLUSH_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   // Off for deployments that run `npm run migrate` as a step of their own.
   MIGRATE_ON_START: flag(true),

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { EncodedResponse, RenderedResponse } from './encoded-response';
-import { PageCache } from './page-cache';
+import { PageCache, sitePageCache } from './page-cache';
 
 const page = (html: string): RenderedResponse => ({ status: 200, contentType: 'text/html; charset=utf-8', body: Buffer.from(html) });
 const text = (response: { identity: Buffer } | null | undefined) => response?.identity.toString();
@@ -97,5 +97,26 @@ describe('PageCache', () => {
     expect(await cache.get('a', async () => null)).toBeNull();
     await expect(cache.get('b', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(cache.size).toBe(0);
+  });
+
+  it("keeps the guides cached however many distinct search pages are asked for: search pages have a budget of their own", async () => {
+    const cache = sitePageCache(60_000, () => 0);
+    let renders = 0;
+    const render = (html: string) => async () => {
+      renders++;
+      return page(html);
+    };
+    for (let n = 1; n <= 50; n++) await cache.get(`/levels/${n}`, render(`guide ${n}`));
+    for (let i = 0; i < 1100; i++) {
+      await cache.get(`/search?q=made-up-${i}`, render(`search ${i}`));
+      await cache.get(`payload:/fr/search?q=made-up-${i}`, render(`{"q":${i}}`));
+    }
+    renders = 0;
+    for (let n = 1; n <= 50; n++) expect(text(await cache.get(`/levels/${n}`, render('again')))).toBe(`guide ${n}`);
+    // Before: one budget of 1,000 entries, and the searches had pushed every guide out.
+    expect(renders).toBe(0);
+    expect(cache.size).toBe(50 + 200);
+    // The newest search pages are still there.
+    expect(text(cache.peek('/search?q=made-up-1099'))).toBe('search 1099');
   });
 });

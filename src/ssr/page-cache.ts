@@ -15,17 +15,24 @@ export class PageCache {
   /** Bumped by clear(): a render begun before an import is not stored after it. */
   private generation = 0;
 
+  /** Keys of their own (search pages): held apart, within a smaller budget, so they never evict the rest. */
+  private readonly apart?: { test: (key: string) => boolean; cache: PageCache };
+
   constructor(
     private readonly limits: { maxEntries: number; maxBytes: number; ttlMs: number },
     private readonly now: () => number = Date.now,
-  ) {}
+    apart?: { test: (key: string) => boolean; limits: { maxEntries: number; maxBytes: number } },
+  ) {
+    if (apart) this.apart = { test: apart.test, cache: new PageCache({ ...apart.limits, ttlMs: limits.ttlMs }, now) };
+  }
 
   get size(): number {
-    return this.entries.size;
+    return this.entries.size + (this.apart?.cache.size ?? 0);
   }
 
   /** A fresh entry, or undefined; never renders (a hit starts its brotli variant, see addBrotli). */
   peek(key: string): EncodedResponse | undefined {
+    if (this.apart?.test(key)) return this.apart.cache.peek(key);
     const hit = this.entries.get(key);
     if (!hit || this.now() - hit.storedAt >= this.limits.ttlMs) return undefined;
     this.addBrotli(key, hit);
@@ -33,6 +40,7 @@ export class PageCache {
   }
 
   async get(key: string, render: () => Promise<RenderedResponse | null>): Promise<EncodedResponse | null> {
+    if (this.apart?.test(key)) return this.apart.cache.get(key, render);
     const hit = this.entries.get(key);
     if (hit && this.now() - hit.storedAt < this.limits.ttlMs) {
       // Re-insert: Map order is the recency order.
@@ -63,6 +71,7 @@ export class PageCache {
   }
 
   clear(): void {
+    this.apart?.cache.clear();
     this.generation++;
     this.entries.clear();
     this.pending.clear();
@@ -113,4 +122,19 @@ export class PageCache {
     this.bytes -= encodedSize(existing);
     this.entries.delete(key);
   }
+}
+
+/** Search pages' cache keys (and their payloads'), with or without a locale prefix. */
+export const isSearchKey = (key: string) => /^(?:payload:)?(?:\/[a-z]{2}(?:-[a-z]{2,4})?)?\/search(?:[?#]|$)/i.test(key);
+
+/**
+ * The site's page cache: 1,000 entries and 64 MB. Search pages are one entry per distinct query:
+ * they get a budget of their own (200 entries, 8 MB), so made-up queries (1,100 of them did) never
+ * push the guides out.
+ */
+export function sitePageCache(ttlMs: number, now: () => number = Date.now): PageCache {
+  return new PageCache({ maxEntries: 1000, maxBytes: 64 * 1024 * 1024, ttlMs }, now, {
+    test: isSearchKey,
+    limits: { maxEntries: 200, maxBytes: 8 * 1024 * 1024 },
+  });
 }

@@ -125,6 +125,11 @@ export class PageRenderer {
     };
   }
 
+  /** The built assets (the error document's styles). */
+  assets() {
+    return this.source.assets();
+  }
+
   private sendErrorDocument(entry: ServerEntry, reply: FastifyReply, status: 500 | 503): void {
     if (status === 503) void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
     void reply

@@ -9,6 +9,10 @@ import { PageMatcher } from './page-matcher';
 import { PageRenderer } from './page-renderer';
 import { pageTarget, refusalOf, sendRefusal, type PageTarget } from './page-target';
 
+/** Search pages per client: the budget of GET /api/v1/search (search.controller.ts). */
+const SEARCH_PAGES = { max: 60, timeWindow: 60_000 };
+const isSearch = (match: PageMatch) => match.kind === 'page' && match.pattern === '/search';
+
 /** The SSR catch-all route's pattern in Fastify (Nest registers `@Get('*')` as one of these). */
 const isCatchAll = (request: FastifyRequest) => request.routeOptions.url === '*' || request.routeOptions.url === '/*';
 
@@ -18,6 +22,8 @@ const isCatchAll = (request: FastifyRequest) => request.routeOptions.url === '*'
  */
 @Injectable()
 export class PageService {
+  private searchLimit?: ReturnType<FastifyRequest['server']['createRateLimit']>;
+
   constructor(
     private readonly matcher: PageMatcher,
     private readonly cache: CacheResponder,
@@ -38,6 +44,7 @@ export class PageService {
     if (target.pathname.startsWith('/api/')) throw new NotFoundError(`No API route ${request.method} ${target.pathname}`);
     const entry = await this.matcher.entry();
     const match = this.matcher.of(request, target, entry);
+    if (isSearch(match) && (await this.searchLimited(entry, request, reply, target.payload))) return;
     // Admin pages exist for admins only (anyone else gets an unknown path's 404); only their paths look up the session.
     const admin = match.adminOnly && (await this.admins.isAdmin(request));
     if (target.payload) return this.payload(entry, request, reply, match, target, aborter.signal, admin);
@@ -65,8 +72,26 @@ export class PageService {
     const target = pageTarget(request.url);
     if ((!target.payload && !this.cache.knowsPageHeaders) || target.pathname.startsWith('/api/')) return false;
     const match = this.matcher.ofLoaded(request, target);
-    if (match?.kind !== 'page' || match.cacheKey === null) return false;
+    // Search pages are counted per client (searchLimited): every one goes the full way.
+    if (match?.kind !== 'page' || match.cacheKey === null || isSearch(match)) return false;
     return this.cache.answerHit(request, reply, match.cacheKey, target.payload);
+  }
+
+  /**
+   * The search page runs the API's search, a render and a compression per distinct query: the same
+   * budget per client as the API (60 a minute), counted in Redis like it. Over it: 429 with
+   * Retry-After, the error page (or the payload's JSON error), true.
+   */
+  private async searchLimited(entry: ServerEntry, request: FastifyRequest, reply: FastifyReply, payload: boolean): Promise<boolean> {
+    // Without the rate-limit plugin (a bare Fastify in a unit test) there is nothing to count with.
+    if (typeof request.server.createRateLimit !== 'function') return false;
+    this.searchLimit ??= request.server.createRateLimit({ ...SEARCH_PAGES, keyGenerator: (r) => `search-page:${r.ip}` });
+    const limit = await this.searchLimit(request);
+    if (limit.isAllowed || !limit.isExceeded) return false;
+    void reply.status(429).header('retry-after', String(limit.ttlInSeconds)).header('cache-control', 'no-store');
+    if (payload) void reply.type('application/json; charset=utf-8').send({ status: 429, error: { status: 429 } });
+    else void reply.type('text/html; charset=utf-8').send(entry.renderErrorDocument({ assets: this.renderer.assets(), status: 429 }));
+    return true;
   }
 
   private async payload(entry: ServerEntry, request: FastifyRequest, reply: FastifyReply, match: PageMatch, target: PageTarget, signal: AbortSignal, admin: boolean): Promise<void> {

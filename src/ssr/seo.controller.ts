@@ -5,11 +5,11 @@ import { AppConfig } from 'src/config/app-config';
 import { SiteContentService } from 'src/modules/content/application/site-content.service';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
 import { NotFoundError } from 'src/platform/errors/app-error';
+import { ContentImporter } from 'src/platform/content/content-importer';
 import { escapeMarkup } from 'src/platform/markup/escape-markup';
 import { ServerEntrySource } from './server-entry-source.port';
 import { SITEMAP_LIMITS, sitemapIndex, splitSitemap, urlset } from './sitemap';
 import { webManifest } from './web-manifest';
-
 
 /** The content page the footer links only while payments are on (spec). */
 const REFUND_POLICY_SLUG = 'refund-policy';
@@ -18,18 +18,44 @@ const REFUND_POLICY_SLUG = 'refund-policy';
 @ApiExcludeController()
 @Controller()
 export class SeoController {
+  /**
+   * The sitemap's parts and the feeds, built once and kept like cached pages: until content is
+   * imported (the page cache's signal) or PAGE_CACHE_TTL_SECONDS pass. Built on every request, they
+   * cost a few queries and a walk over every guide each time.
+   */
+  private readonly built = new Map<string, { storedAt: number; value: Promise<unknown> }>();
+
   constructor(
     private readonly config: AppConfig,
     private readonly levels: LevelsService,
     private readonly content: SiteContentService,
     private readonly pages: ServerEntrySource,
-  ) {}
+    importer: ContentImporter,
+  ) {
+    importer.onImported(() => this.built.clear());
+  }
+
+  private cached<T>(name: string, build: () => Promise<T>): Promise<T> {
+    const hit = this.built.get(name);
+    if (this.config.pageCache && hit && Date.now() - hit.storedAt < this.config.pageCacheTtlMs) return hit.value as Promise<T>;
+    const value = build();
+    this.built.set(name, { storedAt: Date.now(), value });
+    // A failed build (the database away) is not kept.
+    value.catch(() => {
+      if (this.built.get(name)?.value === value) this.built.delete(name);
+    });
+    return value;
+  }
 
   /** Atom feed of the blog, newest 30 posts. */
   @Get('blog/feed.xml')
   @Header('content-type', 'application/atom+xml; charset=utf-8')
   @Header('cache-control', 'public, max-age=600')
-  async blogFeed(): Promise<string> {
+  blogFeed(): Promise<string> {
+    return this.cached('blog-feed', () => this.buildBlogFeed());
+  }
+
+  private async buildBlogFeed(): Promise<string> {
     const base = this.config.http.publicUrl;
     const posts = await this.content.latestPosts(30);
     return atomFeed({
@@ -53,7 +79,11 @@ export class SeoController {
   @Get('levels/feed.xml')
   @Header('content-type', 'application/atom+xml; charset=utf-8')
   @Header('cache-control', 'public, max-age=600')
-  async levelsFeed(): Promise<string> {
+  levelsFeed(): Promise<string> {
+    return this.cached('levels-feed', () => this.buildLevelsFeed());
+  }
+
+  private async buildLevelsFeed(): Promise<string> {
     const base = this.config.http.publicUrl;
     const { gameName, siteName } = this.config.public;
     const guides = await this.levels.recentlyUpdated(50);
@@ -117,8 +147,8 @@ export class SeoController {
   }
 
   /** The sitemap's entries cut into files within the limits (one file while they fit). */
-  private async parts(): Promise<string[][]> {
-    return splitSitemap(await this.entries(), { urls: this.config.sitemapMaxUrls, bytes: SITEMAP_LIMITS.bytes });
+  private parts(): Promise<string[][]> {
+    return this.cached('sitemap', async () => splitSitemap(await this.entries(), { urls: this.config.sitemapMaxUrls, bytes: SITEMAP_LIMITS.bytes }));
   }
 
   /**

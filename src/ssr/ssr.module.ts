@@ -15,7 +15,7 @@ import { ContentImporter } from 'src/platform/content/content-importer';
 import { ContentImportModule } from 'src/platform/content/content-import.module';
 import { MetricsModule } from 'src/platform/metrics/metrics.module';
 import { CacheResponder } from './cache-responder';
-import { PageCache } from './page-cache';
+import { PageCache, sitePageCache } from './page-cache';
 import { PageMatcher } from './page-matcher';
 import { PageRenderer } from './page-renderer';
 import { PageController } from './page.controller';
@@ -31,7 +31,7 @@ const ONE_YEAR = 31_536_000;
 
 /** The in-memory page cache, emptied whenever level guides or site content are imported. */
 function pageCache(config: AppConfig, content: ContentImporter): PageCache {
-  const cache = new PageCache({ maxEntries: 1000, maxBytes: 64 * 1024 * 1024, ttlMs: config.pageCacheTtlMs });
+  const cache = sitePageCache(config.pageCacheTtlMs);
   content.onImported(() => cache.clear());
   return cache;
 }

@@ -9,10 +9,10 @@ import { Icon } from './icons';
  */
 export function ErrorView({ status, message }: { status: number; message?: string }) {
   const { t, locale } = useI18n();
-  const title = t(status === 404 ? 'error.notFound' : 'error.other');
+  const title = t(status === 404 ? 'error.notFound' : status === 429 ? 'error.tooMany' : 'error.other');
   return (
     <main className="mx-auto flex max-w-2xl flex-col items-center px-4 py-24 text-center sm:py-32">
-      <title>{t(status === 404 ? 'error.notFoundTitle' : 'error.otherTitle')}</title>
+      <title>{t(status === 404 ? 'error.notFoundTitle' : status === 429 ? 'error.tooManyTitle' : 'error.otherTitle')}</title>
       <meta name="robots" content="noindex" />
       <p className="text-7xl font-black tracking-tight text-primary-600 sm:text-8xl dark:text-primary-400">{status}</p>
       <h1 className="mt-6 text-2xl font-bold tracking-tight sm:text-3xl">{title}</h1>

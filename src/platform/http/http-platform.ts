@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from 'src/config/app-config';
 import { JsonOnlyError, UploadBodyTypeError } from 'src/platform/errors/app-error';
 import type { RedisConnection } from 'src/platform/redis/redis.module';
@@ -27,6 +28,24 @@ const UPLOAD_ROUTE = 'POST /api/v1/images';
 const RAW_BODY_ROUTE = 'POST /api/v1/payments/stripe/webhook';
 
 /**
+ * The path as the router matched it: the route's pattern when one matched, else the URL's path
+ * percent-decoded with repeated slashes as one. The raw URL spells one route many ways
+ * (`/%61pi/v1/...`, `//api/...`): a rule about API paths read from it has side doors.
+ */
+export function routedPath(request: FastifyRequest): string {
+  const route = request.routeOptions.url;
+  if (route && route !== '*' && route !== '/*') return route;
+  const path = request.url.split('?', 1)[0]!;
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // A malformed escape: the router refuses it (400); the raw path is as good as any.
+  }
+  return decoded.replace(/\/{2,}/g, '/');
+}
+
+/**
  * Fastify plugins every route shares: security headers, compression, rate limits and the request-id
  * header. Errors raised by Fastify itself (bad JSON, 413, 429) reach AppErrorFilter through Nest.
  */
@@ -47,7 +66,7 @@ export async function configureHttpPlatform(
   // The upload takes multipart/form-data too (a cross-site form can send that: SignedInGuard
   // refuses it), and nothing else, so an urlencoded form never reaches it.
   fastify.addHook('onRequest', (request, _reply, done) => {
-    if (!WRITE_METHODS.has(request.method) || !API_PATH.test(request.url)) return done();
+    if (!WRITE_METHODS.has(request.method) || !API_PATH.test(routedPath(request))) return done();
     const route = `${request.method} ${request.routeOptions.url}`;
     if (route === RAW_BODY_ROUTE) return done();
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;

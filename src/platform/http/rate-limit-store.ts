@@ -72,7 +72,8 @@ export function rateLimitStore(
      */
     child(routeOptions: object): FastifyRateLimitStore {
       const { method, url } = (routeOptions as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo ?? {};
-      return new FallbackStore(undefined, `${this.prefix}${String(method)}${url}-`);
+      // A limiter made with createRateLimit (the search pages) has no route: its keys name themselves.
+      return new FallbackStore(undefined, method === undefined ? this.prefix : `${this.prefix}${String(method)}${url}-`);
     }
   }
   return FallbackStore;

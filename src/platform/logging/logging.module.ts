@@ -22,6 +22,13 @@ export function requestLogLevel(req: LoggedRequest, res: ServerResponse, error?:
   return !error && read && res.statusCode < 400 && !API_PATHS.test(path) ? 'debug' : 'info';
 }
 
+/** The completion line of an answer that carried an error: its class and first line of message, no stack. */
+export function completionWithoutStack(_req: IncomingMessage, _res: ServerResponse, error: Error, fields: Record<string, unknown>): Record<string, unknown> {
+  const { err: _err, ...rest } = fields;
+  const code = (error as { code?: unknown }).code;
+  return { ...rest, error: `${error.name}${typeof code === 'string' ? ` ${code}` : ''}: ${String(error.message).split('\n', 1)[0]}` };
+}
+
 /** LOG_FORMAT when set; otherwise pretty for a person at a development terminal, JSON for machines. */
 export function chooseLogFormat(configured: 'json' | 'pretty' | undefined, env: AppConfig['env'], stdoutIsTty: boolean, local = false): 'json' | 'pretty' {
   return configured ?? (stdoutIsTty && (env === 'development' || local) ? 'pretty' : 'json');
@@ -42,31 +49,40 @@ const prettyStream = () => pinoPretty({ sync: true, ignore: 'pid,hostname', tran
       useFactory: (config: AppConfig): Params => ({
         // nestjs-pino's default '{/*splat}' only matches '/' under Nest 12's Fastify middleware.
         forRoutes: [{ path: '{*all}', method: RequestMethod.ALL }],
-        pinoHttp: withFormat(config, {
-          level: config.log.level,
-          genReqId: (req: IncomingMessage) => requestIdOf(req),
-          // Lines logged during a request carry just its id; the completion line has the details.
-          quietReqLogger: true,
-          customAttributeKeys: { reqId: 'requestId' },
-          redact: {
-            paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.token'],
-            censor: '[redacted]',
-          },
-          serializers: {
-            req: (req: IncomingMessage & { originalUrl?: string }) => ({
-              method: req.method,
-              path: (req.originalUrl ?? req.url ?? '').split('?')[0],
-            }),
-            res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
-          },
-          autoLogging: { ignore: (req: LoggedRequest) => QUIET_PATHS.test(req.originalUrl ?? req.url ?? '') },
-          customLogLevel: requestLogLevel,
-        }),
+        pinoHttp: withFormat(config, requestLogOptions(config)),
       }),
     }),
   ],
 })
 export class LoggingModule {}
+
+/** pino-http's options: the request id, redaction, the path without its query, the level and shape of each completion line. */
+export function requestLogOptions(config: AppConfig): PinoHttpOptions {
+  return {
+    level: config.log.level,
+    genReqId: (req: IncomingMessage) => requestIdOf(req),
+    // Lines logged during a request carry just its id; the completion line has the details.
+    quietReqLogger: true,
+    customAttributeKeys: { reqId: 'requestId' },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.token'],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (req: IncomingMessage & { originalUrl?: string }) => ({
+        method: req.method,
+        path: (req.originalUrl ?? req.url ?? '').split('?')[0],
+      }),
+      res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
+    },
+    autoLogging: { ignore: (req: LoggedRequest) => QUIET_PATHS.test(req.originalUrl ?? req.url ?? '') },
+    customLogLevel: requestLogLevel,
+    // pino-http gives every 5xx completion line an error with a stack (its own 'failed with
+    // status code' when none was thrown): an answer is one line; a real bug's stack is logged
+    // once, by AppErrorFilter ("Unhandled error").
+    customErrorObject: completionWithoutStack,
+  };
+}
 
 type PinoHttpOptions = Exclude<NonNullable<Params['pinoHttp']>, unknown[] | { write: unknown }>;
 

@@ -31,6 +31,14 @@ export const JOBS = {
   // Mails the admins about a player's guide report: the report's id only (its text and the
   // addresses stay in PostgreSQL). Quick, so it shares the mail queue. 5 attempts from 5 s.
   'guide-report.notify': { queue: 'mail', data: z.object({ reportId: z.uuid() }).strict(), retry: { attempts: 5, backoff: { type: 'exponential', delayMs: 5_000 } } },
+  // Resolves a request for an emailed link (sign-in link, password reset, confirmation again) off the
+  // request path, queued alike for addresses with and without an account (userId null: nothing to
+  // do), so the answer takes the same work either way. `resend`: within the address's mail budget.
+  'auth.link-request': {
+    queue: 'mail',
+    data: z.object({ purpose: z.enum(['sign_in_link', 'password_reset', 'account_confirm']), userId: z.uuid().nullable(), resend: z.boolean() }).strict(),
+    retry: { attempts: 5, backoff: { type: 'exponential', delayMs: 5_000 } },
+  },
 } as const satisfies Record<string, JobDefinition>;
 
 export type JobName = keyof typeof JOBS;

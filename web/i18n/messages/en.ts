@@ -51,6 +51,8 @@ const en = {
   'error.other': 'An error occurred',
   'error.notFoundTitle': 'Page not found',
   'error.otherTitle': 'Error',
+  'error.tooMany': 'Too many searches in a short time: please wait a minute and try again',
+  'error.tooManyTitle': 'Too many requests',
   'error.backHome': 'Back Home',
 
   'search.label': 'Level number or words',

@@ -4,6 +4,8 @@ import { loadConfig } from 'src/config/app-config';
 import { RedisConnection } from 'src/platform/redis/redis.module';
 import { mailMessageSchema, type MailMessage } from 'src/platform/mail/mail-message';
 import { MailOutbox } from 'src/platform/mail/mail-outbox.port';
+import { JobQueue } from 'src/platform/queue/job-queue.port';
+import { validateJob, type JobData, type JobName } from 'src/platform/queue/jobs';
 import { Argon2PasswordHasher } from '../adapters/security/argon2-password-hasher.adapter';
 import { RedisOrMemoryAttemptLimiter } from '../adapters/security/redis-or-memory-attempt-limiter.adapter';
 import type { OneTimeToken, TokenPurpose } from '../domain/one-time-token';
@@ -123,8 +125,13 @@ class InMemoryOneTimeTokenRepository extends OneTimeTokenRepository {
   readonly rows: OneTimeToken[] = [];
   consumeCalls = 0;
 
-  async create(data: Pick<OneTimeToken, 'userId' | 'purpose' | 'tokenHash' | 'expiresAt'>, now: Date): Promise<void> {
-    this.rows.push({ id: randomUUID(), ...data, createdAt: now, usedAt: null });
+  async create(data: Pick<OneTimeToken, 'id' | 'userId' | 'purpose' | 'tokenHash' | 'expiresAt'>, now: Date): Promise<void> {
+    this.rows.push({ ...data, createdAt: now, usedAt: null });
+  }
+
+  async findLive(userId: string, purpose: TokenPurpose, now: Date): Promise<OneTimeToken | null> {
+    const live = this.rows.filter((t) => t.userId === userId && t.purpose === purpose && t.usedAt === null && t.expiresAt.getTime() > now.getTime());
+    return live.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0] ?? null;
   }
 
   async consume(tokenHash: string, purpose: TokenPurpose, now: Date): Promise<string | null> {
@@ -154,6 +161,30 @@ class RecordingMailOutbox extends MailOutbox {
 
   mails(): MailMessage[] {
     return this.sent;
+  }
+}
+
+/**
+ * The job queue, keeping what is queued; with `runAtOnce` (the default) it runs each
+ * 'auth.link-request' job before enqueue returns, as if a worker were instant.
+ */
+class RecordingJobQueue extends JobQueue {
+  readonly queued: { name: JobName; data: unknown }[] = [];
+  runAtOnce = true;
+  run: (data: JobData<'auth.link-request'>) => Promise<void> = () => Promise.resolve();
+
+  async enqueue<N extends JobName>(name: N, data: JobData<N>): Promise<void> {
+    const parsed = validateJob(name, data);
+    this.queued.push({ name, data: parsed });
+    if (this.runAtOnce && name === 'auth.link-request') await this.run(parsed as JobData<'auth.link-request'>);
+  }
+
+  localCounts(): null {
+    return null;
+  }
+
+  stateCounts(): Promise<never> {
+    return Promise.reject(new Error('not kept'));
   }
 }
 
@@ -206,7 +237,9 @@ export function authTestBed() {
   /** The user ids announced as confirmed, in order. */
   const confirmedIds: string[] = [];
   events.onConfirmed(async (userId) => void confirmedIds.push(userId));
-  const service = new AuthService(users, sessions, tokens, hasher, limiter, jobs, config, events);
+  const queue = new RecordingJobQueue();
+  const service = new AuthService(users, sessions, tokens, hasher, limiter, jobs, config, events, queue);
+  queue.run = (request) => service.deliverLinkRequest(request);
   const sessionsAuth = new SessionAuthenticator(users, sessions, config);
 
   /** A confirmed account with PASSWORD, made through the service's own sign-up and confirmation. */
@@ -218,7 +251,7 @@ export function authTestBed() {
     return users.row(email);
   }
 
-  return { config, users, sessions, tokens, hasher, redis, jobs, service, confirmedIds, sessionsAuth, confirmedUser };
+  return { config, users, sessions, tokens, hasher, redis, jobs, queue, service, confirmedIds, sessionsAuth, confirmedUser };
 }
 
 export type AuthTestBed = ReturnType<typeof authTestBed>;

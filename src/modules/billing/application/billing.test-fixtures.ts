@@ -117,6 +117,8 @@ class InMemoryOrderRepository extends OrderRepository {
   }
   readonly refundRows: OrderRefund[] = [];
   async linkEvent() {}
+  /** One process, no interleaving between the check and the record here: nothing to hold. */
+  async holdRefundKey() {}
   async findRefund(key: string) {
     return this.refundRows.find((r) => r.idempotencyKey === key) ?? null;
   }

@@ -24,7 +24,7 @@ export class RefundService {
   /**
    * Refunds part or all of what is left of a paid order, through the gateway; its unspent
    * credits follow, recorded with the admin's id. Safe to retry: the order's row lock queues
-   * concurrent refunds, and a request whose idempotency key was used before refunds nothing and
+   * concurrent refunds of an order, the key's lock those of one key, and a request whose idempotency key was used before refunds nothing and
    * answers with the order as that first refund left it (the gateway gets the key too).
    */
   async refund(orderId: string, request: { amountCents?: number; idempotencyKey: string; adminId: string }): Promise<OrderView> {
@@ -32,6 +32,8 @@ export class RefundService {
     return this.orders.inTransaction(async () => {
       const order = await this.orders.lockById(orderId);
       if (!order) throw new OrderNotFoundError();
+      // Claimed before the gateway call: one key on two orders at once refunds one of them (the other: 409).
+      await this.orders.holdRefundKey(request.idempotencyKey);
       const first = await this.orders.findRefund(request.idempotencyKey);
       if (first) {
         if (first.orderId !== order.id || (request.amountCents !== undefined && request.amountCents !== first.amountCents)) throw new RefundKeyConflictError();

@@ -66,6 +66,12 @@ export abstract class OrderRepository {
   abstract refusedEvents(page: number, pageSize: number): Promise<{ items: RefusedEvent[]; total: number }>;
   /** Names the order a recorded event belonged to (the admin order page lists them). */
   abstract linkEvent(id: string, orderId: string): Promise<void>;
+  /**
+   * Holds this refund idempotency key until the transaction ends (inside inTransaction): a
+   * concurrent refund with the same key, on any order, waits here, then finds the first one's
+   * record, so the gateway is called once per key.
+   */
+  abstract holdRefundKey(idempotencyKey: string): Promise<void>;
   /** The admin refund made with this idempotency key, if any. */
   abstract findRefund(idempotencyKey: string): Promise<OrderRefund | null>;
   abstract recordRefund(refund: Omit<OrderRefund, 'createdAt'>): Promise<void>;

@@ -18,11 +18,12 @@ class MemoryReports extends GuideReportRepository {
   async findById(id: string) {
     return this.rows.get(id) ?? null;
   }
-  async markNotified(id: string, at: Date) {
-    const row = this.rows.get(id);
-    if (!row || row.notifiedAt) return false;
-    row.notifiedAt = at;
-    return true;
+  async claimDue(now: Date, quietMs: number) {
+    const all = [...this.rows.values()];
+    if (all.some((r) => r.notifiedAt && r.notifiedAt.getTime() > now.getTime() - quietMs)) return [];
+    const due = all.filter((r) => !r.notifiedAt).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    for (const row of due) row.notifiedAt = now;
+    return due.map((row) => ({ ...row }));
   }
   async markHandled(id: string, at: Date) {
     const row = this.rows.get(id);
@@ -116,9 +117,31 @@ describe('GuideReportsService', () => {
     expect(mails[0]!.html).toContain('Step 3 says &lt;b&gt;left&lt;/b&gt;');
     expect(mails[0]!.html).not.toContain('<b>left</b>');
     expect(reports.rows.get(report.id)?.notifiedAt).toEqual(NOW);
-    // A repeated job mails nobody again.
+    // A repeated job mails nobody again (the report is notified, and a mail went out just now).
     expect(await service.notifyAdmins(report.id, NOW)).toBe(0);
     expect(mails).toHaveLength(2);
+  });
+
+  it('mails each admin once per quiet spell: the first report at once, the next 59 in one digest when the spell has passed', async () => {
+    const { service, reports, mails } = setup({ ADMIN_EMAILS: 'ann@example.com, bob@example.com' });
+    for (let i = 0; i < 60; i++) {
+      const report = await service.report(27, { kind: 'other', message: `report ${i} <i>` }, new Date(NOW.getTime() + i * 1000));
+      // Each report's job, as the worker runs it.
+      await service.notifyAdmins(report.id, new Date(NOW.getTime() + i * 1000 + 500));
+    }
+    // Before: 120 mails (one per admin per report).
+    expect(mails.map((m) => m.to)).toEqual(['ann@example.com', 'bob@example.com']);
+    expect(mails[0]!.subject).toBe('Guide problem reported: level 27 (something else)');
+    // Within the spell the minutely run sends nothing; past it, one digest per admin with the 59 others.
+    expect(await service.mailDue(new Date(NOW.getTime() + 10 * 60_000))).toBe(0);
+    expect(await service.mailDue(new Date(NOW.getTime() + 16 * 60_000))).toBe(2);
+    expect(mails).toHaveLength(4);
+    expect(mails[2]!.subject).toBe('Guide problems reported: 59 reports, 1 level');
+    for (let i = 1; i < 60; i++) expect(mails[2]!.text).toContain(`report ${i} <i>`);
+    expect(mails[2]!.html).toContain('report 59 &lt;i&gt;');
+    expect([...reports.rows.values()].every((r) => r.notifiedAt)).toBe(true);
+    // Nothing left: nothing more to send.
+    expect(await service.mailDue(new Date(NOW.getTime() + 60 * 60_000))).toBe(0);
   });
 
   it('does nothing without ADMIN_EMAILS, or for a report that is gone', async () => {

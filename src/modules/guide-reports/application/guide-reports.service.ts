@@ -65,18 +65,29 @@ export class GuideReportsService {
   }
 
   /**
-   * The 'guide-report.notify' job: one mail per admin, then the report is marked notified. Nothing
-   * to do without ADMIN_EMAILS, for a report already notified, or one deleted meanwhile.
+   * The 'guide-report.notify' job: mails the admins what is due (see mailDue). Its report is in
+   * that mail, or in the digest once the quiet spell has passed (60 reports once made 65 mails in 2 s).
    */
-  async notifyAdmins(reportId: string, now = new Date()): Promise<number> {
+  async notifyAdmins(_reportId: string, now = new Date()): Promise<number> {
+    return this.mailDue(now);
+  }
+
+  /**
+   * At most one mail per admin per GUIDE_REPORT_DIGEST_MINUTES: when none went out in that time,
+   * every report not yet notified goes in one mail per admin (the report itself when it is alone, a
+   * digest otherwise). Run by each report's job and every minute where jobs run. Returns the mails.
+   */
+  async mailDue(now = new Date()): Promise<number> {
     const admins = [...this.config.auth.adminEmails];
     if (!admins.length) return 0;
-    const report = await this.reports.findById(reportId);
-    if (!report || report.notifiedAt) return 0;
-    const level = await this.levels.level(report.levelNumber);
+    const due = await this.reports.claimDue(now, this.config.guideReportDigestMs);
+    if (!due.length) return 0;
+    const titles = new Map<number, string | undefined>();
+    for (const number of new Set(due.map((r) => r.levelNumber))) titles.set(number, (await this.levels.level(number))?.title);
     // The outbox keeps each message even while the queue is down (its sweeper queues it later).
-    for (const to of admins) await this.outbox.send(reportEmail(report, level?.title, to, this.config));
-    await this.reports.markNotified(report.id, now);
+    for (const to of admins) {
+      await this.outbox.send(due.length === 1 ? reportEmail(due[0]!, titles.get(due[0]!.levelNumber), to, this.config) : digestEmail(due, titles, to, this.config));
+    }
     return admins.length;
   }
 
@@ -113,23 +124,42 @@ export class GuideReportsService {
   }
 }
 
-/** The admin's mail: the kind, the player's words (escaped in the HTML part) and a link to the guide. */
-export function reportEmail(report: GuideReport, title: string | undefined, to: string, config: AppConfig): MailMessage {
-  const site = config.public.siteName;
+/** What a mail says of one report: the kind, the player's words, a link to the guide. */
+function reportLines(report: GuideReport, title: string | undefined, config: AppConfig): string[] {
   const url = `${config.http.publicUrl}/levels/${report.levelNumber}`;
   const heading = `Level ${report.levelNumber}${title ? `: ${title}` : ''}`;
-  const lines = [
+  return [
     `A player reported a problem with the guide of ${heading}.`,
     `What is wrong: ${KIND_LABELS[report.kind]}`,
     report.message ? `Their words:\n${report.message}` : 'They left no message.',
     `The guide: ${url}`,
     `Reported at ${report.createdAt.toISOString()} (report ${report.id}).`,
   ];
+}
+
+/** Lines as a mail: text, and HTML with every line escaped. */
+function adminMail(to: string, subject: string, sections: string[][], config: AppConfig): MailMessage {
+  const site = config.public.siteName;
   const paragraph = (text: string) => `<p style="white-space:pre-wrap">${escapeMarkup(text)}</p>`;
   return {
     to,
-    subject: `Guide problem reported: level ${report.levelNumber} (${KIND_LABELS[report.kind].toLowerCase()})`,
-    text: [...lines, `— ${site}`].join('\n\n'),
-    html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111827">${lines.map(paragraph).join('')}<p style="color:#6b7280">— ${escapeMarkup(site)}</p></body></html>`,
+    subject,
+    text: [...sections.map((lines) => lines.join('\n\n')), `— ${site}`].join('\n\n'),
+    html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111827">${sections
+      .map((lines) => lines.map(paragraph).join(''))
+      .join('<hr>')}<p style="color:#6b7280">— ${escapeMarkup(site)}</p></body></html>`,
   };
+}
+
+/** The admin's mail of one report: the kind, the player's words (escaped in the HTML part) and a link to the guide. */
+export function reportEmail(report: GuideReport, title: string | undefined, to: string, config: AppConfig): MailMessage {
+  return adminMail(to, `Guide problem reported: level ${report.levelNumber} (${KIND_LABELS[report.kind].toLowerCase()})`, [reportLines(report, title, config)], config);
+}
+
+/** Several reports in one mail per admin (the digest), oldest first. */
+export function digestEmail(reports: GuideReport[], titles: Map<number, string | undefined>, to: string, config: AppConfig): MailMessage {
+  const levels = [...new Set(reports.map((r) => r.levelNumber))];
+  const intro = [`${reports.length} guide problems were reported (levels ${levels.join(', ')}).`];
+  const subject = `Guide problems reported: ${reports.length} reports, ${levels.length} level${levels.length === 1 ? '' : 's'}`;
+  return adminMail(to, subject, [intro, ...reports.map((report) => reportLines(report, titles.get(report.levelNumber), config))], config);
 }

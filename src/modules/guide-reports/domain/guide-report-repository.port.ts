@@ -5,8 +5,12 @@ import type { GuideReport } from './guide-report';
 export abstract class GuideReportRepository {
   abstract add(report: GuideReport): Promise<void>;
   abstract findById(id: string): Promise<GuideReport | null>;
-  /** Records that the admins were mailed; false when it already was (a repeated job). */
-  abstract markNotified(id: string, at: Date): Promise<boolean>;
+  /**
+   * The digest's claim, one caller at a time across processes: when no report was notified within
+   * `quietMs` before `now`, marks every report not yet notified as notified at `now` and returns
+   * them (oldest first); else returns none and changes nothing.
+   */
+  abstract claimDue(now: Date, quietMs: number): Promise<GuideReport[]>;
   /** Marks the report handled at `at` unless it already was (the first time stays); null when there is no such report. */
   abstract markHandled(id: string, at: Date): Promise<GuideReport | null>;
   /** One level's reports or every level's, in a state, newest first. */

@@ -10,10 +10,20 @@ export class MikroOrmOneTimeTokenRepository extends OneTimeTokenRepository {
     super();
   }
 
-  async create(data: { userId: string; purpose: TokenPurpose; tokenHash: string; expiresAt: Date }, now: Date): Promise<void> {
+  async create(data: { id: string; userId: string; purpose: TokenPurpose; tokenHash: string; expiresAt: Date }, now: Date): Promise<void> {
     const em = this.em.fork();
     em.create(OneTimeTokenSchema, { ...data, createdAt: now, usedAt: null });
     await em.flush();
+  }
+
+  async findLive(userId: string, purpose: TokenPurpose, now: Date): Promise<{ id: string; tokenHash: string } | null> {
+    return this.em
+      .fork()
+      .findOne(
+        OneTimeTokenSchema,
+        { userId, purpose, usedAt: null, expiresAt: { $gt: now } },
+        { fields: ['id', 'tokenHash'], orderBy: { createdAt: 'desc' } },
+      );
   }
 
   async consume(tokenHash: string, purpose: TokenPurpose, now: Date): Promise<string | null> {

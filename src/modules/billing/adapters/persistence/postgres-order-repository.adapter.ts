@@ -209,6 +209,11 @@ export class PostgresOrderRepository extends OrderRepository {
     await this.sql(`update payment_events set order_id = ? where id = ? and order_id is null`, [orderId, id.slice(0, 255)]);
   }
 
+  async holdRefundKey(idempotencyKey: string): Promise<void> {
+    // Transaction-scoped, like the checkout lock; a hash collision only queues two keys together.
+    await this.sql(`select pg_advisory_xact_lock(hashtextextended(?, 22))`, [`refund-key:${idempotencyKey}`]);
+  }
+
   async findRefund(idempotencyKey: string): Promise<OrderRefund | null> {
     const [row] = await this.sql<RefundRow>(`select * from order_refunds where idempotency_key = ?`, [idempotencyKey]);
     return row ? toRefund(row) : null;

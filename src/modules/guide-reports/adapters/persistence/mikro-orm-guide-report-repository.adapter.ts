@@ -20,8 +20,19 @@ export class MikroOrmGuideReportRepository extends GuideReportRepository {
     return this.em.fork().findOne(GuideReportSchema, { id });
   }
 
-  async markNotified(id: string, at: Date): Promise<boolean> {
-    return (await this.em.fork().nativeUpdate(GuideReportSchema, { id, notifiedAt: null }, { notifiedAt: at })) > 0;
+  claimDue(now: Date, quietMs: number): Promise<GuideReport[]> {
+    return this.em.fork().transactional(async (em) => {
+      // One claim at a time (two workers, 60 jobs at once): the second sees the first one's mail.
+      await em.execute(`select pg_advisory_xact_lock(hashtextextended('guide-reports:digest', 22))`);
+      const [last] = await em.execute<{ at: Date | null }[]>(`select max(notified_at) as at from guide_reports`);
+      if (last?.at && new Date(last.at).getTime() > now.getTime() - quietMs) return [];
+      const rows = await em.execute<Record<string, unknown>[]>(
+        `update guide_reports set notified_at = ? where notified_at is null
+         returning id, level_number, kind, message, created_at, notified_at, handled_at`,
+        [now],
+      );
+      return rows.map((row) => em.map(GuideReportSchema, row)).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    });
   }
 
   async markHandled(id: string, at: Date): Promise<GuideReport | null> {
