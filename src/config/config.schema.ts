@@ -246,6 +246,8 @@ export const envSchema = z.object({
   // How long the recent job durations behind the queue estimate are kept before being read again.
   IMAGE_ESTIMATE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   IMAGE_STORE: z.enum(['file', 's3']).default('file'),
+  // Inference threads one AI upscale runs on (one ONNX session each). Unset: see imageThreads in app-config.ts.
+  IMAGE_THREADS: z.preprocess(emptyIsUnset, z.coerce.number().int().min(1).max(64).optional()),
   S3_BUCKET: optionalText(63),
   S3_ENDPOINT: optionalUrl,
   S3_REGION: z.string().trim().min(1).max(64).default('us-east-1'),
