@@ -16,8 +16,6 @@ const { onnx } = onnxProto;
 const OPSET = 13;
 const FLOAT = onnx.TensorProto.DataType.FLOAT;
 const INT64 = onnx.TensorProto.DataType.INT64;
-const INT8 = onnx.TensorProto.DataType.INT8;
-const INT_ATTR = onnx.AttributeProto.AttributeType.INT;
 const FLOAT_ATTR = onnx.AttributeProto.AttributeType.FLOAT;
 const INTS = onnx.AttributeProto.AttributeType.INTS;
 const PARAM_MAGIC = 7767517;
@@ -284,7 +282,7 @@ function transposeOutIn(values, out, inputs, k) {
  * Builds the ONNX model of an ncnn model read by readNcnnModel. Returns the serialized ModelProto
  * and the geometry from analyseNcnnModel.
  */
-export function convertNcnnModel({ layers, bin }, { name, docString = '', metadata = {}, int8 = false }) {
+export function convertNcnnModel({ layers, bin }, { name, docString = '', metadata = {} }) {
   const geometryFound = analyseNcnnModel(layers);
   const shapes = walk(layers, 64 + 2 * geometryFound.context, 64 + 2 * geometryFound.context);
   const weights = weightReader(bin);
@@ -295,36 +293,6 @@ export function convertNcnnModel({ layers, bin }, { name, docString = '', metada
   const node = (opType, inputs, attribute = [], output = `t${counter}`) => {
     nodes.push(onnx.NodeProto.create({ name: `${opType}_${counter++}`, opType, input: inputs, output: [output], attribute }));
     return output;
-  };
-  /** A node with several outputs. */
-  const nodeN = (opType, inputs, outputCount) => {
-    const outputs = Array.from({ length: outputCount }, (_, i) => `t${counter}_${i}`);
-    nodes.push(onnx.NodeProto.create({ name: `${opType}_${counter++}`, opType, input: inputs, output: outputs }));
-    return outputs;
-  };
-  /**
-   * An int8 convolution (dynamic quantisation): the input quantised per tensor at run time
-   * (DynamicQuantizeLinear, uint8), the weights per output channel, symmetric (int8, zero point 0);
-   * ConvInteger, then back to float with both scales, then the bias.
-   */
-  const quantisedConv = (layer, input, weights, dims, attributes) => {
-    const out = dims[0];
-    const per = weights.length / out;
-    const q = new Int8Array(weights.length);
-    const scales = new Float32Array(out);
-    for (let o = 0; o < out; o++) {
-      let max = 0;
-      for (let i = o * per; i < (o + 1) * per; i++) max = Math.max(max, Math.abs(weights[i]));
-      const scale = max / 127 || 1;
-      scales[o] = scale;
-      for (let i = o * per; i < (o + 1) * per; i++) q[i] = Math.round(weights[i] / scale);
-    }
-    initializers.push(onnx.TensorProto.create({ name: `${layer.name}/weight_int8`, dims, dataType: INT8, rawData: new Uint8Array(q.buffer) }));
-    const [xq, xScale, xZero] = nodeN('DynamicQuantizeLinear', [input], 3);
-    const integer = node('ConvInteger', [xq, `${layer.name}/weight_int8`, xZero], attributes);
-    const asFloat = node('Cast', [integer], [{ name: 'to', type: INT_ATTR, i: FLOAT }]);
-    const scale = node('Mul', [xScale, constant(`${layer.name}/weight_scale`, [1, out, 1, 1], scales)]);
-    return node('Mul', [asFloat, scale]);
   };
   const constant = (tensorName, dims, values) => {
     initializers.push(floatTensor(tensorName, dims, values));
@@ -367,19 +335,14 @@ export function convertNcnnModel({ layers, bin }, { name, docString = '', metada
         let w = weights.flagged(p.get(6));
         if (layer.type === 'Deconvolution') w = transposeOutIn(w, p.get(0), channels, k);
         const dims = layer.type === 'Deconvolution' ? [channels, p.get(0), ...kernel] : [p.get(0), channels, ...kernel];
+        const args = [inputs[0], constant(`${layer.name}/weight`, dims, w)];
+        if (p.get(5)) args.push(constant(`${layer.name}/bias`, [p.get(0)], weights.raw(p.get(0))));
         const attributes = [
           { name: 'kernel_shape', type: INTS, ints: kernel },
           { name: 'strides', type: INTS, ints: stride },
           { name: 'dilations', type: INTS, ints: dilation },
           { name: 'pads', type: INTS, ints: pads },
         ];
-        if (int8 && layer.type === 'Convolution' && pads.every((pad) => pad === 0)) {
-          const product = quantisedConv(layer, inputs[0], w, dims, attributes);
-          out = activation(layer, p.get(5) ? node('Add', [product, constant(`${layer.name}/bias`, [1, p.get(0), 1, 1], weights.raw(p.get(0)))]) : product);
-          break;
-        }
-        const args = [inputs[0], constant(`${layer.name}/weight`, dims, w)];
-        if (p.get(5)) args.push(constant(`${layer.name}/bias`, [p.get(0)], weights.raw(p.get(0))));
         out = activation(layer, node(layer.type === 'Deconvolution' ? 'ConvTranspose' : 'Conv', args, attributes));
         break;
       }
