@@ -51,7 +51,12 @@ import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module
       },
     },
     // Models load on first use (once per process), so the web process, which never converts, never loads them.
-    { provide: ImageConverter, useFactory: () => new OnnxSharpImageConverter(new OnnxUpscaler(), new SharpStyles()) },
+    // One upscale's tiles run on IMAGE_THREADS inference threads (config.images.threads).
+    {
+      provide: ImageConverter,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => new OnnxSharpImageConverter(new OnnxUpscaler({ threads: config.images.threads }), new SharpStyles()),
+    },
   ],
 })
 export class ImageToolModule {}
