@@ -111,12 +111,17 @@ async function load(model) {
   if (!existsSync(path)) {
     throw new Error(`The ONNX model ${model} is missing (${path}): run \`npm run build\`, which converts it from scripts/models/waifu2x`);
   }
+  // One CPU thread per session: the converter runs one session per inference thread. Measured on a
+  // 1024 px CUnet input (docs/benchmarks.md): 2 such threads 10.4 CPU-s, one session on 2 ORT threads
+  // 15.8 (11.8 without spinning, hence the option, for whoever raises intraOpNumThreads); the arena
+  // off 11.8, graph optimisations 'basic' 12.6.
   return InferenceSession.create(path, {
     executionProviders: ['cpu'],
     intraOpNumThreads: 1,
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
+    extra: { session: { intra_op: { allow_spinning: '0' } } },
     ...sessionOptions,
   });
 }
