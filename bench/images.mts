@@ -7,7 +7,8 @@
  * bound is 1024 px) with IMAGE_THREADS=1 and 2: CPU-seconds (user + sys of the process, all threads)
  * per output megapixel, wall time, the speed-up from 1 to 2 threads, and peak RSS. The classic styles
  * run on sharp in the converter adapter (the pipeline's), not here. Trim it with
- * BENCH_CONVERSIONS=ai-2x,ai-2x-fast,ai-4x, BENCH_SIZES=1080,2048 and BENCH_THREADS=1,2.
+ * BENCH_CONVERSIONS=ai-2x,ai-2x-fast,ai-4x, BENCH_SIZES=1080,2048 and BENCH_THREADS=1,2; BENCH_NOISE=1
+ * runs each first pass with a denoising model.
  *
  * `e2e`: the image tool under a batch: 20 jobs of a 512x512 JPEG converted with AI
  * upscale 2x (waifu2x CUnet) by one worker. Prints the end-to-end latency (POST /api/v1/images until
@@ -567,14 +568,19 @@ async function converterPart(): Promise<void> {
   const threads = listEnv('BENCH_THREADS', '1,2').map(Number);
   for (const c of conversions) if (!Object.hasOwn(AI_CASES, c)) throw new Error(`BENCH_CONVERSIONS: ${c} is not one of ${Object.keys(AI_CASES).join(', ')}`);
   const busy = await machineBusy(2_000);
-  console.log(`bench:images converter — OnnxUpscaler of the build, 128 px tiles, one process per case (peak RSS is the process's); a photo-like picture`);
+  console.log(`bench:images converter — OnnxUpscaler of the build, 128 px tiles, one process per case (peak RSS is the process's); a photo-like picture${process.env.BENCH_NOISE ? `; first pass denoising (noise${process.env.BENCH_NOISE})` : ''}`);
   console.log(`before the start the machine was ${(busy * 100).toFixed(0)}% busy${busy > 0.05 ? ': other processes are running, the wall times below are not reliable (CPU-seconds less so)' : ''}`);
   const dir = mkdtempSync(join(tmpdir(), 'bench-upscaler-'));
   try {
     // The 512 px scene, enlarged: the models cost the same on any content (dense convolutions).
     const photo = await sharp(await photoLikeJpeg()).removeAlpha().toBuffer();
     for (const conversion of conversions) {
-      const { models } = AI_CASES[conversion];
+      // BENCH_NOISE=1..3: the first pass denoises (waifu2x's noise<N> model), as a JPEG input's job runs;
+      // with ai-4x each thread then holds two models, the most memory a job takes.
+      const noise = process.env.BENCH_NOISE;
+      if (noise && !/^[0-3]$/.test(noise)) throw new Error('BENCH_NOISE is a waifu2x noise level, 0 to 3');
+      const [first, ...rest] = AI_CASES[conversion].models;
+      const models = [noise ? first.replace(/-x2$/, `-noise${noise}-x2`) : first, ...rest];
       for (const size of sizes) {
         const [width, height] = AI_CASES[conversion].sizes[size];
         const pixels = join(dir, `${width}x${height}.rgb`);
