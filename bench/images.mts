@@ -34,7 +34,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -555,13 +555,14 @@ interface UpscalerRun {
 }
 
 async function upscalerRun(env: Record<string, string>): Promise<UpscalerRun> {
-  const child = run(['-e', UPSCALER_SCRIPT], { ROOT, ...env }, '');
+  // On every core: this process sits pinned with the load generator, and a child inherits its affinity.
+  const child = run(['-e', UPSCALER_SCRIPT], { ROOT, ...env }, hasTaskset ? cpus().map((_, i) => i).join(',') : '');
   const code = await new Promise<number | null>((resolve) => child.child.once('close', resolve));
   if (code !== 0) throw new Error(`the upscaler run (${JSON.stringify(env)}) exited with ${code}: ${child.output()}`);
   return JSON.parse(child.output()) as UpscalerRun;
 }
 
-/** The converter part: per conversion, size and thread count, in processes of their own (not pinned: threads=2 needs both cores). */
+/** The converter part: per conversion, size and thread count, in processes of their own on every core (threads=2 needs two). */
 async function converterPart(): Promise<void> {
   const conversions = listEnv('BENCH_CONVERSIONS', Object.keys(AI_CASES).join(',')) as (keyof typeof AI_CASES)[];
   const sizes = listEnv('BENCH_SIZES', '1080,2048') as ('1080' | '2048')[];
