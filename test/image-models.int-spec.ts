@@ -6,7 +6,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { OnnxUpscaler, planPasses, planTiles, type ModelGeometry } from 'src/modules/image-tool/adapters/onnx/onnx-upscaler';
-import { CONVERSIONS, type AiModelId, type RgbImage } from 'src/modules/image-tool/domain/conversions';
+import { modelsFor, type AiModelId, type RgbImage } from 'src/modules/image-tool/domain/conversions';
 import { convertNcnnModel, parseNcnnParam, readNcnnModel } from '../scripts/models/ncnn-to-onnx.mjs';
 
 /**
@@ -15,7 +15,8 @@ import { convertNcnnModel, parseNcnnParam, readNcnnModel } from '../scripts/mode
  * The conversion is checked against waifu2x-ncnn-vulkan's own output (test/fixtures/waifu2x).
  */
 const WEIGHTS = resolve('scripts/models/waifu2x');
-const DIRS: Record<AiModelId, string> = { 'waifu2x-cunet-x2': 'models-cunet', 'waifu2x-upconv7-x2': 'models-upconv_7_anime_style_art_rgb' };
+const DIRS = { 'waifu2x-cunet-x2': 'models-cunet', 'waifu2x-upconv7-x2': 'models-upconv_7_anime_style_art_rgb' } as const satisfies Partial<Record<AiModelId, string>>;
+type PlainModel = keyof typeof DIRS;
 const never = () => new AbortController().signal;
 
 let modelsDir: string;
@@ -29,7 +30,7 @@ beforeAll(() => {
   modelsDir = mkdtempSync(join(tmpdir(), 'models-'));
   const build = buildModels();
   if (build.status !== 0) throw new Error(`scripts/build-models.mjs failed: ${build.stderr}`);
-  converter = new OnnxUpscaler(modelsDir);
+  converter = new OnnxUpscaler({ modelsDir, threads: 2 });
 });
 
 afterAll(async () => {
@@ -92,6 +93,15 @@ describe('the model build', () => {
     expect(existsSync(join(modelsDir, 'waifu2x-cunet-x2.onnx'))).toBe(true);
   });
 
+  it('builds every model a conversion can ask for, the 1x clean-up at scale 1', () => {
+    const wanted = new Set((['cunet', 'upconv7'] as const).flatMap((arch) => ([0, 1, 2] as const).flatMap((passes) => (['none', 'low', 'medium', 'high'] as const).flatMap((noise) => modelsFor(arch, passes, noise)))));
+    expect(wanted.size).toBeGreaterThanOrEqual(10);
+    for (const id of wanted) expect(existsSync(join(modelsDir, `${id}.onnx`))).toBe(true);
+    // waifu2x's own programs pad CUnet's 1x models by 28 px, to a multiple of 4.
+    expect(geometryOf('waifu2x-cunet-noise1-x1')).toMatchObject({ scale: 1, context: 28, multiple: 4 });
+    expect(geometryOf('waifu2x-upconv7-noise3-x2')).toMatchObject({ scale: 2, context: 7, multiple: 1 });
+  });
+
   it('refuses weights that are not the pinned ones', () => {
     const weights = mkdtempSync(join(tmpdir(), 'weights-'));
     try {
@@ -145,12 +155,12 @@ describe('the model build', () => {
   });
 });
 
-describe.each(Object.keys(DIRS) as AiModelId[])('the model %s', (id) => {
+describe.each(Object.keys(DIRS) as PlainModel[])('the model %s', (id) => {
   it("gives waifu2x-ncnn-vulkan's own output", async () => {
     // test/fixtures/waifu2x/README.md says how the references were made.
     const input = await readPng('test/fixtures/waifu2x/chelsea-64x48.png');
     const reference = await readPng(`test/fixtures/waifu2x/chelsea-64x48.${id.replace('waifu2x-', '')}.png`);
-    const result = await converter.upscale(input, id, 1, never());
+    const result = await converter.upscale(input, [id], never());
 
     expect(result).toMatchObject({ width: 128, height: 96 });
     if (id === 'waifu2x-upconv7-x2') {
@@ -172,16 +182,16 @@ describe.each(Object.keys(DIRS) as AiModelId[])('the model %s', (id) => {
     const chroma = ({ data }: RgbImage) => Math.max(...Array.from({ length: data.length / 3 }, (_, p) => Math.max(data[3 * p]!, data[3 * p + 1]!, data[3 * p + 2]!) - Math.min(data[3 * p]!, data[3 * p + 1]!, data[3 * p + 2]!)));
 
     // Without the grey pass: 1 level here, up to 14 on the bench's grey photos.
-    expect(chroma(await converter.upscale(grey, id, 1, never()))).toBe(0);
-    expect(chroma(await converter.upscale(colour, id, 1, never()))).toBeGreaterThan(100);
+    expect(chroma(await converter.upscale(grey, [id], never()))).toBe(0);
+    expect(chroma(await converter.upscale(colour, [id], never()))).toBeGreaterThan(100);
   });
 
   it('leaves no seams: tiles agree with one window over the whole image', async () => {
     const image = picture(200, 150); // 2 x 2 tiles of 100 x 76
-    const untiled = new OnnxUpscaler(modelsDir, { tileSize: 1024 });
+    const untiled = new OnnxUpscaler({ modelsDir, tileSize: 1024 });
     try {
-      const whole = await untiled.upscale(image, id, 1, never());
-      const tiled = await converter.upscale(image, id, 1, never());
+      const whole = await untiled.upscale(image, [id], never());
+      const tiled = await converter.upscale(image, [id], never());
       if (id === 'waifu2x-upconv7-x2') {
         // Every output pixel sees exactly its 7 px of context, in a tile as in the whole.
         expect(Buffer.from(tiled.data).equals(Buffer.from(whole.data))).toBe(true);
@@ -201,11 +211,13 @@ describe.each(Object.keys(DIRS) as AiModelId[])('the model %s', (id) => {
 
 describe('AI upscale 4x', () => {
   it('is two passes of CUnet, the second on the first one\'s output', async () => {
-    const { model, passes } = CONVERSIONS['ai-4x'];
+    const models = modelsFor('cunet', 2, 'none');
     const image = picture(40, 30);
     const progress: [number, number][] = [];
-    const fourTimes = await converter.upscale(image, model, passes, never(), { onProgress: (done, total) => progress.push([done, total]) });
-    const twice = await converter.upscale(await converter.upscale(image, model, 1, never()), model, 1, never());
+    const fourTimes = await converter.upscale(image, models, never(), { onProgress: (done, total) => progress.push([done, total]) });
+    const twice = await converter.upscale(await converter.upscale(image, ['waifu2x-cunet-x2'], never()), ['waifu2x-cunet-x2'], never());
+
+    expect(models).toEqual(['waifu2x-cunet-x2', 'waifu2x-cunet-x2']);
 
     expect(fourTimes).toMatchObject({ width: 160, height: 120 });
     expect(Buffer.from(fourTimes.data).equals(Buffer.from(twice.data))).toBe(true);
@@ -235,7 +247,7 @@ describe('tiles', () => {
   });
 
   it('plan each pass on the last one\'s output', () => {
-    const [first, second] = planPasses(100, 60, 2, cunet, { tileSize: 128 });
+    const [first, second] = planPasses(100, 60, [cunet, cunet].map((geometry, i) => ({ model: i, geometry })), { tileSize: 128 });
     expect([first!.width, first!.height, first!.tiles.length]).toEqual([100, 60, 1]);
     expect([second!.width, second!.height, second!.tiles.length]).toEqual([200, 120, 2]);
   });
@@ -249,11 +261,11 @@ describe('tiles', () => {
       controller.abort(deadline);
     };
 
-    await expect(converter.upscale(picture(300, 140), 'waifu2x-upconv7-x2', 1, controller.signal, { onProgress })).rejects.toBe(deadline);
+    await expect(converter.upscale(picture(300, 140), ['waifu2x-upconv7-x2'], controller.signal, { onProgress })).rejects.toBe(deadline);
     expect(done).toEqual([1]); // of 6
-    await expect(converter.upscale(picture(8, 8), 'waifu2x-upconv7-x2', 1, controller.signal)).rejects.toBe(deadline);
+    await expect(converter.upscale(picture(8, 8), ['waifu2x-upconv7-x2'], controller.signal)).rejects.toBe(deadline);
     // The thread stopped that run and takes the next.
-    await expect(converter.upscale(picture(8, 8), 'waifu2x-upconv7-x2', 1, never())).resolves.toMatchObject({ width: 16, height: 16 });
+    await expect(converter.upscale(picture(8, 8), ['waifu2x-upconv7-x2'], never())).resolves.toMatchObject({ width: 16, height: 16 });
   });
 });
 
@@ -261,12 +273,12 @@ describe('the inference thread', () => {
   it("keeps the event loop turning: no wait comes near a tile's time", async () => {
     const image = picture(300, 300);
     const tiles = planTiles(300, 300, geometryOf('waifu2x-cunet-x2'), { tileSize: 128 }).tiles.length; // 9
-    await converter.upscale(picture(8, 8), 'waifu2x-cunet-x2', 1, never()); // the thread started, the model loaded
+    await converter.upscale(picture(8, 8), ['waifu2x-cunet-x2'], never()); // the thread started, the model loaded
 
     const delay = monitorEventLoopDelay({ resolution: 1 });
     delay.enable();
     const start = performance.now();
-    await converter.upscale(image, 'waifu2x-cunet-x2', 1, never());
+    await converter.upscale(image, ['waifu2x-cunet-x2'], never());
     const duration = performance.now() - start;
     delay.disable();
 
@@ -282,16 +294,16 @@ describe('the inference thread', () => {
   it('leaves the input as it was', async () => {
     const image = picture(90, 70);
     const input = image.data.slice();
-    await converter.upscale(image, 'waifu2x-upconv7-x2', 1, never());
+    await converter.upscale(image, ['waifu2x-upconv7-x2'], never());
     expect(image.data).toEqual(input);
   });
 
   it('runs one upscale at a time: one waiting is dropped at once when its signal aborts', async () => {
     const controller = new AbortController();
     const order: string[] = [];
-    const first = converter.upscale(picture(200, 100), 'waifu2x-upconv7-x2', 1, never()).then(() => order.push('first'));
-    const second = converter.upscale(picture(8, 8), 'waifu2x-upconv7-x2', 1, controller.signal);
-    const third = converter.upscale(picture(8, 8), 'waifu2x-upconv7-x2', 1, never()).then(() => order.push('third'));
+    const first = converter.upscale(picture(200, 100), ['waifu2x-upconv7-x2'], never()).then(() => order.push('first'));
+    const second = converter.upscale(picture(8, 8), ['waifu2x-upconv7-x2'], controller.signal);
+    const third = converter.upscale(picture(8, 8), ['waifu2x-upconv7-x2'], never()).then(() => order.push('third'));
     controller.abort(new Error('gone'));
 
     await expect(second).rejects.toThrow('gone');
@@ -301,32 +313,33 @@ describe('the inference thread', () => {
   });
 
   it('fails the upscale under way when the thread dies, and starts a new one for the next', async () => {
-    const running = converter.upscale(picture(300, 140), 'waifu2x-upconv7-x2', 1, never(), {
+    const running = converter.upscale(picture(300, 140), ['waifu2x-upconv7-x2'], never(), {
       // A message the thread cannot read: an uncaught error there, as a crash, after the first tile.
-      onProgress: () => (converter as unknown as { thread: Worker }).thread.postMessage(null),
+      onProgress: () => [...(converter as unknown as { pool: Set<Worker> }).pool][0]?.postMessage(null),
     });
 
     await expect(running).rejects.toThrow(/^The ONNX inference thread failed: Cannot read properties of null/);
-    await expect(converter.upscale(picture(8, 8), 'waifu2x-upconv7-x2', 1, never())).resolves.toMatchObject({ width: 16, height: 16 });
+    expect((converter as unknown as { pool: Set<Worker> }).pool.size).toBe(1); // the other thread, still there
+    await expect(converter.upscale(picture(8, 8), ['waifu2x-upconv7-x2'], never())).resolves.toMatchObject({ width: 16, height: 16 });
   });
 
   it('fails what is under way or waiting when closed, and starts again when asked', async () => {
-    const closing = new OnnxUpscaler(modelsDir);
-    const running = closing.upscale(picture(8, 8), 'waifu2x-upconv7-x2', 1, never());
-    const waiting = closing.upscale(picture(8, 8), 'waifu2x-upconv7-x2', 1, never());
+    const closing = new OnnxUpscaler({ modelsDir });
+    const running = closing.upscale(picture(8, 8), ['waifu2x-upconv7-x2'], never());
+    const waiting = closing.upscale(picture(8, 8), ['waifu2x-upconv7-x2'], never());
     await closing.close();
 
     await expect(running).rejects.toThrow('The image converter was closed');
     await expect(waiting).rejects.toThrow('The image converter was closed');
-    await expect(closing.upscale(picture(8, 8), 'waifu2x-upconv7-x2', 1, never())).resolves.toMatchObject({ width: 16 });
+    await expect(closing.upscale(picture(8, 8), ['waifu2x-upconv7-x2'], never())).resolves.toMatchObject({ width: 16 });
     await closing.close();
   });
 
   it('says to run the build when a model is missing', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'no-models-'));
-    const missing = new OnnxUpscaler(empty);
+    const missing = new OnnxUpscaler({ modelsDir: empty });
     try {
-      const failure = missing.upscale(picture(8, 8), 'waifu2x-upconv7-x2', 1, never());
+      const failure = missing.upscale(picture(8, 8), ['waifu2x-upconv7-x2'], never());
       await expect(failure).rejects.toBeInstanceOf(Error);
       await expect(failure).rejects.toThrow(/^The ONNX model waifu2x-upconv7-x2 is missing \(.*\): run `npm run build`/);
     } finally {
@@ -341,5 +354,111 @@ describe('readNcnnModel', () => {
     const model = readNcnnModel(join(WEIGHTS, 'models-cunet/scale2.0x_model.param'), join(WEIGHTS, 'models-cunet/scale2.0x_model.bin'));
     expect(model.layers).toHaveLength(59);
     expect(model.bin).toHaveLength(2_776_400);
+  });
+});
+
+describe('denoising', () => {
+  it.each(['cunet', 'upconv7'] as const)('runs every noise level of %s: same size as the plain model, other pixels', async (arch) => {
+    const image = picture(48, 40);
+    const plain = await converter.upscale(image, [`waifu2x-${arch}-x2`], never());
+    for (const level of [0, 1, 2, 3] as const) {
+      const denoised = await converter.upscale(image, [`waifu2x-${arch}-noise${level}-x2`], never());
+      expect(denoised).toMatchObject({ width: 96, height: 80 });
+      expect(differing(denoised.data, plain.data, 2)).toBeGreaterThan(0);
+      // Still the same picture.
+      expect(psnr(denoised.data, plain.data)).toBeGreaterThan(25);
+    }
+  });
+
+  it('keeps the size with a 1x model, and the picture', async () => {
+    const image = picture(50, 30); // not a multiple of 4: the windows are, the output is cut to the image
+    for (const level of [0, 1, 2, 3] as const) {
+      const cleaned = await converter.upscale(image, [`waifu2x-cunet-noise${level}-x1`], never());
+      expect(cleaned).toMatchObject({ width: 50, height: 30 });
+      expect(psnr(cleaned.data, image.data)).toBeGreaterThan(25);
+      expect(differing(cleaned.data, image.data, 0)).toBeGreaterThan(0);
+    }
+  });
+
+  it('runs a denoising pass first, then a plain doubling', async () => {
+    const image = picture(30, 20);
+    const models = modelsFor('cunet', 2, 'medium');
+    const result = await converter.upscale(image, models, never());
+    const stepwise = await converter.upscale(await converter.upscale(image, [models[0]!], never()), [models[1]!], never());
+    expect(models).toEqual(['waifu2x-cunet-noise2-x2', 'waifu2x-cunet-x2']);
+    expect(result).toMatchObject({ width: 120, height: 80 });
+    expect(Buffer.from(result.data).equals(Buffer.from(stepwise.data))).toBe(true);
+  });
+});
+
+describe('the thread pool', () => {
+  const pool = (upscaler: OnnxUpscaler) => (upscaler as unknown as { pool: Set<Worker> }).pool;
+
+  it('gives the pixels of one thread, with as many threads as asked', async () => {
+    const image = picture(220, 150); // 2 x 2 tiles of CUnet, 6 of upconv_7 in 2 passes
+    const one = new OnnxUpscaler({ modelsDir, threads: 1, tileSize: 64 });
+    const three = new OnnxUpscaler({ modelsDir, threads: 3, tileSize: 64 });
+    try {
+      for (const models of [['waifu2x-cunet-x2'], ['waifu2x-upconv7-noise1-x2', 'waifu2x-upconv7-x2']] satisfies AiModelId[][]) {
+        const progress: number[] = [];
+        const [alone, shared] = [await one.upscale(image, models, never()), await three.upscale(image, models, never(), { onProgress: (done) => progress.push(done) })];
+        expect(shared).toMatchObject({ width: alone.width, height: alone.height });
+        expect(differing(shared.data, alone.data, 1)).toBe(0);
+        expect(progress).toEqual(Array.from({ length: progress.length }, (_, i) => i + 1)); // counted over every thread, in order
+      }
+      expect(pool(one).size).toBe(1);
+      expect(pool(three).size).toBe(3);
+    } finally {
+      await Promise.all([one.close(), three.close()]);
+    }
+  });
+
+  it('refuses a thread count outside 1 to 64', () => {
+    for (const threads of [0, 65, 1.5]) expect(() => new OnnxUpscaler({ modelsDir, threads })).toThrow(/threads must be an integer from 1 to 64/);
+  });
+
+  it('stops every thread at its next tile once the signal aborts, and runs the next upscale', async () => {
+    const upscaler = new OnnxUpscaler({ modelsDir, threads: 3, tileSize: 32 });
+    try {
+      const controller = new AbortController();
+      const done: number[] = [];
+      const stop = new Error('stop');
+      const running = upscaler.upscale(picture(160, 128), ['waifu2x-upconv7-x2'], controller.signal, {
+        onProgress: (tiles) => {
+          done.push(tiles);
+          controller.abort(stop);
+        },
+      });
+      await expect(running).rejects.toBe(stop);
+      expect(done).toEqual([1]); // of 20; nothing heard after the abort
+      await expect(upscaler.upscale(picture(40, 40), ['waifu2x-upconv7-x2'], never())).resolves.toMatchObject({ width: 80, height: 80 });
+    } finally {
+      await upscaler.close();
+    }
+  });
+
+  it('fails once when one of its threads dies, and replaces it for the next upscale', async () => {
+    const upscaler = new OnnxUpscaler({ modelsDir, threads: 2, tileSize: 32 });
+    try {
+      let crashed = false;
+      const failures: unknown[] = [];
+      await upscaler
+        .upscale(picture(160, 128), ['waifu2x-upconv7-x2'], never(), {
+          onProgress: () => {
+            if (!crashed) [...pool(upscaler)][1]?.postMessage(null);
+            crashed = true;
+          },
+        })
+        .catch((error: unknown) => failures.push(error));
+      expect(failures).toHaveLength(1);
+      expect(String(failures[0])).toMatch(/The ONNX inference thread failed/);
+
+      const image = picture(100, 64);
+      const after = await upscaler.upscale(image, ['waifu2x-upconv7-x2'], never());
+      expect(pool(upscaler).size).toBe(2);
+      expect(Buffer.from(after.data).equals(Buffer.from((await converter.upscale(image, ['waifu2x-upconv7-x2'], never())).data))).toBe(true);
+    } finally {
+      await upscaler.close();
+    }
   });
 });

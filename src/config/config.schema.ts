@@ -258,6 +258,8 @@ export const envSchema = z.object({
   // and worker process (a shared volume). Without it the web process refuses to start: uploads it
   // keeps would be out of the workers' reach.
   IMAGE_STORE_SHARED: flag(false),
+  // Inference threads one AI upscale runs on (one ONNX session each). Unset: see imageThreads in app-config.ts.
+  IMAGE_THREADS: z.preprocess(emptyIsUnset, z.coerce.number().int().min(1).max(64).optional()),
   S3_BUCKET: optionalText(63),
   S3_ENDPOINT: optionalUrl,
   S3_REGION: z.string().trim().min(1).max(64).default('us-east-1'),

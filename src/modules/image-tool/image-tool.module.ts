@@ -52,10 +52,15 @@ import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module
         return store.kind === 's3' ? new S3ImageStore(store) : new FileImageStore(store.dir);
       },
     },
-    // The deadline shares the work among the inference threads (IMAGE_THREADS, when the config has it).
-    { provide: ConversionBudget, inject: [AppConfig], useFactory: (config: AppConfig) => new ConversionBudget((config.images as { threads?: number }).threads ?? 1) },
+    // The deadline shares the work among the inference threads (IMAGE_THREADS).
+    { provide: ConversionBudget, inject: [AppConfig], useFactory: (config: AppConfig) => new ConversionBudget(config.images.threads) },
     // Models load on first use (once per process), so the web process, which never converts, never loads them.
-    { provide: ImageConverter, useFactory: () => new OnnxSharpImageConverter(new OnnxUpscaler(), new SharpStyles()) },
+    // One upscale's tiles run on IMAGE_THREADS inference threads (config.images.threads).
+    {
+      provide: ImageConverter,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => new OnnxSharpImageConverter(new OnnxUpscaler({ threads: config.images.threads }), new SharpStyles()),
+    },
   ],
 })
 export class ImageToolModule {}

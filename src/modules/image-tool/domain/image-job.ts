@@ -1,6 +1,6 @@
 import type { ImageJobNote, ImageNoiseLevel, ImageOptions, ImageOutputFormat } from 'src/contracts/images';
 import type { ConversionId } from './conversions';
-import { DEFAULT_NOISE_FOR_JPEG } from './noise-defaults';
+import { defaultNoise } from './noise-defaults';
 
 export type ImageJobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
@@ -65,7 +65,7 @@ export const resultFormatFor = (format: ImageOutputFormat, input: InputFormat): 
  * none otherwise; the 1x clean-up (passes 0) always denoises, at least `low`.
  */
 export function resolveNoise(noise: ImageOptions['noise'], input: InputFormat, passes: 0 | 1 | 2): ImageNoiseLevel {
-  const level = noise === 'auto' ? (input === 'jpeg' ? DEFAULT_NOISE_FOR_JPEG : 'none') : noise;
+  const level = noise === 'auto' ? defaultNoise(input === 'jpeg') : noise;
   return passes === 0 && level === 'none' ? 'low' : level;
 }
 

@@ -9,13 +9,23 @@ export interface TileOptions {
 }
 
 export interface UpscaleOptions {
-  /** Called after each tile, counting the tiles of every pass (for a progress bar). */
+  /** Called after each tile, counting the tiles of every pass on every thread (for a progress bar). */
   onProgress?: (tilesDone: number, tilesTotal: number) => void;
+}
+
+export interface OnnxUpscalerOptions extends Partial<TileOptions> {
+  /** Where `npm run build` wrote the models (default dist/models under the working directory). */
+  modelsDir?: string;
+  /** Inference threads one upscale's tiles are spread over (config.images.threads; default 1). */
+  threads?: number;
+  /** ONNX Runtime session options over ours (intraOpNumThreads 1, sequential, all optimisations): for the bench's trials. */
+  sessionOptions?: Record<string, unknown>;
 }
 
 /**
  * 128 px: the least CPU for CUnet on a 512 px input (5.4 s, against 5.8 s in 256 px tiles and 8.5 s
- * untiled, which also peaks at 1.8 GB), and 330 MB of memory in all.
+ * untiled, which also peaks at 1.8 GB), and 330 MB of memory in all. docs/benchmarks.md has the
+ * figures at 2048 px.
  */
 const DEFAULT_TILES: TileOptions = { tileSize: 128 };
 
@@ -35,7 +45,7 @@ export interface Tile {
   height: number;
 }
 
-/** One doubling of the image: every tile runs in a window of the same size, read with edge-replicated borders. */
+/** One run of a model over the image: every tile runs in a window of the same size, read with edge-replicated borders. */
 export interface Pass {
   width: number;
   height: number;
@@ -49,63 +59,99 @@ export interface Pass {
 /** The thread's code: plain CommonJS, run as it is from src/ (jest) and from dist/ (SWC re-emits it; the bundler copies it beside the bundle). */
 const THREAD_FILE = join(__dirname, 'onnx-inference.thread.js');
 
-/** Messages to the inference thread. */
+/**
+ * Messages to an inference thread. `control` is shared by every thread of an upscale: [0] the next
+ * tile to take (Atomics.add), [1] non-zero once the upscale is cancelled or failed.
+ */
 type ToThread =
-  | { type: 'upscale'; id: number; pixels: ArrayBuffer; width: number; height: number; passes: (Pass & { model: AiModelId })[] }
-  | { type: 'cancel'; id: number }
+  | {
+      type: 'pass';
+      id: number;
+      model: AiModelId;
+      pass: Pass;
+      scale: number;
+      input: SharedArrayBuffer;
+      output: SharedArrayBuffer;
+      control: SharedArrayBuffer;
+      /** Write each pixel as the mean of its channels (the last pass of a grey input). */
+      grey: boolean;
+    }
   | { type: 'close' };
 
-/** Messages from the inference thread, each about one upscale. */
+/** Messages from an inference thread, each about one pass of one upscale. */
 type FromThread =
-  | { type: 'progress'; id: number; done: number; total: number }
-  | { type: 'done'; id: number; pixels: ArrayBuffer; width: number; height: number }
-  | { type: 'aborted'; id: number }
+  | { type: 'tile'; id: number }
+  /** The thread took no more tiles of this pass: none left, or it was cancelled. */
+  | { type: 'pass-end'; id: number }
   | { type: 'failed'; id: number; message: string; stack?: string };
 
 type Outcome = { result: RgbImage } | { error: unknown };
 
 interface Request {
   id: number;
-  message: Extract<ToThread, { type: 'upscale' }>;
+  image: RgbImage;
+  passes: (Pass & { model: AiModelId; scale: number })[];
   signal: AbortSignal;
   onProgress?: UpscaleOptions['onProgress'];
   settle(outcome: Outcome): void;
 }
 
+/** The state of the upscale under way. */
+interface Running {
+  request: Request;
+  control: Int32Array;
+  /** The pass under way, its output, and the threads that have not ended it yet. */
+  pass: number;
+  input: SharedArrayBuffer;
+  output: SharedArrayBuffer;
+  busy: Set<Worker>;
+  done: number;
+  total: number;
+  grey: boolean;
+  /** Set once it is cancelled or failed: settled as soon as every thread has left the pass. */
+  error?: unknown;
+}
+
 /**
  * Runs the waifu2x models that scripts/build-models.mjs converts to ONNX (NCHW float32, pixel values
- * 0-255) on the CPU, in tiles, in a worker thread: ONNX Runtime blocks the event loop it runs on for
- * a whole tile (about 0.3 s), and without Redis the web process runs the jobs itself. Each tile is
- * read with the model's context around it, edge-replicated where the image ends, as waifu2x's own
- * programs pad; `passes` runs the model again on its own output (two passes: 4x). One thread per
- * converter, started on the first upscale, running one upscale at a time (the others wait here) on
- * one CPU thread; it loads each model once, on first use. A thread that dies fails its upscale, and
- * the next one starts a new thread.
+ * 0-255) on the CPU, in tiles, on a pool of worker threads: ONNX Runtime blocks the event loop it
+ * runs on for a whole tile (about 0.3 s), and without Redis the web process runs the jobs itself.
+ * Each tile is read with the model's context around it, edge-replicated where the image ends, as
+ * waifu2x's own programs pad. `threads` threads, each with its own ONNX session per model on one CPU
+ * thread, take the tiles of one pass in turn from a shared counter, read the pass's input from a
+ * SharedArrayBuffer and write their part of one shared output; the next pass starts when every
+ * thread has left the last one. One upscale at a time per converter (the others wait here). Threads
+ * start on the first upscale and load each model once, on first use. A thread that dies fails its
+ * upscale, and the next upscale starts a new one in its place.
  */
 export class OnnxUpscaler {
   private readonly tiles: TileOptions;
+  private readonly modelsDir: string;
+  readonly threads: number;
   private readonly waiting: Request[] = [];
-  private thread?: Worker;
-  private running?: Request;
+  private readonly pool = new Set<Worker>();
+  private running?: Running;
   private lastId = 0;
   private readonly geometries = new Map<AiModelId, ModelGeometry>();
+  private readonly sessionOptions: Record<string, unknown>;
 
-  constructor(
-    private readonly modelsDir = resolve('dist/models'),
-    tiles: Partial<TileOptions> = {},
-  ) {
+  constructor({ modelsDir = resolve('dist/models'), threads = 1, sessionOptions = {}, ...tiles }: OnnxUpscalerOptions = {}) {
+    if (!(Number.isInteger(threads) && threads >= 1 && threads <= 64)) throw new Error(`threads must be an integer from 1 to 64, not ${threads}`);
+    this.modelsDir = modelsDir;
+    this.threads = threads;
+    this.sessionOptions = sessionOptions;
     this.tiles = { ...DEFAULT_TILES, ...tiles };
   }
 
   /** The converter over the models an `npm run build` in `rootDir` wrote. */
-  static inBuild(rootDir: string): OnnxUpscaler {
-    return new OnnxUpscaler(join(rootDir, 'dist/models'));
+  static inBuild(rootDir: string, options: Omit<OnnxUpscalerOptions, 'modelsDir'> = {}): OnnxUpscaler {
+    return new OnnxUpscaler({ ...options, modelsDir: join(rootDir, 'dist/models') });
   }
 
   /**
    * Runs each of `models` in turn, each on the last one's output (a x2 model doubles the size, a x1
-   * model keeps it). Rejects with the signal's reason once it aborts: at once while waiting, after
-   * the current tile while running.
+   * model keeps it). Rejects with the signal's reason once it aborts: at once while waiting, once
+   * every thread has finished its tile while running.
    */
   upscale(image: RgbImage, models: readonly AiModelId[], signal: AbortSignal, options: UpscaleOptions = {}): Promise<RgbImage> {
     const { width, height } = image;
@@ -114,22 +160,19 @@ export class OnnxUpscaler {
     }
     if (models.length < 1) return Promise.reject(new Error('No model to run'));
     if (signal.aborted) return Promise.reject(signal.reason);
-    let plan: (Pass & { model: AiModelId })[];
+    let passes: Request['passes'];
     try {
-      plan = planPasses(width, height, models.map((model) => ({ model, geometry: this.geometry(model) })), this.tiles);
+      const geometries = models.map((model) => ({ model, geometry: this.geometry(model) }));
+      passes = planPasses(width, height, geometries, this.tiles).map((pass, i) => ({ ...pass, scale: geometries[i]!.geometry.scale }));
     } catch (error) {
       return Promise.reject(error);
     }
-    const id = ++this.lastId;
-    // A copy (under 1 ms for 512x512) is handed over, not the caller's buffer: the runner still encodes
-    // the input as the preview after converting, and a transferred buffer is left empty.
-    const pixels = image.data.slice().buffer;
-    const message = { type: 'upscale', id, pixels, width, height, passes: plan } as const;
     return new Promise<RgbImage>((resolvePromise, reject) => {
       const onAbort = () => this.cancel(request);
       const request: Request = {
-        id,
-        message,
+        id: ++this.lastId,
+        image,
+        passes,
         signal,
         onProgress: options.onProgress,
         settle: (outcome) => {
@@ -159,43 +202,87 @@ export class OnnxUpscaler {
   }
 
   /**
-   * Upscales not finished yet fail at once; the thread frees the models and ends after the tile under
+   * Upscales not finished yet fail at once; the threads free the models and end after the tile under
    * way. Not `worker.terminate()`: a thread stopped inside ONNX Runtime aborts the whole process.
-   * A later upscale starts a new thread.
+   * A later upscale starts new threads.
    */
   async close(): Promise<void> {
-    const thread = this.thread;
-    this.thread = undefined;
+    const threads = [...this.pool];
+    this.pool.clear();
     const closed = new Error('The image converter was closed');
-    for (const request of [...(this.running ? [this.running] : []), ...this.waiting.splice(0)]) request.settle({ error: closed });
+    const running = this.running;
     this.running = undefined;
-    if (!thread) return;
-    const exited = new Promise((resolveExit) => thread.once('exit', resolveExit));
-    thread.ref(); // the process waits for the thread's own end
-    thread.postMessage({ type: 'close' } satisfies ToThread);
-    await exited;
+    if (running) {
+      Atomics.store(running.control, 1, 1);
+      running.request.settle({ error: closed });
+    }
+    for (const request of this.waiting.splice(0)) request.settle({ error: closed });
+    await Promise.all(
+      threads.map((thread) => {
+        const exited = new Promise((resolveExit) => thread.once('exit', resolveExit));
+        thread.ref(); // the process waits for the thread's own end
+        thread.postMessage({ type: 'close' } satisfies ToThread);
+        return exited;
+      }),
+    );
   }
 
   private next(): void {
     if (this.running) return;
     const request = this.waiting.shift();
     if (!request) return;
-    this.running = request;
     try {
-      const thread = (this.thread ??= this.startThread());
-      thread.ref(); // an upscale under way keeps the process alive; an idle thread does not
-      thread.postMessage(request.message satisfies ToThread, [request.message.pixels]);
+      while (this.pool.size < this.threads) this.pool.add(this.startThread());
+      const { data, width, height } = request.image;
+      // A copy into memory the threads share (under 10 ms for 2048 x 2048): the caller's buffer stays
+      // as it was (the runner still encodes the input as the preview).
+      const input = new SharedArrayBuffer(data.length);
+      new Uint8Array(input).set(data);
+      const total = request.passes.reduce((sum, pass) => sum + pass.tiles.length, 0);
+      this.running = { request, control: new Int32Array(new SharedArrayBuffer(8)), pass: -1, input, output: input, busy: new Set(), done: 0, total, grey: isGrey(data, width * height) };
+      for (const thread of this.pool) thread.ref(); // an upscale under way keeps the process alive; idle threads do not
+      this.startPass(this.running);
     } catch (error) {
-      this.finish(request, { error });
+      this.running = undefined;
+      request.settle({ error });
+      this.next();
     }
   }
 
-  private finish(request: Request, outcome: Outcome): void {
-    if (this.running !== request) return;
+  /** Hands the next pass to every thread, or settles the upscale after the last one. */
+  private startPass(running: Running): void {
+    const { request, control } = running;
+    if (running.error === undefined && running.pass + 1 === request.passes.length) {
+      const { width, height, scale } = request.passes[running.pass]!;
+      // Copied out of shared memory (about 20 ms for 4096 x 4096): callers get an ordinary buffer.
+      return this.finish(running, { result: { data: new Uint8Array(running.output).slice(), width: width * scale, height: height * scale } });
+    }
+    if (running.error !== undefined) return this.finish(running, { error: running.error });
+    const index = ++running.pass;
+    const { model, scale, ...pass } = request.passes[index]!;
+    running.input = running.output;
+    running.output = new SharedArrayBuffer(pass.width * scale * pass.height * scale * 3);
+    Atomics.store(control, 0, 0);
+    const grey = running.grey && index === request.passes.length - 1;
+    for (const thread of this.pool) {
+      running.busy.add(thread);
+      thread.postMessage({ type: 'pass', id: request.id, model, pass, scale, input: running.input, output: running.output, control: control.buffer as SharedArrayBuffer, grey } satisfies ToThread);
+    }
+  }
+
+  private finish(running: Running, outcome: Outcome): void {
+    if (this.running !== running) return;
     this.running = undefined;
-    this.thread?.unref();
-    request.settle(outcome);
+    for (const thread of this.pool) thread.unref();
+    running.request.settle(outcome);
     this.next();
+  }
+
+  /** Stops the upscale after the tiles under way; settled once every thread has left the pass. */
+  private fail(running: Running, error: unknown): void {
+    running.error ??= error;
+    Atomics.store(running.control, 1, 1);
+    if (running.busy.size === 0) this.finish(running, { error: running.error });
   }
 
   private cancel(request: Request): void {
@@ -203,47 +290,57 @@ export class OnnxUpscaler {
     if (index >= 0) {
       this.waiting.splice(index, 1);
       request.settle({ error: request.signal.reason });
-    } else if (this.running === request) {
-      this.thread?.postMessage({ type: 'cancel', id: request.id } satisfies ToThread);
+    } else if (this.running?.request === request) {
+      this.fail(this.running, request.signal.reason);
     }
   }
 
   private startThread(): Worker {
-    const thread = new Worker(THREAD_FILE, { name: 'onnx-inference', workerData: { modelsDir: this.modelsDir } });
-    thread.on('message', (message: FromThread) => this.onMessage(message));
+    const thread = new Worker(THREAD_FILE, { name: 'onnx-inference', workerData: { modelsDir: this.modelsDir, sessionOptions: this.sessionOptions } });
+    thread.unref();
+    thread.on('message', (message: FromThread) => this.onMessage(thread, message));
     // After an 'error', the 'exit' that follows finds this thread forgotten already.
     thread.on('error', (error) => this.onThreadEnd(thread, `failed: ${error.message}`));
     thread.on('exit', (code) => this.onThreadEnd(thread, `stopped (exit code ${code})`));
     return thread;
   }
 
-  private onMessage(message: FromThread): void {
-    const request = this.running;
-    if (request?.id !== message.id) return;
+  private onMessage(thread: Worker, message: FromThread): void {
+    const running = this.running;
+    if (running?.request.id !== message.id) return; // a thread leaving an upscale already settled
+    const { request } = running;
     switch (message.type) {
-      case 'progress':
+      case 'tile':
+        running.done++;
         // Once aborted, the caller hears nothing more but the rejection.
-        if (!request.signal.aborted) request.onProgress?.(message.done, message.total);
+        if (running.error === undefined && !request.signal.aborted) request.onProgress?.(running.done, running.total);
         return;
-      case 'done':
-        if (request.signal.aborted) return this.finish(request, { error: request.signal.reason });
-        return this.finish(request, { result: { data: new Uint8Array(message.pixels), width: message.width, height: message.height } });
-      case 'aborted':
-        return this.finish(request, { error: request.signal.reason });
       case 'failed': {
         const error = new Error(message.message);
         if (message.stack) error.stack = message.stack; // where in the thread it failed
-        return this.finish(request, { error });
+        return this.fail(running, error);
       }
+      case 'pass-end':
+        running.busy.delete(thread);
+        if (running.busy.size === 0) this.startPass(running);
+        return;
     }
   }
 
   private onThreadEnd(thread: Worker, how: string): void {
-    if (this.thread !== thread) return; // closed, or replaced already
-    this.thread = undefined;
-    const request = this.running;
-    if (request) this.finish(request, { error: new Error(`The ONNX inference thread ${how}`) });
+    if (!this.pool.delete(thread)) return; // closed, or replaced already
+    const running = this.running;
+    if (!running) return;
+    running.busy.delete(thread);
+    // The other threads stop after their tile; their tiles are not needed any more.
+    this.fail(running, new Error(`The ONNX inference thread ${how}`));
   }
+}
+
+/** Whether every pixel has R = G = B. */
+function isGrey(rgb: Uint8Array, pixels: number): boolean {
+  for (let i = 0; i < pixels * 3; i += 3) if (rgb[i] !== rgb[i + 1] || rgb[i] !== rgb[i + 2]) return false;
+  return true;
 }
 
 /**
@@ -258,7 +355,7 @@ function planAxis(length: number, tileSize: number, multiple: number) {
   return { size, parts: starts.map((start) => ({ start, keep: Math.min(size, length - start) })) };
 }
 
-/** The tiles of one pass over a width x height input, in order (the thread runs them in onnx-inference.thread.js). */
+/** The tiles of one pass over a width x height input, in order (the threads run them in onnx-inference.thread.js). */
 export function planTiles(width: number, height: number, { context, multiple }: ModelGeometry, { tileSize }: TileOptions): Pass {
   const columns = planAxis(width, tileSize, multiple);
   const rows = planAxis(height, tileSize, multiple);
