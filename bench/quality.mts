@@ -17,7 +17,7 @@
  * The AI conversions run on OnnxUpscaler of the build (QUALITY_THREADS threads, default every CPU)
  * with modelsFor's models; the sizes here are exact multiples of opaque RGB, which the converter
  * adapter hands to it as they are. Then, each part skippable with QUALITY_PARTS (default
- * `table,full-size,noise`; `table` is the one above):
+ * `table,full-size,noise,resample-alignment`; `table` is the one above):
  * - full-size: a 2048 px mosaic of the photographs (4 x 4 cells of 512 px, mirrored where a
  *   photograph is smaller) shrunk to a 1024 px input (512 px for 4x) and enlarged whole, against its
  *   centre half enlarged alone as a small input: on the same pixels, PSNR-Y within 0.05 dB, and the
@@ -25,8 +25,8 @@
  * - noise: ai-2x of JPEG inputs (quality 60, 75, 90, shrunk 2x first) at each noise level, PSNR-Y
  *   against the clean original, on QUALITY_NOISE_PHOTOS photographs (default 8): the table behind
  *   DEFAULT_NOISE_FOR_JPEG (src/modules/image-tool/domain/noise-defaults.ts), checked here.
- * - exact-size resampling (the pipeline's resample to a width that is no multiple of the scale) has
- *   its section name below, `resample-alignment`, for the converter adapter's owner to fill.
+ * - resample-alignment: the one resample to the exact size (resampleRgbExact: shrinks of the
+ *   network's output, enlargements of the alpha plane) sits on the aligned map within 0.05 px.
  */
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
@@ -86,7 +86,7 @@ const THREADS = Number(process.env.QUALITY_THREADS ?? availableParallelism());
 const upscaler = Onnx.inBuild(ROOT, { threads: THREADS });
 const styles = new Styles();
 const signal = new AbortController().signal;
-const PARTS = (process.env.QUALITY_PARTS ?? 'table,full-size,noise').split(',').map((part) => part.trim());
+const PARTS = (process.env.QUALITY_PARTS ?? 'table,full-size,noise,resample-alignment').split(',').map((part) => part.trim());
 
 /** A conversion as a job runs it on an opaque input enlarged by an exact multiple: the AI models of its passes, or the sharp style. */
 const converter = {
@@ -288,8 +288,23 @@ if (PARTS.includes('noise')) {
   if (overall(DEFAULT_NOISE_FOR_JPEG) < overall(best) - 0.05) failures.push(`DEFAULT_NOISE_FOR_JPEG is ${DEFAULT_NOISE_FOR_JPEG}, but ${best} scores ${(overall(best) - overall(DEFAULT_NOISE_FOR_JPEG)).toFixed(2)} dB better on JPEG inputs`);
 }
 
-// resample-alignment: the exact-size resample (a width that is no multiple of the scale) lines up
-// with the upscaled grid. The converter adapter's owner writes this check; it is not measured here.
+if (PARTS.includes('resample-alignment')) {
+  // The one resample from the network's output to the exact size (resampleRgbExact, what the
+  // converter adapter runs) lines up with the input's grid: a ramp resampled along each axis sits
+  // where the aligned map (output X samples input (X + 0.5) / s - 0.5) puts it. Shrinks are what the
+  // colour goes through (4096 -> 3072 for 1.5x of a 2048 px input, and widths no multiple of the
+  // scale); enlargements are the alpha plane's path. A half-pixel shift reads 0.5.
+  const { measureResampleShift } = require(join(adapters, 'sharp/exact-resample.js')) as { measureResampleShift: (from: number, to: number, axis?: 'x' | 'y') => Promise<number> };
+  const FLOOR_PX = 0.05;
+  const cases: [number, number][] = [[4096, 3072], [2000, 1500], [1200, 1000], [1000, 999], [500, 1000], [512, 2048], [1000, 1001]];
+  console.log(`\nresample-alignment: mean distance from the aligned map, in input pixels (floor ${FLOOR_PX})`);
+  for (const [from, to] of cases) {
+    const shifts = await Promise.all((['x', 'y'] as const).map((axis) => measureResampleShift(from, to, axis)));
+    const worst = Math.max(...shifts.map(Math.abs));
+    console.log(`  ${from} -> ${to} px: x ${shifts[0]!.toFixed(3)}, y ${shifts[1]!.toFixed(3)}`);
+    if (worst > FLOOR_PX) failures.push(`resample ${from} -> ${to} px is shifted by ${worst.toFixed(3)} px (at most ${FLOOR_PX})`);
+  }
+}
 
 await upscaler.close();
 
