@@ -57,7 +57,7 @@ describe('the scheduled work', () => {
     await app.init();
     try {
       const registry = app.get(SchedulerRegistry);
-      const tasks = ['outbox.mail', 'credits.housekeeping', 'billing.expire-pending', 'outbox.images', 'images.housekeeping', 'guide-reports.delete-expired', 'guide-insights.flush-views'];
+      const tasks = ['outbox.mail', 'credits.housekeeping', 'billing.expire-pending', 'outbox.images', 'images.housekeeping', 'guide-reports.delete-expired', 'guide-reports.digest', 'guide-insights.flush-views'];
       expect(registry.getIntervals().sort()).toEqual([...tasks].sort());
       expect(registry.getTimeouts().sort()).toEqual(tasks.map((name) => `${name}.first`).sort());
     } finally {

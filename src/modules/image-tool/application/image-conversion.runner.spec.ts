@@ -7,13 +7,13 @@ import { InMemoryCreditLedger } from 'test/fakes/in-memory-credit-ledger.adapter
 import { OnnxSharpImageConverter } from '../adapters/onnx-sharp-image-converter.adapter';
 import { SharpImageCodec } from '../adapters/sharp/sharp-image-codec.adapter';
 import { SharpStyles } from '../adapters/sharp/sharp-styles';
-import { ConversionBudget } from '../domain/conversion-budget';
+import { ConversionBudget, MAX_DEADLINE_MS } from '../domain/conversion-budget';
 import type { AiModelId, ConversionId, RgbImage } from '../domain/conversions';
 import { ImageFetcher } from '../domain/image-fetcher.port';
 import { chargeKey, jobFiles } from '../domain/image-job';
 import { InMemoryImageJobRepository } from '../testing/in-memory-image-job-repository';
 import { InMemoryImageStore } from '../testing/in-memory-image-store';
-import { ImageConversionRunner } from './image-conversion.runner';
+import { ImageConversionRunner, LOST_JOB_AFTER_MS } from './image-conversion.runner';
 import type { ImageToolService } from './image-tool.service';
 
 /**
@@ -126,6 +126,10 @@ describe('ImageConversionRunner', () => {
     expect(result[0]).toBeGreaterThanOrEqual(width);
     expect(result[1]).toBeGreaterThanOrEqual(height);
     expect(charge(id).state).toBe('captured');
+  });
+
+  it('never calls a running job lost before its longest deadline has passed', () => {
+    expect(LOST_JOB_AFTER_MS).toBeGreaterThan(MAX_DEADLINE_MS);
   });
 
   it('keeps transparency: a 1000x1000 PNG with alpha comes back 2000x2000 with its alpha, resampled beside the colour', async () => {

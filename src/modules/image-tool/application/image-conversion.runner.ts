@@ -15,7 +15,10 @@ import { ImageFetchError, InvalidImageError, WouldNotEnlargeError } from '../dom
 import { ImageToolService, sha256 } from './image-tool.service';
 
 const THUMBNAIL_SIDE = 256;
-/** A job still unfinished this long after it was accepted can no longer finish: it fails and its credit returns. */
+/**
+ * A job still unfinished this long after it was accepted, or after its last attempt started, can no
+ * longer finish: it fails and its credit returns. Longer than the longest deadline (MAX_DEADLINE_MS).
+ */
 export const LOST_JOB_AFTER_MS = 30 * 60_000;
 /** A queued job older than this is queued again (its message may have been lost; a duplicate is ignored). */
 export const REQUEUE_AFTER_MS = 30_000;

@@ -90,7 +90,7 @@ export abstract class ImageJobRepository {
   abstract queuedBefore(before: Date, limit: number): Promise<string[]>;
   /** Jobs marked running since before `before`: their job may have given up or been lost. */
   abstract runningSince(before: Date, limit: number): Promise<string[]>;
-  /** Unfinished jobs created before `before`: they can no longer finish (lost, stalled for good). */
+  /** Unfinished jobs accepted, or last started, before `before`: they can no longer finish (lost, stalled for good). */
   abstract unfinishedBefore(before: Date, limit: number): Promise<string[]>;
   /** Jobs whose files are older than `before` and not deleted yet. */
   abstract filesOlderThan(before: Date, limit: number): Promise<string[]>;

@@ -251,7 +251,9 @@ export class PostgresImageJobRepository extends ImageJobRepository {
   }
 
   async unfinishedBefore(before: Date, limit: number): Promise<string[]> {
-    return this.ids(`status in ('queued', 'running') and created_at < ?`, [before], limit);
+    // Since it was accepted, or since its last attempt started: a long conversion (its deadline grows
+    // with the work) that waited its turn in a busy queue is not lost while it runs.
+    return this.ids(`status in ('queued', 'running') and coalesce(started_at, created_at) < ?`, [before], limit);
   }
 
   async filesOlderThan(before: Date, limit: number): Promise<string[]> {
