@@ -82,6 +82,8 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
     const port = await freePort();
     const env: Record<string, string> = {
       DATA_DIR: dataDir,
+      // Every process of the site runs on this machine with this DATA_DIR: its image files are shared.
+      IMAGE_STORE_SHARED: 'true',
       PORT: String(port),
       ...((options.publicUrl ?? !!browser) ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
       ...(database ? { DATABASE_URL: database.url } : {}),
