@@ -258,7 +258,7 @@ async function main() {
     await db.connect();
     // The web process migrated; each worker starts on the schema, on every core, with WORKER_THREADS inference threads.
     const startWorker = async (threads: number) => {
-      const worker = run(['dist/server/worker.js'], { ...env, IMAGE_THREADS: String(threads) });
+      const worker = run(['dist/server/worker.js'], { ...env, LOG_LEVEL: 'info', IMAGE_THREADS: String(threads) });
       processes.push(worker);
       worker.child.once('exit', (code) => code !== 0 && !cleaning && console.error(`the worker exited with ${code}:\n${worker.output()}`));
       const deadline = Date.now() + 60_000;

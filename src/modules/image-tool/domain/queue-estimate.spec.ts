@@ -43,12 +43,12 @@ describe('estimateWait', () => {
 
 describe('the default rates', () => {
   it('are the documented CPU seconds per output megapixel shared by 2 threads, with a range around them', () => {
-    expect(defaultRates('ai-2x').perMegapixel).toEqual({ low: 2.7 * 0.75, typical: 2.7, high: 2.7 * 1.5 });
-    expect(defaultRates('ai-2x-fast').perMegapixel.typical).toBe(1.6);
-    expect(defaultRates('ai-4x').perMegapixel.typical).toBe(3.4);
+    expect(defaultRates('ai-2x').perMegapixel).toEqual({ low: 1.25 * 0.75, typical: 1.25, high: 1.25 * 1.5 });
+    expect(defaultRates('ai-2x-fast').perMegapixel.typical).toBe(0.7);
+    expect(defaultRates('ai-4x').perMegapixel.typical).toBe(1.6);
     expect(defaultRates('sketch', 1).perMegapixel.typical).toBe(0.9);
-    // A 4032 x 3024 photo, AI 2x to 4096 x 3072, no history, one worker: about 34 s.
-    expect(estimateWait({ mine: job('ai-2x', (4096 * 3072) / 1e6), ahead: [], slots: 1 }, () => defaultRates('ai-2x'))!.typical).toBeCloseTo(34, 0);
+    // A 4032 x 3024 photo, AI 2x to 4096 x 3072, no history, one worker: about 16 s.
+    expect(estimateWait({ mine: job('ai-2x', (4096 * 3072) / 1e6), ahead: [], slots: 1 }, () => defaultRates('ai-2x'))!.typical).toBeCloseTo(15.7, 0);
   });
 
   it('stand in until there is enough history', () => {

@@ -28,14 +28,15 @@ export interface RecentRates {
 }
 
 /**
- * Without history (a new site, a conversion nobody ran lately), CPU seconds per output megapixel
- * measured on one core (`npm run bench:quality` and the ONNX runs of docs/features.md: AI 2x of a
- * 512 px image 5.4 s for its 1 MP result), shared by the threads of a worker.
+ * Without history (a new site, a conversion nobody ran lately), a worker's CPU seconds per output
+ * megapixel end to end (decode, network, resample, encode, store), measured by `npm run bench:images`
+ * on 1920x1080 inputs (AI 2x 2.44, AI 2x fast 1.37; AI 4x from its converter figure, 3.07, plus the
+ * same overhead; the classic styles as measured before), shared by the threads of a worker.
  */
 export const DEFAULT_CPU_SECONDS_PER_MEGAPIXEL: Record<ConversionId, number> = {
-  'ai-2x': 5.4,
-  'ai-2x-fast': 3.2,
-  'ai-4x': 6.8,
+  'ai-2x': 2.5,
+  'ai-2x-fast': 1.4,
+  'ai-4x': 3.2,
   sketch: 0.9,
   cartoon: 0.9,
   enhance: 0.9,
