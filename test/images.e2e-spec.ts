@@ -406,6 +406,25 @@ describe('the image tool on PostgreSQL, Redis and the worker', () => {
     }
   }, 240_000);
 
+  it('converts 20 concurrent jobs from 4 users, four of them full-size: each charged once, the worker under its 1.2 GB bound', async () => {
+    const users = await Promise.all(Array.from({ length: 4 }, () => user(5)));
+    // Each user's first job is a 1600x1200 photo (3200x2400 result, 7.7 MP), the rest 640x480.
+    const jobs = await Promise.all(
+      users.flatMap((token, u) => Array.from({ length: 5 }, async (_, i) => ({ token, job: await submit(token, upload(await png(i ? 640 : 1600, i ? 480 : 1200, 800 + u * 5 + i), 'ai-2x-fast')) }))),
+    );
+    expect(jobs).toHaveLength(20);
+    for (const { token, job } of jobs) expect((await finished(token, job.id, 180_000)).status).toBe('succeeded');
+    for (const token of users) expect(await balance(token)).toBe(0);
+    const charges = await db.query<{ state: string; n: string }>(`select state, count(*) as n from credit_charges where idempotency_key = any($1) group by state`, [
+      jobs.map(({ job }) => `image-job:${job.id}`),
+    ]);
+    expect(charges.rows).toEqual([{ state: 'captured', n: '20' }]);
+    // The worker's peak resident memory over its life (this and the file's other full-size jobs).
+    const peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${worker.process.pid}/status`, 'utf8'))![1]);
+    console.log(`worker peak RSS: ${Math.round(peakKb / 1024)} MB`);
+    expect(peakKb * 1024).toBeLessThanOrEqual(1.2e9);
+  }, 240_000);
+
   it('tells a user who spent the last credit how to get more (402) before any per-minute limit (429)', async () => {
     const token = await user(10);
     for (let i = 0; i < 10; i++) expect((await call('POST', '/api/v1/images', { token, form: upload(await png(16, 16, i + 1), 'sketch') })).status).toBe(202);
