@@ -188,7 +188,10 @@ export class AuthService {
     const user = await this.users.findByEmail(email);
     const request = { purpose, userId: user?.id ?? null, resend };
     try {
-      await this.jobs.enqueue('auth.link-request', request);
+      // One job per account and purpose at a time: while one waits or runs, another request adds
+      // nothing (two run side by side would each find no live link and mail two); one that failed for
+      // good is run again rather than kept in the way.
+      await this.jobs.enqueue('auth.link-request', request, user ? { jobId: `link-${purpose}-${user.id}`, retryFailed: true } : {});
     } catch (error) {
       if (!(error instanceof QueueUnavailableError)) throw error;
       // Redis away: done here rather than lost (the outbox keeps the mail); only then does timing differ.
