@@ -33,6 +33,7 @@ export function resampleAlphaExact(alpha: Uint8Array, from: { width: number; hei
  * aligned map, in input pixels, away from the edges (a half-pixel shift reads 0.5).
  */
 export async function measureResampleShift(from: number, to: number, axis: 'x' | 'y' = 'x'): Promise<number> {
+  if (from > 118) throw new RangeError(`A ramp of ${from} px does not fit in bytes: measure at most 118 px (the same ratio)`);
   const across = 8;
   const [width, height] = axis === 'x' ? [from, across] : [across, from];
   const data = new Uint8Array(width * height * 3);
