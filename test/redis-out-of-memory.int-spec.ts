@@ -38,8 +38,26 @@ describe('Redis out of memory', () => {
     const port = await freePort();
     url = `redis://127.0.0.1:${port}`;
     server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--maxmemory', '1mb', '--maxmemory-policy', 'noeviction', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    // A fresh client per try: one whose first connect failed keeps reconnecting, and refuses connect() again.
+    await until(
+      'the test Redis to answer',
+      async () => {
+        const probe = new Redis(url, { maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
+        probe.on('error', () => undefined);
+        try {
+          await probe.connect();
+          return (await probe.ping()) === 'PONG';
+        } catch {
+          return false;
+        } finally {
+          probe.disconnect();
+        }
+      },
+      10_000,
+      100,
+    );
     filler = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
-    await until('the test Redis to answer', () => filler.connect().then(() => true, () => false), 10_000, 100);
+    await filler.connect();
     // Fill it until it refuses a write.
     await until('Redis to be full', async () => {
       try {
