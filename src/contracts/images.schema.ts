@@ -7,6 +7,8 @@ export const imageUrlSchema = z
   .trim()
   .min(1, IMAGE_URL_HINT)
   .max(IMAGE_URL_MAX, IMAGE_URL_HINT)
+  // A raw control character (a NUL, a line break) is in no valid URL; PostgreSQL refuses NUL in text.
+  .refine((url) => ![...url].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), IMAGE_URL_HINT)
   .pipe(z.url({ protocol: /^https?$/, error: IMAGE_URL_HINT }));
 
 export const imageConversionSchema = z.enum(IMAGE_CONVERSIONS, { error: `conversion is one of ${IMAGE_CONVERSIONS.join(', ')}` });

@@ -1,5 +1,5 @@
-import { DEFAULT_IMAGE_OPTIONS, IMAGE_CONVERSIONS, IMAGE_SCALES, planImageSize, refusesEnlargement, type ImageConversion, type ImageOptions } from './images';
-import { imageJobFieldsSchema, imageUrlJobSchema } from './images.schema';
+import { DEFAULT_IMAGE_OPTIONS, IMAGE_CONVERSIONS, IMAGE_URL_HINT, IMAGE_SCALES, planImageSize, refusesEnlargement, type ImageConversion, type ImageOptions } from './images';
+import { imageJobFieldsSchema, imageUrlJobSchema, imageUrlSchema } from './images.schema';
 
 const options = (o: Partial<ImageOptions>) => ({ ...DEFAULT_IMAGE_OPTIONS, ...o });
 
@@ -89,5 +89,14 @@ describe('the submission fields', () => {
       expect(schema.safeParse({ ...base, conversion: 'ai-2x', format: 'gif' }).success).toBe(false);
       expect(schema.safeParse({ ...base, conversion: 'ai-2x', colour: 'red' }).success).toBe(false);
     }
+  });
+});
+
+describe('the image URL', () => {
+  it('refuses control characters (a NUL reached the database and answered 503) with the spec hint', () => {
+    for (const url of ['https://example.com/a\u0000.png', 'https://example.com/a\n.png', 'https://example.com/\u007f']) {
+      expect(imageUrlSchema.safeParse(url).error?.issues[0]?.message).toBe(IMAGE_URL_HINT);
+    }
+    expect(imageUrlSchema.parse(' https://example.com/a%00.png ')).toBe('https://example.com/a%00.png');
   });
 });
