@@ -29,13 +29,37 @@ module.exports = {
       to: { path: ['^src/modules/[^/]+/adapters/', '@mikro-orm', 'fastify', 'ioredis', 'bullmq'] },
     },
     {
-      name: 'modules-talk-through-services',
+      name: 'modules-talk-through-index',
       severity: 'error',
-      comment: "Another module is reached through its module file or its application services only.",
-      from: { path: '^src/modules/([^/]+)/' },
+      comment:
+        "Another module is reached through its public face, src/modules/<name>/index.ts (its ports, services, errors and types). Module files may also import another module's module file, for Nest's `imports`.",
+      from: { path: '^src/modules/([^/]+)/', pathNot: '^src/modules/[^/]+/[^/]+\\.module\\.ts$' },
+      to: { path: '^src/modules/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'module-files-wire-only',
+      severity: 'error',
+      comment: "A module file reaches another module through its index.ts, or its module file for Nest's `imports`: never its adapters or internals.",
+      from: { path: '^src/modules/([^/]+)/[^/]+\\.module\\.ts$' },
+      to: { path: '^src/modules/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$', '^src/modules/[^/]+/[^/]+\\.module\\.ts$'] },
+    },
+    {
+      name: 'outside-modules-through-index',
+      severity: 'error',
+      comment:
+        "The SSR bridge and the CLI reach a module through its index.ts, or its module file to wire it. The process entries (main.ts, worker.ts, the app and worker module files) compose everything and are exempt.",
+      from: { path: '^src/(ssr|cli)/' },
+      to: { path: '^src/modules/', pathNot: ['^src/modules/[^/]+/index\\.ts$', '^src/modules/[^/]+/[^/]+\\.module\\.ts$'] },
+    },
+    {
+      name: 'index-is-a-face-not-wiring',
+      severity: 'error',
+      comment:
+        "A module's index.ts exports its ports, services, errors and types: no module file, no adapter (the route guards other modules' controllers use excepted), so importing it drags in no Postgres, Redis or HTTP client.",
+      from: { path: '^src/modules/([^/]+)/index\\.ts$' },
       to: {
-        path: '^src/modules/([^/]+)/',
-        pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/[^/]+\\.module\\.ts$', '^src/modules/[^/]+/application/[^/]+\\.service\\.ts$'],
+        path: ['^src/modules/[^/]+/[^/]+\\.module\\.ts$', '^src/modules/[^/]+/adapters/'],
+        pathNot: ['^src/modules/[^/]+/adapters/http/[^/]+\\.guards?\\.ts$', '^src/modules/ops/adapters/http/bull-board\\.queue-dashboard\\.ts$'],
       },
     },
     {

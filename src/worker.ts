@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { applyNodeEnv, ConfigError, imageStoreProblem, loadConfig } from './config/app-config';
 import { closeOnSignals, WORKER_SHUTDOWN_TIMEOUT_MS } from './platform/lifecycle/graceful-shutdown';
-import { SharpImageCodec } from './modules/image-tool/image-tool.module';
+import { SharpImageCodec } from './modules/image-tool/adapters/sharp/sharp-image-codec.adapter';
 import { WorkerModule } from './worker.module';
 
 /** The worker process (`npm run worker`): runs the background jobs queued in Redis; no HTTP listener. */

@@ -1,6 +1,6 @@
 import type { AppConfig } from 'src/config/app-config';
 import type { PageMatch } from 'src/contracts/ssr';
-import type { AdminAccess } from 'src/modules/auth/auth-guards.module';
+import type { AdminAccess } from 'src/modules/auth';
 import { NotFoundError } from 'src/platform/errors/app-error';
 import type { MetricsService } from 'src/platform/metrics/metrics.service';
 import { fakePageData } from 'test/support/fake-page-data';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from 'src/config/app-config';
 import type { PageMatch, ServerEntry } from 'src/contracts/ssr';
-import { AdminAccess } from 'src/modules/auth/auth-guards.module';
+import { AdminAccess } from 'src/modules/auth';
 import { NotFoundError } from 'src/platform/errors/app-error';
 import { CacheResponder } from './cache-responder';
 import { PageMatcher } from './page-matcher';

@@ -1,6 +1,6 @@
 import { loadConfig } from 'src/config/app-config';
-import type { SiteContentService } from 'src/modules/content/application/site-content.service';
-import type { LevelsService } from 'src/modules/levels/application/levels.service';
+import type { SiteContentService } from 'src/modules/content';
+import type { LevelsService } from 'src/modules/levels';
 import type { ContentImporter } from 'src/platform/content/content-importer';
 import { SeoController } from './seo.controller';
 import type { ServerEntrySource } from './server-entry-source.port';

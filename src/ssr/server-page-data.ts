@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import type { PageData } from 'src/contracts/page-data';
-import { AdminOrdersService, CheckoutService, OrderNotFoundError } from 'src/modules/billing/billing.module';
-import { SiteContentService } from 'src/modules/content/application/site-content.service';
-import { GuideInsightsService } from 'src/modules/guide-insights/guide-insights.module';
-import { GuideReportsService } from 'src/modules/guide-reports/application/guide-reports.service';
-import { LevelsService } from 'src/modules/levels/application/levels.service';
-import { OpsService } from 'src/modules/ops/ops.module';
-import { SearchService } from 'src/modules/search/application/search.service';
+import { AdminOrdersService, CheckoutService, OrderNotFoundError } from 'src/modules/billing';
+import { SiteContentService } from 'src/modules/content';
+import { GuideInsightsService } from 'src/modules/guide-insights';
+import { GuideReportsService } from 'src/modules/guide-reports';
+import { LevelsService } from 'src/modules/levels';
+import { OpsService } from 'src/modules/ops';
+import { SearchService } from 'src/modules/search';
 
 /** The in-process data client page loaders use on the server: direct calls, no HTTP hop. */
 @Injectable()

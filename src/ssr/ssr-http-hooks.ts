@@ -2,8 +2,8 @@ import { Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nes
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyAdapter } from '@nestjs/platform-fastify';
 import { AppConfig } from 'src/config/app-config';
-import { GuideViews } from 'src/modules/guide-insights/guide-insights.module';
-import { BullBoardQueueDashboard } from 'src/modules/ops/ops.module';
+import { GuideViews } from 'src/modules/guide-insights';
+import { BullBoardQueueDashboard } from 'src/modules/ops';
 import { MetricsService } from 'src/platform/metrics/metrics.service';
 import { guideViewOf } from './guide-page-views';
 import { PageMatcher } from './page-matcher';

@@ -28,9 +28,3 @@ import { UserRepository } from './domain/user-repository.port';
   exports: [SessionAuthenticator, AccountEvents, SignedInGuard, AdminGuard, AdminAccess, UserRepository, SessionRepository],
 })
 export class AuthGuardsModule {}
-
-export { AdminAccess, AdminGuard, isSiteOrigin, SignedInGuard } from './adapters/http/auth.guards';
-// Refused cross-site writes answer alike everywhere, the queue dashboard's included.
-export { CrossSiteRequestError } from './domain/auth.errors';
-export { AccountEvents } from './application/account-events.service';
-export { SessionAuthenticator } from './application/session-authenticator.service';

@@ -50,7 +50,3 @@ import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module
   exports: [CheckoutService, AdminOrdersService],
 })
 export class BillingModule {}
-
-export { AdminOrdersService } from './application/admin-orders.service';
-export { CheckoutService } from './application/checkout.service';
-export { OrderNotFoundError } from './domain/billing.errors';

@@ -1,6 +1,7 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
-import { AccountEvents, AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
+import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
+import { AccountEvents } from 'src/modules/auth';
 import { CreditsController } from './adapters/http/credits.controller';
 import { PaymentsEnabledGuard } from './adapters/http/payments-enabled.guard';
 import { CREDITS_ENTITIES } from './adapters/persistence/credits.entities';
@@ -30,8 +31,3 @@ export class CreditsModule implements OnModuleInit {
     this.accounts.onConfirmed((userId) => this.credits.grantTrial(userId));
   }
 }
-
-export { CreditLedger } from './domain/credit-ledger.port';
-export { PaymentsDisabledError } from './domain/credits.errors';
-export { PaymentsEnabledGuard } from './adapters/http/payments-enabled.guard';
-export { CreditsService } from './application/credits.service';

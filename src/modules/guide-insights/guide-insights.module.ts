@@ -33,6 +33,3 @@ import { GuideViewLog } from './domain/guide-view-log.port';
   exports: [GuideViews, GuideInsightsService],
 })
 export class GuideInsightsModule {}
-
-export { GuideViews } from './application/guide-views.service';
-export { GuideInsightsService } from './application/guide-insights.service';

@@ -66,4 +66,3 @@ import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module
 export class ImageToolModule {}
 
 /** The worker configures sharp for conversions at start. */
-export { SharpImageCodec } from './adapters/sharp/sharp-image-codec.adapter';

@@ -20,6 +20,3 @@ import { OpsService } from './application/ops.service';
   exports: [OpsService, BullBoardQueueDashboard],
 })
 export class OpsModule {}
-
-export { OpsService } from './application/ops.service';
-export { BullBoardQueueDashboard } from './adapters/http/bull-board.queue-dashboard';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import type { AdminOrderDetail, AdminOrderView, Paged, RefusedEventView } from 'src/contracts/billing';
-import { SessionAuthenticator } from 'src/modules/auth/auth-guards.module';
-import { CreditLedger } from 'src/modules/credits/credits.module';
+import { SessionAuthenticator } from 'src/modules/auth';
+import { CreditLedger } from 'src/modules/credits';
 import { OrderNotFoundError } from '../domain/billing.errors';
 import { orderLotRef, PAID_STATUSES } from '../domain/order';
 import { OrderRepository, type OrderSearch } from '../domain/order-repository.port';

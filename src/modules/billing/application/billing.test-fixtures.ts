@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from 'src/config/app-config';
 import type { CreditPack, OrderStatus } from 'src/contracts/billing';
-import type { SessionAuthenticator } from 'src/modules/auth/auth-guards.module';
+import type { SessionAuthenticator } from 'src/modules/auth';
 import { InMemoryCreditLedger } from 'test/fakes/in-memory-credit-ledger.adapter';
 import { Order } from '../domain/order';
 import { newOrderNumber } from '../domain/order-number';

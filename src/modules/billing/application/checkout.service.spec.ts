@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { PaymentsDisabledError } from 'src/modules/credits/domain/credits.errors';
+import { PaymentsDisabledError } from 'src/modules/credits';
 import { OrderNotFoundError, OrderNotPayableError, TestCheckoutUnavailableError, TooManyOpenCheckoutsError, UnknownPackError } from '../domain/billing.errors';
 import { PENDING_ORDER_TTL_MS, TEST_PAYMENT_METHOD } from './checkout.service';
 import { billingTestBed, type BillingTestBed, PACKS, paid, USER } from './billing.test-fixtures';

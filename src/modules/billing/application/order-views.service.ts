@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { OrderView } from 'src/contracts/billing';
-import { CreditLedger } from 'src/modules/credits/credits.module';
+import { CreditLedger } from 'src/modules/credits';
 import { orderLotRef, type Order } from '../domain/order';
 
 /** The page size of the buyer's and the admins' order lists. */

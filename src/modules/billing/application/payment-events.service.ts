@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
-import { CreditLedger } from 'src/modules/credits/credits.module';
+import { CreditLedger } from 'src/modules/credits';
 import { orderLotRef } from '../domain/order';
 import { OrderRepository } from '../domain/order-repository.port';
 import { PaymentGateway, type PaymentUpdate } from '../domain/payment-gateway.port';

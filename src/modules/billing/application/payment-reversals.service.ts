@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CreditLedger } from 'src/modules/credits/credits.module';
+import { CreditLedger } from 'src/modules/credits';
 import { PaymentEventTooEarlyError } from '../domain/billing.errors';
 import { creditsForRefund, orderLotRef, PAID_STATUSES, statusAfterRefund, statusOfPaid, type Order } from '../domain/order';
 import { OrderRepository } from '../domain/order-repository.port';

@@ -8,8 +8,8 @@ import {
   type GuideInsightsQuery,
 } from 'src/contracts/guide-insights';
 import { HELPFUL_SHARE_MIN_VOTES, helpfulShare } from 'src/contracts/levels';
-import { GuideReportsService } from 'src/modules/guide-reports/application/guide-reports.service';
-import { LevelsService } from 'src/modules/levels/application/levels.service';
+import { GuideReportsService } from 'src/modules/guide-reports';
+import { LevelsService } from 'src/modules/levels';
 import { GuideInsightsReader, type GuideInsightRecord } from '../domain/guide-insights-reader.port';
 import { guideOrder } from '../domain/guide-order';
 import { utcDay } from '../domain/guide-view-tally';

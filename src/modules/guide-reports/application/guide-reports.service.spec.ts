@@ -1,5 +1,5 @@
 import { loadConfig, type AppConfig } from 'src/config/app-config';
-import type { LevelsService } from 'src/modules/levels/application/levels.service';
+import type { LevelsService } from 'src/modules/levels';
 import type { MailMessage } from 'src/platform/mail/mail-message';
 import type { MailOutbox } from 'src/platform/mail/mail-outbox.port';
 import type { JobQueue } from 'src/platform/queue/job-queue.port';

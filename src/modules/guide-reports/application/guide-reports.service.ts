@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import { playableVideo } from 'src/contracts/levels';
 import type { GuideReportInput, GuideReportKind, GuideReportPageData, GuideReportState, GuideReportView } from 'src/contracts/guide-reports';
-import { LevelsService } from 'src/modules/levels/application/levels.service';
+import { LevelsService } from 'src/modules/levels';
 import type { MailMessage } from 'src/platform/mail/mail-message';
 import { MailOutbox } from 'src/platform/mail/mail-outbox.port';
 import { escapeMarkup } from 'src/platform/markup/escape-markup';

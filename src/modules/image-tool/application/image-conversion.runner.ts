@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
-import { CreditLedger } from 'src/modules/credits/credits.module';
+import { CreditLedger } from 'src/modules/credits';
 import type { JobContext } from 'src/platform/queue/job-processors';
 import { PermanentJobError } from 'src/platform/queue/queue.errors';
 import { planImageSize, refusesEnlargement, type ImageJobNote } from 'src/contracts/images';

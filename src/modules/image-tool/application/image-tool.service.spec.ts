@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { loadConfig } from 'src/config/app-config';
-import { InsufficientCreditsError } from 'src/modules/credits/domain/credits.errors';
+import { InsufficientCreditsError } from 'src/modules/credits';
 import { JobQueue } from 'src/platform/queue/job-queue.port';
 import type { LiveWorkers } from 'src/platform/queue/worker-heartbeat.service';
 import { InMemoryCreditLedger } from 'test/fakes/in-memory-credit-ledger.adapter';

@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import type { Paged } from 'src/contracts/billing';
 import { planImageSize, refusesEnlargement, type ImageConversion, type ImageEstimate, type ImageJobView, type ImageOptions } from 'src/contracts/images';
-import { CreditLedger } from 'src/modules/credits/credits.module';
+import { CreditLedger } from 'src/modules/credits';
 import { JobQueue } from 'src/platform/queue/job-queue.port';
 import { LiveWorkers } from 'src/platform/queue/worker-heartbeat.service';
 import type { ConversionId } from '../domain/conversions';

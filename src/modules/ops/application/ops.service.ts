@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import { ERROR_TYPES, type ErrorType } from 'src/contracts/error-report';
 import { ERROR_GROUPS_SHOWN, GIVEN_UP_MAIL_SHOWN, type AdminAttentionData, type AdminQueuesData, type ErrorGroupView, type ErrorScope } from 'src/contracts/ops';
-import { ErrorLogService } from 'src/modules/error-log/application/error-log.service';
+import { ErrorLogService } from 'src/modules/error-log';
 import { MailGiveUps } from 'src/platform/mail/mail-outbox.port';
 import { JobQueue } from 'src/platform/queue/job-queue.port';
 import { RedisConnection } from 'src/platform/redis/redis.module';

@@ -1,6 +1,6 @@
 import { loadConfig } from 'src/config/app-config';
 import type { ProgressLevels } from 'src/contracts/progress';
-import type { LevelsService } from 'src/modules/levels/application/levels.service';
+import type { LevelsService } from 'src/modules/levels';
 import { AccountProgressRepository, type AccountProgress } from '../domain/account-progress-repository.port';
 import { ProgressCountRepository } from '../domain/progress-count-repository.port';
 import { NoGuideError } from '../domain/progress.errors';

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import { type ProgressState } from 'src/contracts/progress';
 import { fromItems, mergeProgress, toExport, toItems, type ProgressExport, type ProgressSyncInput, type ProgressSyncResult } from 'src/contracts/progress-sync';
-import { LevelsService } from 'src/modules/levels/application/levels.service';
+import { LevelsService } from 'src/modules/levels';
 import { AccountProgressRepository } from '../domain/account-progress-repository.port';
 import { ProgressCountRepository } from '../domain/progress-count-repository.port';
 import { NoGuideError } from '../domain/progress.errors';

@@ -1,7 +1,7 @@
 import { loadConfig } from 'src/config/app-config';
 import { MARK_END, MARK_START, type RankedHits, type SearchTerms } from 'src/contracts/search';
-import type { SiteContentService } from 'src/modules/content/application/site-content.service';
-import type { LevelsService } from 'src/modules/levels/application/levels.service';
+import type { SiteContentService } from 'src/modules/content';
+import type { LevelsService } from 'src/modules/levels';
 import type { WordCheck } from '../domain/search-query';
 import { SpellingLexicon } from '../domain/spelling-lexicon.port';
 import { SearchService } from './search.service';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import type { SearchGroup, SearchResults, SearchTerms } from 'src/contracts/search';
-import { SiteContentService } from 'src/modules/content/application/site-content.service';
-import { LevelsService } from 'src/modules/levels/application/levels.service';
+import { SiteContentService } from 'src/modules/content';
+import { LevelsService } from 'src/modules/levels';
 import { segments } from '../domain/highlight';
 import { orderGroups } from '../domain/ranking';
 import { correctWords, needsCheck, parseSearchQuery } from '../domain/search-query';

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { CreditsView, LedgerEventView, Paged } from 'src/contracts/billing';
 import { adminGrantSchema, creditsViewSchema, idempotencyKeySchema, ledgerPageSchema, pageQuerySchema } from 'src/contracts/billing.schema';
-import { AdminGuard, SessionAuthenticator, SignedInGuard } from 'src/modules/auth/auth-guards.module';
+import { AdminGuard, SessionAuthenticator, SignedInGuard } from 'src/modules/auth';
 import { ApiJsonBody, ApiJsonResponse } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';

@@ -2,7 +2,7 @@ import { ApiBody, ApiNoContentResponse, ApiOperation, ApiSecurity, ApiTags } fro
 import { Body, Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { clientErrorReportSchema, type ClientErrorReport } from 'src/contracts/error-report';
-import { AdminGuard } from 'src/modules/auth/auth-guards.module';
+import { AdminGuard } from 'src/modules/auth';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
 import { toErrorGroupView } from '../../application/error-group-view';

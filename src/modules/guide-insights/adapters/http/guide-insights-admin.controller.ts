@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiOperation, ApiQuery, ApiSecurity, ApiTags } f
 import { z } from 'zod';
 import { DEFAULT_DIRECTION, GUIDE_SORTS, SORT_DIRECTIONS, type GuideInsightsData, type GuideSort, type SortDirection } from 'src/contracts/guide-insights';
 import { guideInsightsQuerySchema, guideInsightsSchema } from 'src/contracts/guide-insights.schema';
-import { AdminGuard } from 'src/modules/auth/auth-guards.module';
+import { AdminGuard } from 'src/modules/auth';
 import { ApiJsonResponse, jsonSchema } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';

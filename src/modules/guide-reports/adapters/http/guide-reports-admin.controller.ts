@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOperation, ApiParam, Api
 import { z } from 'zod';
 import { GUIDE_REPORT_STATES, type GuideReportState, type GuideReportView } from 'src/contracts/guide-reports';
 import { guideReportIdSchema, guideReportListQuerySchema, guideReportPageSchema, guideReportViewSchema } from 'src/contracts/guide-reports.schema';
-import { AdminGuard } from 'src/modules/auth/auth-guards.module';
+import { AdminGuard } from 'src/modules/auth';
 import { ApiJsonResponse, jsonSchema } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';

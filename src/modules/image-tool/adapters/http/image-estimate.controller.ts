@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { IMAGE_CONVERSIONS, IMAGE_MAX_EXACT_WIDTH, IMAGE_SCALES, type ImageEstimate } from 'src/contracts/images';
 import { imageEstimateQuerySchema, imageEstimateSchema } from 'src/contracts/images.schema';
-import { PaymentsEnabledGuard } from 'src/modules/credits/credits.module';
+import { PaymentsEnabledGuard } from 'src/modules/credits';
 import { jsonSchema } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';

@@ -20,7 +20,7 @@ import { AppConfig } from 'src/config/app-config';
 import { parseLevelId, type GuideFeedback, type LevelListQuery } from 'src/contracts/levels';
 import { guideFeedbackSchema, levelListQuerySchema } from 'src/contracts/levels.schema';
 import { ConflictError, NotFoundError, ValidationError } from 'src/platform/errors/app-error';
-import { AdminGuard } from 'src/modules/auth/auth-guards.module';
+import { AdminGuard } from 'src/modules/auth';
 import { jsonSchema } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';

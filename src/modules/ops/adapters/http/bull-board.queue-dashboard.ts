@@ -5,7 +5,7 @@ import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { AppConfig } from 'src/config/app-config';
-import { AdminAccess, CrossSiteRequestError, isSiteOrigin } from 'src/modules/auth/auth-guards.module';
+import { AdminAccess, CrossSiteRequestError, isSiteOrigin } from 'src/modules/auth';
 import { toErrorResponse } from 'src/platform/errors/app-error.filter';
 import { bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
 import { QUEUE_NAMES } from 'src/platform/queue/jobs';

@@ -16,7 +16,7 @@ import { AppConfig } from 'src/config/app-config';
 import { parseLevelId } from 'src/contracts/levels';
 import type { ProgressExport, ProgressSyncInput, ProgressSyncResult } from 'src/contracts/progress-sync';
 import { progressExportSchema, progressMarkInputSchema, progressSyncInputSchema, progressSyncResultSchema } from 'src/contracts/progress.schema';
-import { SignedInGuard } from 'src/modules/auth/auth-guards.module';
+import { SignedInGuard } from 'src/modules/auth';
 import { ValidationError } from 'src/platform/errors/app-error';
 import { ApiJsonBody, ApiJsonResponse, jsonSchema } from 'src/platform/http/openapi-schema';
 import { voterIdOf } from 'src/platform/http/voter-id';
