@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
+import type { DestinationStream } from 'pino';
 import { AppConfig } from './config/app-config';
 import { AuthModule } from './modules/auth/auth.module';
 import { BillingModule } from './modules/billing/billing.module';
@@ -27,11 +28,11 @@ export const FEATURE_MODULES = [AuthModule, ErrorLogModule, LevelsModule, Conten
 /** The web process: platform, feature modules, and last the SSR catch-all for pages. */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, pages: ServerEntrySource): DynamicModule {
+  static forRoot(config: AppConfig, pages: ServerEntrySource, logs?: DestinationStream): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot(config),
+        PlatformModule.forRoot(config, { logs }),
         HealthModule,
         MetricsModule,
         // Recurring work (RecurringWork: outbox relays, credit expiry, stale orders) runs where the jobs run: here
