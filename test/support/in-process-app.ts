@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createWebApp } from 'src/app.factory';
 import { applyNodeEnv, ConfigError, imageStoreProblem, loadConfig } from 'src/config/app-config';
@@ -26,8 +28,10 @@ export interface InProcessApp {
  * routes, hooks and error mapping, and the pages from the built client and SSR bundle. Costs no
  * process start (node, the bundle, the compile cache) per test file.
  *
- * One app per test file at a time: Nest's static Logger and React's build choice are per module
- * registry (a jest test file), so a second app's lines would land in the first one's log.
+ * Apps one after another in a file each have their own log. Two at once share what is global to a
+ * module registry (a jest test file): Nest's static Logger and nestjs-pino's root logger, so lines
+ * logged outside a request go to the newer app's log; and module state, so two in-process apps are
+ * not two processes (a test about what processes share starts the built site).
  */
 export async function startAppInProcess(env: Record<string, string> = {}): Promise<InProcessApp> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
@@ -38,6 +42,7 @@ export async function startAppInProcess(env: Record<string, string> = {}): Promi
   applyNodeEnv(config);
   const storeProblem = imageStoreProblem(config);
   if (storeProblem) throw new ConfigError([storeProblem]);
+  freshLoggerRoot();
   let log = '';
   const nest = await createWebApp(config, ROOT, { logs: { write: (line: string) => void (log += line) } });
   try {
@@ -58,4 +63,19 @@ export async function startAppInProcess(env: Record<string, string> = {}): Promi
     },
     stop: () => (closed ??= nest.close().then(() => 0)),
   };
+}
+
+let created = false;
+
+/**
+ * nestjs-pino builds one pino-http per module registry, on first use, and every later app of the
+ * registry would write through it (the first app's log and level): each app here gets its own. The
+ * reset is the one nestjs-pino keeps for tests, not exported from its index.
+ */
+function freshLoggerRoot(): void {
+  if (created) {
+    const pinoLogger = createRequire(__filename)(join(ROOT, 'node_modules/nestjs-pino/dist/cjs/PinoLogger.js')) as { __resetOutOfContextForTests(): void };
+    pinoLogger.__resetOutOfContextForTests();
+  }
+  created = true;
 }

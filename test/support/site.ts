@@ -157,11 +157,18 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
   }
 }
 
-/** What an in-process site may be: a web app with its files, database, Redis and mail, no other process. */
+/** What an in-process site may be: a web app with its files, database, Redis and mail. */
 export type InProcessSiteOptions = Omit<SiteOptions, 'worker' | 'browser' | 'database'> & { database?: 'postgres' | 'empty' };
 
-/** A site whose web app runs in the test's own process (test/support/in-process-app.ts); it starts no process. */
-export type InProcessSite = Omit<Site, 'app' | 'worker' | 'browser' | 'startApp' | 'startWorker'> & { app: InProcessApp };
+/**
+ * A site whose web app runs in the test's own process (test/support/in-process-app.ts). startApp()
+ * adds another in-process app of the same site (other settings, same database: not a second
+ * process, so not for what processes share); startWorker() starts the BUILT worker, a process.
+ */
+export type InProcessSite = Omit<Site, 'app' | 'worker' | 'browser' | 'startApp'> & {
+  app: InProcessApp;
+  startApp(env?: Record<string, string>): Promise<InProcessApp>;
+};
 
 /**
  * startSite() for the tests whose subject is the app's answers, not processes, browsers or the build:
@@ -169,12 +176,19 @@ export type InProcessSite = Omit<Site, 'app' | 'worker' | 'browser' | 'startApp'
  * process from the same factory as the built process (src/app.factory.ts).
  */
 export async function startInProcessSite(options: InProcessSiteOptions = {}): Promise<InProcessSite> {
-  const { stops, stopAll, startApp: _startApp, startWorker: _startWorker, browser: _browser, ...base } = await prepareSite(options);
+  const { stops, stopAll, startApp: _built, browser: _browser, ...base } = await prepareSite(options);
   try {
     // Loaded here, not at the top: the app's sources cost a second of CPU to load, and built-site tests need none of it.
-    const app = await (await import('./in-process-app')).startAppInProcess(base.env);
+    const { startAppInProcess } = await import('./in-process-app');
+    const app = await startAppInProcess(base.env);
     stops.push(() => app.stop());
-    return { ...base, url: app.url, port: app.port, app, close: stopAll };
+    const startAnother = async (extra: Record<string, string> = {}) => {
+      const { PORT: _port, ...shared } = base.env;
+      const another = await startAppInProcess({ ...shared, MIGRATE_ON_START: 'false', ...extra });
+      stops.push(() => another.stop());
+      return another;
+    };
+    return { ...base, url: app.url, port: app.port, app, startApp: startAnother, close: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
