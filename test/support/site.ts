@@ -157,8 +157,8 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
   }
 }
 
-/** What an in-process site may be: a web app with its files, database, Redis and mail. */
-export type InProcessSiteOptions = Omit<SiteOptions, 'worker' | 'browser' | 'database'> & { database?: 'postgres' | 'empty' };
+/** What an in-process site may be: a web app with its files, database (the embedded one too), Redis and mail. */
+export type InProcessSiteOptions = Omit<SiteOptions, 'worker' | 'browser'>;
 
 /**
  * A site whose web app runs in the test's own process (test/support/in-process-app.ts). startApp()
