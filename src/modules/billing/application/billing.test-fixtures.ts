@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { loadConfig } from 'src/config/app-config';
 import type { CreditPack, OrderStatus } from 'src/contracts/billing';
 import type { SessionAuthenticator } from 'src/modules/auth';
-import { InMemoryCreditLedger } from 'test/fakes/in-memory-credit-ledger.adapter';
+import { InMemoryCreditLedger } from 'src/modules/credits/testing/in-memory-credit-ledger';
 import { Order } from '../domain/order';
 import { newOrderNumber } from '../domain/order-number';
 import { OrderRepository, type NewOrder, type OrderChanges, type OrderRefund, type OrderSearch } from '../domain/order-repository.port';

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import sharp from 'sharp';
 import { loadConfig } from 'src/config/app-config';
 import { DEFAULT_IMAGE_OPTIONS, type ImageOptions } from 'src/contracts/images';
-import { InMemoryCreditLedger } from 'test/fakes/in-memory-credit-ledger.adapter';
+import { InMemoryCreditLedger } from 'src/modules/credits/testing/in-memory-credit-ledger';
 import { OnnxSharpImageConverter } from '../adapters/onnx-sharp-image-converter.adapter';
 import { SharpImageCodec } from '../adapters/sharp/sharp-image-codec.adapter';
 import { SharpStyles } from '../adapters/sharp/sharp-styles';

@@ -3,7 +3,7 @@ import { loadConfig } from 'src/config/app-config';
 import { InsufficientCreditsError } from 'src/modules/credits';
 import { JobQueue } from 'src/platform/queue/job-queue.port';
 import type { LiveWorkers } from 'src/platform/queue/worker-heartbeat.service';
-import { InMemoryCreditLedger } from 'test/fakes/in-memory-credit-ledger.adapter';
+import { InMemoryCreditLedger } from 'src/modules/credits/testing/in-memory-credit-ledger';
 import { DEFAULT_IMAGE_OPTIONS, type ImageOptions } from 'src/contracts/images';
 import type { ConversionId } from '../domain/conversions';
 import { ImageCodec } from '../domain/image-codec.port';
