@@ -1,4 +1,4 @@
-import type { ModuleMetadata, Provider, Type } from '@nestjs/common';
+import type { Abstract, ModuleMetadata, Provider, Type } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -50,8 +50,8 @@ export class ControllerHarness {
     return new ControllerHarness(app, config);
   }
 
-  get<T>(token: Type<T> | abstract new (...args: never[]) => T): T {
-    return this.app.get(token as Type<T>);
+  get<T>(token: Type<T> | Abstract<T>): T {
+    return this.app.get(token);
   }
 
   inject(options: InjectOptions): Promise<LightMyRequestResponse> {

@@ -6,8 +6,8 @@ import { QueueUnavailableError } from '../queue.errors';
  * The job queue in memory, for specs: checks each job against the registry as the real queues do
  * (InvalidJobError), keeps what was queued, refuses while `down` (QueueUnavailableError, as Redis
  * away does), and runs a job at once when the spec gave its name a handler, as an instant worker.
- * One job id is queued once, as BullMQ keeps it. The queues themselves are proven by
- * inline-job-queue.adapter.spec.ts and test/jobs.int-spec.ts.
+ * Every enqueue is kept, a job id given twice too: what a queue then does is the adapters' rule,
+ * proven by inline-job-queue.adapter.spec.ts and test/jobs.int-spec.ts.
  */
 export class RecordingJobQueue extends JobQueue {
   readonly queued: { name: JobName; data: unknown; options?: EnqueueOptions }[] = [];
@@ -25,7 +25,6 @@ export class RecordingJobQueue extends JobQueue {
   async enqueue<N extends JobName>(name: N, data: JobData<N>, options?: EnqueueOptions): Promise<void> {
     const parsed = validateJob(name, data, options?.jobId);
     if (this.down) throw new QueueUnavailableError();
-    if (options?.jobId && this.queued.some((job) => job.options?.jobId === options.jobId)) return;
     this.queued.push({ name, data: parsed, options });
     const handler = this.handlers.get(name);
     if (this.runAtOnce && handler) await handler(parsed as never);
