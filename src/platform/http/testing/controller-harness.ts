@@ -63,27 +63,31 @@ export class ControllerHarness {
   }
 }
 
+/** What a spec holds of its app: it starts at the first request, so a test's own set-up comes first. */
+export interface Controllers {
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** A provider of the app (its real service, a guard), starting it if need be. */
+  get<T>(token: Type<T> | Abstract<T>): Promise<T>;
+}
+
 /**
- * A fresh app for every test of the calling describe block, built by `options` (called before each
- * test, so its fakes are new too): `const api = useControllers(() => ({ controllers, providers }))`,
- * then `api.inject(...)` and `api.get(Service)` inside the tests.
+ * A fresh app for every test of the calling describe block, built by `options` when the test first
+ * asks it (so the test's beforeEach, nested ones too, and the test itself may set up the fakes and
+ * the config first): `const api = useControllers(() => ({ controllers, providers }))`, then
+ * `await api.inject(...)` inside the tests. Closed after each test.
  */
-export function useControllers(options: () => ControllerAppOptions | Promise<ControllerAppOptions>): ControllerHarness {
-  let current: ControllerHarness | undefined;
-  beforeEach(async () => {
-    current = await ControllerHarness.start(await options());
-  });
+export function useControllers(options: () => ControllerAppOptions | Promise<ControllerAppOptions>): Controllers {
+  let current: Promise<ControllerHarness> | undefined;
+  const app = () => (current ??= Promise.resolve(options()).then((o) => ControllerHarness.start(o)));
   afterEach(async () => {
-    await current?.close();
+    const started = current;
     current = undefined;
+    await (await started)?.close();
   });
-  return new Proxy({} as ControllerHarness, {
-    get: (_, key) => {
-      if (!current) throw new Error('the controllers start before each test: use them inside one');
-      const value = current[key as keyof ControllerHarness];
-      return typeof value === 'function' ? value.bind(current) : value;
-    },
-  });
+  return {
+    inject: async (injectOptions) => (await app()).inject(injectOptions),
+    get: async (token) => (await app()).get(token),
+  };
 }
 
 /** The API's error body: `{ errors, code }`. */
