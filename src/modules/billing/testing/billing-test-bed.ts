@@ -1,5 +1,7 @@
+import type { Provider } from '@nestjs/common';
 import { loadConfig } from 'src/config/app-config';
 import { SessionAuthenticator } from 'src/modules/auth';
+import { CreditLedger, PaymentsEnabledGuard } from 'src/modules/credits';
 import { InMemorySessionRepository } from 'src/modules/auth/testing/in-memory-session-repository';
 import { InMemoryUserRepository } from 'src/modules/auth/testing/in-memory-user-repository';
 import { InMemoryCreditLedger } from 'src/modules/credits/testing/in-memory-credit-ledger';
@@ -10,7 +12,9 @@ import { PaymentEventsService } from '../application/payment-events.service';
 import { PaymentReversalsService } from '../application/payment-reversals.service';
 import { RefundService } from '../application/refund.service';
 import type { Order } from '../domain/order';
-import type { PaymentUpdate } from '../domain/payment-gateway.port';
+import { OrderRepository } from '../domain/order-repository.port';
+import { PaymentGateway, type PaymentUpdate } from '../domain/payment-gateway.port';
+import { PricingCatalog } from '../domain/pricing-catalog.port';
 import { FakePaymentGateway } from './fake-payment-gateway';
 import { FixedPricingCatalog } from './fixed-pricing-catalog';
 import { InMemoryOrderRepository } from './in-memory-order-repository';
@@ -51,3 +55,20 @@ export const paid = (order: Order, extra: Partial<Extract<PaymentUpdate, { type:
   paymentMethod: 'Visa •••• 4242',
   ...extra,
 });
+
+/** The providers of BillingModule for controller specs: its real services, these fakes bound to the ports. */
+export function billingProviders(fakes: { orders: InMemoryOrderRepository; gateway: FakePaymentGateway; ledger: InMemoryCreditLedger }): Provider[] {
+  return [
+    CheckoutService,
+    PaymentEventsService,
+    PaymentReversalsService,
+    RefundService,
+    AdminOrdersService,
+    OrderViews,
+    PaymentsEnabledGuard,
+    { provide: OrderRepository, useValue: fakes.orders },
+    { provide: PaymentGateway, useValue: fakes.gateway },
+    { provide: PricingCatalog, useClass: FixedPricingCatalog },
+    { provide: CreditLedger, useValue: fakes.ledger },
+  ];
+}
