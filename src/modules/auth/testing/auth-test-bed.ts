@@ -1,12 +1,17 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type Provider } from '@nestjs/common';
 import { loadConfig } from 'src/config/app-config';
+import { MailOutbox } from 'src/platform/mail/mail-outbox.port';
 import { RecordingMailOutbox } from 'src/platform/mail/testing/recording-mail-outbox';
+import { JobQueue } from 'src/platform/queue/job-queue.port';
 import { RecordingJobQueue } from 'src/platform/queue/testing/recording-job-queue';
 import { RedisConnection } from 'src/platform/redis/redis.module';
 import { RedisOrMemoryAttemptLimiter } from '../adapters/security/redis-or-memory-attempt-limiter.adapter';
 import { AccountEvents } from '../application/account-events.service';
 import { AuthService } from '../application/auth.service';
 import { SessionAuthenticator } from '../application/session-authenticator.service';
+import { AttemptLimiter } from '../domain/attempt-limiter.port';
+import { OneTimeTokenRepository } from '../domain/one-time-token-repository.port';
+import { PasswordHasher } from '../domain/password-hasher.port';
 import type { User } from '../domain/user';
 import { CountingPasswordHasher } from './counting-password-hasher';
 import { InMemoryOneTimeTokenRepository } from './in-memory-one-time-token-repository';
@@ -81,4 +86,21 @@ export function useAuthTestBed(): AuthTestBed {
       return current[key as keyof AuthTestBed];
     },
   });
+}
+
+/**
+ * AuthService's providers for controller specs, beside TestAccounts' (users, sessions, guards):
+ * the in-memory link tokens, the counted argon2id hasher, the attempt limiter counting in memory
+ * (no REDIS_URL), and the spec's outbox and queue.
+ */
+export function authServiceProviders(fakes: { outbox: RecordingMailOutbox; queue: RecordingJobQueue }): Provider[] {
+  return [
+    AuthService,
+    RedisConnection,
+    { provide: OneTimeTokenRepository, useValue: new InMemoryOneTimeTokenRepository() },
+    { provide: PasswordHasher, useClass: CountingPasswordHasher },
+    { provide: AttemptLimiter, useClass: RedisOrMemoryAttemptLimiter },
+    { provide: MailOutbox, useValue: fakes.outbox },
+    { provide: JobQueue, useValue: fakes.queue },
+  ];
 }
