@@ -14,6 +14,7 @@ import { OneTimeTokenRepository } from '../domain/one-time-token-repository.port
 import { PasswordHasher } from '../domain/password-hasher.port';
 import type { User } from '../domain/user';
 import { CountingPasswordHasher } from './counting-password-hasher';
+import { FakePasswordHasher } from './fake-password-hasher';
 import { InMemoryOneTimeTokenRepository } from './in-memory-one-time-token-repository';
 import { InMemorySessionRepository } from './in-memory-session-repository';
 import { InMemoryUserRepository } from './in-memory-user-repository';
@@ -90,15 +91,15 @@ export function useAuthTestBed(): AuthTestBed {
 
 /**
  * AuthService's providers for controller specs, beside TestAccounts' (users, sessions, guards):
- * the in-memory link tokens, the counted argon2id hasher, the attempt limiter counting in memory
- * (no REDIS_URL), and the spec's outbox and queue.
+ * the in-memory link tokens, a cheap hasher (the HTTP layer is the subject, not argon2id), the
+ * attempt limiter counting in memory (no REDIS_URL), and the spec's outbox and queue.
  */
 export function authServiceProviders(fakes: { outbox: RecordingMailOutbox; queue: RecordingJobQueue }): Provider[] {
   return [
     AuthService,
     RedisConnection,
     { provide: OneTimeTokenRepository, useValue: new InMemoryOneTimeTokenRepository() },
-    { provide: PasswordHasher, useClass: CountingPasswordHasher },
+    { provide: PasswordHasher, useClass: FakePasswordHasher },
     { provide: AttemptLimiter, useClass: RedisOrMemoryAttemptLimiter },
     { provide: MailOutbox, useValue: fakes.outbox },
     { provide: JobQueue, useValue: fakes.queue },
