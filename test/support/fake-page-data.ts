@@ -4,7 +4,8 @@ import type { PageData } from 'src/contracts/page-data';
 
 /**
  * A PageData with fixed answers, for rendering tests that do not need a database. The real one
- * (src/ssr/server-page-data.ts) is exercised by the end-to-end tests.
+ * (the modules' sections in src/modules/<name>/adapters/pages, composed by src/ssr/site-page-data.ts)
+ * is exercised by the end-to-end tests.
  */
 export function fakePageData(overrides: Partial<PageData> = {}): PageData {
   const level27: LevelSummary = { number: 27, title: 'The Locked Observatory', difficulty: 'medium', referenceSeconds: 210 };
