@@ -9,7 +9,6 @@ import * as offline from 'web/features/offline/offline.routes';
 import * as ops from 'web/features/ops/ops.routes';
 import * as progress from 'web/features/progress/progress.routes';
 import * as search from 'web/features/search/search.routes';
-import * as stats from 'web/features/stats/stats.routes';
 import type { PageRoute } from 'web/lib/router/page';
 import { indexRoutes } from 'web/lib/router/route-index';
 
@@ -56,7 +55,6 @@ export const PAGES: PageRoute[] = [
   ops.adminOrders,
   ops.adminOrder,
   ops.adminQueues,
-  stats.stats,
   content.contentPage,
   content.notFound,
 ];
