@@ -14,7 +14,6 @@ import { LevelsModule } from './modules/levels/levels.module';
 import { OpsModule } from './modules/ops/ops.module';
 import { ProgressModule } from './modules/progress/progress.module';
 import { SearchModule } from './modules/search/search.module';
-import { StatsModule } from './modules/stats/stats.module';
 import { AppErrorFilter } from './platform/errors/app-error.filter';
 import { HealthModule } from './platform/health/health.module';
 import { MetricsModule } from './platform/metrics/metrics.module';
@@ -23,7 +22,7 @@ import type { ServerEntrySource } from './ssr/server-entry-source.port';
 import { SsrModule } from './ssr/ssr.module';
 
 /** The feature modules (bounded contexts); each imports what it uses. The worker and `npm run migrate` load them too. */
-export const FEATURE_MODULES = [AuthModule, ErrorLogModule, LevelsModule, ContentModule, CreditsModule, BillingModule, ImageToolModule, GuideReportsModule, GuideInsightsModule, OpsModule, ProgressModule, SearchModule, StatsModule];
+export const FEATURE_MODULES = [AuthModule, ErrorLogModule, LevelsModule, ContentModule, CreditsModule, BillingModule, ImageToolModule, GuideReportsModule, GuideInsightsModule, OpsModule, ProgressModule, SearchModule];
 
 /** The web process: platform, feature modules, and last the SSR catch-all for pages. */
 @Module({})
