@@ -59,6 +59,14 @@ module.exports = {
       to: { path: '^src/modules/', pathNot: ['^src/modules/[^/]+/index\\.ts$', '^src/modules/[^/]+/[^/]+\\.module\\.ts$'] },
     },
     {
+      name: 'ssr-knows-no-module',
+      severity: 'error',
+      comment:
+        "The SSR bridge composes what modules add to the page registries (src/platform/pages: page data sections, sitemap entries, page views) and calls no module's service: a module's page is that module's and its web feature's alone. Auth's face is the exception (is this visitor an admin, for admin pages); module files may be imported to wire them.",
+      from: { path: '^src/ssr/' },
+      to: { path: '^src/modules/[^/]+/index\\.ts$', pathNot: '^src/modules/auth/index\\.ts$' },
+    },
+    {
       name: 'index-is-a-face-not-wiring',
       severity: 'error',
       comment:
@@ -66,7 +74,7 @@ module.exports = {
       from: { path: '^src/modules/([^/]+)/index\\.ts$' },
       to: {
         path: ['^src/modules/[^/]+/[^/]+\\.module\\.ts$', '^src/modules/[^/]+/adapters/'],
-        pathNot: ['^src/modules/[^/]+/adapters/http/[^/]+\\.guards?\\.ts$', '^src/modules/ops/adapters/http/bull-board\\.queue-dashboard\\.ts$'],
+        pathNot: '^src/modules/[^/]+/adapters/http/[^/]+\\.guards?\\.ts$',
       },
     },
     {

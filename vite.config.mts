@@ -104,7 +104,7 @@ const pwa = () =>
   });
 
 /** What only the server reads of a route object (web/lib/router/page.ts): matching, caching, loading, tests. */
-const SERVER_ONLY_ROUTE_FIELDS = new Set(['path', 'module', 'cache', 'query', 'access', 'loader', 'sample', 'sitemap']);
+const SERVER_ONLY_ROUTE_FIELDS = new Set(['path', 'module', 'cache', 'query', 'access', 'loader', 'sections', 'sample', 'sitemap']);
 
 /**
  * Route objects (`definePage({...})` in web/features/<feature>/*.routes.ts) carry their server-only

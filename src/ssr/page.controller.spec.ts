@@ -11,7 +11,7 @@ import { PageRenderer } from './page-renderer';
 import { PageController } from './page.controller';
 import { PageService } from './page.service';
 import { ServerEntrySource } from './server-entry-source.port';
-import { ServerPageData } from './server-page-data';
+import { SitePageData } from './site-page-data';
 
 /**
  * The pages' catch-all route in process, on a server entry whose answers the test sets (the web
@@ -34,7 +34,7 @@ describe('PageController (in process)', () => {
       PageRenderer,
       { provide: PageCache, useValue: new PageCache({ maxEntries: 10, maxBytes: 1e6, ttlMs: 60_000 }) },
       { provide: ServerEntrySource, useValue: { entry: async () => entry.entry, assets: () => ({ scripts: [], styles: [], preloads: [] }), buildId: 'b1' } },
-      { provide: ServerPageData, useValue: fakePageData() },
+      { provide: SitePageData, useValue: { data: fakePageData() } },
       { provide: MetricsService, useValue: { pageCacheResult: () => undefined, pageRendered: () => undefined } },
       ...accounts.providers(),
     ],

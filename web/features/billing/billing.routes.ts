@@ -15,6 +15,7 @@ export const pricing = definePage({
   module: 'web/features/billing/pricing.page.tsx',
   page: () => import('web/features/billing/pricing.page'),
   loader: pricingLoader,
+  sections: ['billing'],
   cache: true,
   sitemap: 'with-payments',
 });
@@ -25,6 +26,7 @@ export const testCheckout = definePage({
   module: 'web/features/billing/test-checkout.page.tsx',
   page: () => import('web/features/billing/test-checkout.page'),
   loader: testCheckoutLoader,
+  sections: ['billing'],
   cache: true,
   query: ['order'],
 });

@@ -14,6 +14,7 @@ export const blog = definePage({
   module: 'web/features/content/blog-list.page.tsx',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
+  sections: ['content'],
   cache: true,
   query: ['query', 'page'],
   sitemap: 'always',
@@ -25,6 +26,7 @@ export const post = definePage({
   module: 'web/features/content/post.page.tsx',
   page: () => import('web/features/content/post.page'),
   loader: postLoader,
+  sections: ['content'],
   cache: true,
   sample: '/blog/2026/search-every-guide',
 });
@@ -35,6 +37,7 @@ export const category = definePage({
   module: 'web/features/content/blog-list.page.tsx',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
+  sections: ['content'],
   cache: true,
   query: ['page'],
   sample: '/category/tips',
@@ -46,13 +49,14 @@ export const month = definePage({
   module: 'web/features/content/blog-list.page.tsx',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
+  sections: ['content'],
   cache: true,
   query: ['page'],
   sample: '/month/2026-11',
 });
 
 /** Old post addresses: a redirect to /blog/{slug}, or the 404 page. */
-export const detail = definePage({ id: 'detail', path: '/detail/:slug', loader: detailLoader, sample: '/detail/hints-first' });
+export const detail = definePage({ id: 'detail', path: '/detail/:slug', loader: detailLoader, sections: ['content'], sample: '/detail/hints-first' });
 
 export const faq = definePage({
   id: 'faq',
@@ -78,6 +82,7 @@ export const media = definePage({
   module: 'web/features/content/media.page.tsx',
   page: () => import('web/features/content/media.page'),
   loader: mediaLoader,
+  sections: ['content'],
   cache: true,
   sitemap: 'always',
 });
@@ -88,6 +93,7 @@ export const explore = definePage({
   module: 'web/features/content/explore.page.tsx',
   page: () => import('web/features/content/explore.page'),
   loader: exploreLoader,
+  sections: ['content', 'levels'],
   cache: true,
   sitemap: 'always',
 });
@@ -99,6 +105,7 @@ export const contentPage = definePage({
   module: 'web/features/content/content.page.tsx',
   page: () => import('web/features/content/content.page'),
   loader: contentLoader,
+  sections: ['content'],
   cache: true,
   sample: '/terms-of-service',
 });

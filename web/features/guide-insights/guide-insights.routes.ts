@@ -8,6 +8,7 @@ export const adminGuides = definePage({
   module: 'web/features/guide-insights/admin-guides.page.tsx',
   page: () => import('web/features/guide-insights/admin-guides.page'),
   loader: adminGuidesLoader,
+  sections: ['guideInsights'],
   access: 'admin',
   query: ['sort', 'dir', 'page'],
 });

@@ -8,6 +8,7 @@ export const guideReport = definePage({
   module: 'web/features/guide-reports/guide-report.page.tsx',
   page: () => import('web/features/guide-reports/guide-report.page'),
   loader: guideReportLoader,
+  sections: ['guideReports'],
   cache: true,
   sample: '/levels/27/report',
 });

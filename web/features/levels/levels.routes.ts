@@ -10,6 +10,7 @@ export const home = definePage({
   module: 'web/features/levels/home.page.tsx',
   page: () => import('web/features/levels/home.page'),
   loader: homeLoader,
+  sections: ['levels'],
   cache: true,
   sitemap: 'always',
 });
@@ -20,6 +21,7 @@ export const levels = definePage({
   module: 'web/features/levels/levels.page.tsx',
   page: () => import('web/features/levels/levels.page'),
   loader: levelsLoader,
+  sections: ['levels'],
   cache: true,
   query: ['level', 'difficulty', 'query', 'page'],
   sitemap: 'always',
@@ -32,6 +34,7 @@ export const hardest = definePage({
   module: 'web/features/levels/hardest.page.tsx',
   page: () => import('web/features/levels/hardest.page'),
   loader: hardestLoader,
+  sections: ['levels'],
   cache: true,
   sitemap: 'always',
 });
@@ -42,6 +45,7 @@ export const level = definePage({
   module: 'web/features/levels/level.page.tsx',
   page: () => import('web/features/levels/level.page'),
   loader: levelLoader,
+  sections: ['levels'],
   cache: true,
   sample: '/levels/27',
 });

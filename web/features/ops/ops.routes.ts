@@ -13,6 +13,7 @@ export const admin = definePage({
   module: 'web/features/ops/admin.page.tsx',
   page: () => import('web/features/ops/admin.page'),
   loader: adminLoader,
+  sections: ['ops'],
   access: 'admin',
 });
 
@@ -22,6 +23,7 @@ export const adminErrors = definePage({
   module: 'web/features/ops/admin-errors.page.tsx',
   page: () => import('web/features/ops/admin-errors.page'),
   loader: adminErrorsLoader,
+  sections: ['ops'],
   access: 'admin',
 });
 
@@ -32,6 +34,7 @@ export const adminOrders = definePage({
   module: 'web/features/ops/admin-orders.page.tsx',
   page: () => import('web/features/ops/admin-orders.page'),
   loader: adminOrdersLoader,
+  sections: ['billing'],
   access: 'admin',
   query: ['email', 'number', 'status', 'page'],
 });
@@ -42,6 +45,7 @@ export const adminOrder = definePage({
   module: 'web/features/ops/admin-order.page.tsx',
   page: () => import('web/features/ops/admin-order.page'),
   loader: adminOrderLoader,
+  sections: ['billing'],
   access: 'admin',
 });
 
@@ -52,5 +56,6 @@ export const adminQueues = definePage({
   module: 'web/features/ops/admin-queues.page.tsx',
   page: () => import('web/features/ops/admin-queues.page'),
   loader: adminQueuesLoader,
+  sections: ['ops'],
   access: 'admin',
 });

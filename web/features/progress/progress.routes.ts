@@ -8,5 +8,6 @@ export const progress = definePage({
   module: 'web/features/progress/progress.page.tsx',
   page: () => import('web/features/progress/progress.page'),
   loader: progressLoader,
+  sections: ['levels'],
   cache: true,
 });

@@ -8,6 +8,7 @@ export const search = definePage({
   module: 'web/features/search/search.page.tsx',
   page: () => import('web/features/search/search.page'),
   loader: searchLoader,
+  sections: ['search'],
   cache: true,
   query: ['q'],
   // Audited and rendered with results (the accessibility test, the route-table spec).

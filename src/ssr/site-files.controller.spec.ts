@@ -1,8 +1,12 @@
 import { MikroORM } from '@mikro-orm/core';
-import { loadConfig } from 'src/config/app-config';
+import { BillingSitemap } from 'src/modules/billing/adapters/pages/billing.sitemap';
 import { SiteContentRepository, SiteContentService } from 'src/modules/content';
+import { BlogFeedController } from 'src/modules/content/adapters/http/blog-feed.controller';
+import { ContentSitemap } from 'src/modules/content/adapters/pages/content.sitemap';
 import { aPage, aPost, InMemorySiteContentRepository } from 'src/modules/content/testing/in-memory-site-content-repository';
 import { GuideVoteRepository, LevelRepository, LevelsService } from 'src/modules/levels';
+import { LevelsFeedController } from 'src/modules/levels/adapters/http/levels-feed.controller';
+import { LevelsSitemap } from 'src/modules/levels/adapters/pages/levels.sitemap';
 import { InMemoryGuideVoteRepository } from 'src/modules/levels/testing/in-memory-guide-vote-repository';
 import { aLevel, InMemoryLevelRepository } from 'src/modules/levels/testing/in-memory-level-repository';
 import { ContentChangeFeed, LocalContentChangeFeed } from 'src/platform/content/content-change-feed.port';
@@ -13,62 +17,105 @@ import { InMemoryContentImportLog } from 'src/platform/content/testing/in-memory
 import { InMemoryContentReader } from 'src/platform/content/testing/in-memory-content-reader';
 import { errorOf, testConfig, useControllers } from 'src/platform/http/testing/controller-harness';
 import { fakeServerEntry } from 'test/support/fake-http';
-import { SeoController } from './seo.controller';
+import { loadConfig } from 'src/config/app-config';
+import { ContentDocuments } from 'src/platform/content/content-documents';
+import { SitemapSources } from 'src/platform/pages/sitemap-sources';
+import { fakePageData } from 'test/support/fake-page-data';
 import { ServerEntrySource } from './server-entry-source.port';
+import { SiteFilesController } from './site-files.controller';
+import { SitePageData } from './site-page-data';
 
-describe('SeoController', () => {
-  function controller() {
-    const calls = { sitemap: 0, levelsFeed: 0, blogFeed: 0 };
-    const levels = {
-      sitemapEntries: async () => (calls.sitemap++, [{ number: 27, title: 'The Telescope', updatedAt: new Date(0), video: null }]),
-      recentlyUpdated: async () => (calls.levelsFeed++, []),
-    } as unknown as LevelsService;
-    const content = {
-      postSitemapEntries: async () => [],
-      publishedPages: async () => [],
-      archive: async () => ({ tags: [], months: [] }),
-      latestPosts: async () => (calls.blogFeed++, []),
-    } as unknown as SiteContentService;
-    const pages = { entry: async () => ({ sitemapPaths: () => ['/'] }) } as unknown as ServerEntrySource;
+const BASE = 'http://localhost:3000';
+
+describe('SiteFilesController', () => {
+  function controller(env: Record<string, string> = {}) {
+    const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: BASE, ...env });
     const listeners: (() => void)[] = [];
     const importer = { onImported: (listener: () => void) => listeners.push(listener) } as unknown as ContentImporter;
-    const seo = new SeoController(loadConfig({}), levels, content, pages, importer);
-    return { seo, calls, imported: () => listeners.forEach((listener) => listener()) };
+    const calls = { levels: 0 };
+    const sources = new SitemapSources();
+    // Added in another order than they are listed: by name, content before levels.
+    sources.add({
+      name: 'levels',
+      urls: async () => (
+        calls.levels++,
+        [
+          {
+            path: '/levels/27',
+            lastmod: '2026-11-01T00:00:00.000Z',
+            video: { thumbnailPath: '/og/levels/27.png', title: 'Level 27 <walkthrough>', description: 'Doors & keys', playerUrl: 'https://www.youtube-nocookie.com/embed/abc', durationSeconds: 252 },
+          },
+        ]
+      ),
+    });
+    sources.add({ name: 'content', urls: async () => [{ path: '/category/tips' }, { path: '/refund-policy', lastmod: '2026-10-01' }] });
+    sources.add({ name: 'billing', withheld: () => ['/refund-policy'] });
+    const paymentsOnlyWhenOn = (site: { config: { settings: { has_payment: boolean } } }) => ['/', ...(site.config.settings.has_payment ? ['/pricing'] : [])];
+    const pages = { entry: async () => ({ sitemapPaths: paymentsOnlyWhenOn }) } as unknown as ServerEntrySource;
+    const site = { data: fakePageData({ config: config.public }) } as SitePageData;
+    const files = new SiteFilesController(config, sources, new ContentDocuments(config, importer), pages, site);
+    return { files, calls, imported: () => listeners.forEach((listener) => listener()) };
   }
 
-  it('builds the sitemap and the feeds once, like cached pages, and again after content is imported', async () => {
-    const { seo, calls, imported } = controller();
-    const first = await seo.sitemap();
-    expect(first).toContain('/levels/27');
-    for (let i = 0; i < 5; i++) {
-      expect(await seo.sitemap()).toBe(first);
-      await seo.levelsFeed();
-      await seo.blogFeed();
-    }
-    // Before: every request read every guide again.
-    expect(calls).toEqual({ sitemap: 1, levelsFeed: 1, blogFeed: 1 });
+  it("lists the route table's pages, then the modules' entries by source name, less what a module withholds, escaped for XML", async () => {
+    const xml = await controller({ HAS_PAYMENT: 'false' }).files.sitemap();
+    expect(xml).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n' +
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">\n' +
+        `<url><loc>${BASE}/</loc></url>\n` +
+        `<url><loc>${BASE}/category/tips</loc></url>\n` +
+        `<url><loc>${BASE}/levels/27</loc><lastmod>2026-11-01T00:00:00.000Z</lastmod><video:video><video:thumbnail_loc>${BASE}/og/levels/27.png</video:thumbnail_loc>` +
+        '<video:title>Level 27 &lt;walkthrough&gt;</video:title><video:description>Doors &amp; keys</video:description>' +
+        '<video:player_loc>https://www.youtube-nocookie.com/embed/abc</video:player_loc><video:duration>252</video:duration></video:video></url>\n' +
+        '</urlset>\n',
+    );
+  });
+
+  it("asks the route table with the site's settings: pages marked with payments are listed while they are on", async () => {
+    const xml = await controller({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true' }).files.sitemap();
+    expect(xml).toContain(`<url><loc>${BASE}/pricing</loc></url>`);
+  });
+
+  it('builds the sitemap once, like cached pages, and again after content is imported', async () => {
+    const { files, calls, imported } = controller();
+    const first = await files.sitemap();
+    for (let i = 0; i < 5; i++) expect(await files.sitemap()).toBe(first);
+    expect(calls.levels).toBe(1);
     imported();
-    await seo.sitemap();
-    await seo.levelsFeed();
-    expect(calls).toEqual({ sitemap: 2, levelsFeed: 2, blogFeed: 1 });
+    await files.sitemap();
+    expect(calls.levels).toBe(2);
+  });
+
+  it('points robots.txt to the sitemap', () => {
+    expect(controller().files.robots()).toBe(`User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${BASE}/sitemap.xml\n`);
   });
 });
 
-describe('SeoController (in process)', () => {
+/**
+ * robots.txt, the sitemap (the modules' real sitemap sources over their services and in-memory
+ * repositories), the feeds and the manifest, in process through Fastify.
+ */
+describe('site files and feeds (in process)', () => {
   let env: Record<string, string>;
   beforeEach(() => {
     env = {};
   });
   const api = useControllers(() => ({
-    controllers: [SeoController],
+    controllers: [SiteFilesController, BlogFeedController, LevelsFeedController],
     providers: [
       LevelsService,
       SiteContentService,
       ContentImporter,
+      ContentDocuments,
+      SitemapSources,
+      LevelsSitemap,
+      ContentSitemap,
+      BillingSitemap,
       { provide: LevelRepository, useValue: new InMemoryLevelRepository([aLevel(27, { title: 'The <Locked> Observatory', updatedAt: new Date('2026-11-02T00:00:00Z') }), aLevel(28)]) },
       { provide: GuideVoteRepository, useValue: new InMemoryGuideVoteRepository() },
       { provide: SiteContentRepository, useValue: new InMemorySiteContentRepository({ posts: [aPost('first-steps', { title: 'First & foremost' })], pages: [aPage('about'), aPage('refund-policy')] }) },
       { provide: ServerEntrySource, useValue: { entry: async () => fakeServerEntry().entry } },
+      { provide: SitePageData, useValue: { data: fakePageData() } },
       { provide: ContentReader, useValue: new InMemoryContentReader() },
       { provide: ContentImportLog, useValue: new InMemoryContentImportLog() },
       { provide: ContentChangeFeed, useValue: new LocalContentChangeFeed() },
@@ -91,7 +138,7 @@ describe('SeoController (in process)', () => {
     expect([part.statusCode, errorOf(part).code]).toEqual([404, 'REQUEST.NOT_FOUND']);
   });
 
-  it('splits a sitemap past SITEMAP_MAX_URLS into an index of parts', async () => {
+  it('splits a sitemap past SITEMAP_MAX_URLS into an index of parts, without the refund policy while payments are off', async () => {
     env = { SITEMAP_MAX_URLS: '3', HAS_PAYMENT: 'false' };
     const index = await api.inject({ method: 'GET', url: '/sitemap.xml' });
     expect(index.body).toContain('<sitemapindex');
