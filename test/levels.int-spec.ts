@@ -7,6 +7,7 @@ import { loadConfig } from 'src/config/app-config';
 import { ContentImporter } from 'src/platform/content/content-importer';
 import { PlatformModule } from 'src/platform/platform.module';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
+import { GuideExistsError, NoGuideError } from 'src/modules/levels/domain/levels.errors';
 import { LevelRepository } from 'src/modules/levels/domain/level-repository.port';
 import { LevelsModule } from 'src/modules/levels/levels.module';
 import { createTestDatabase, type TestDatabase } from './support/services';
@@ -139,6 +140,14 @@ describe('level guides on PostgreSQL', () => {
       expect.objectContaining({ level: 42, requests: 2 }),
       expect.objectContaining({ level: 7, requests: 1 }),
     ]);
+  });
+
+  it('takes guide requests only for levels without a guide, and answers only about guides that exist', async () => {
+    await expect(inContext(() => levels.requestGuide(10, 'browser-a'))).rejects.toThrow(new GuideExistsError(10));
+    await expect(inContext(() => levels.recordFeedback(42, 'browser-a', { helpful: true }))).rejects.toThrow(new NoGuideError(42));
+    await expect(inContext(() => levels.guide(42))).rejects.toBeInstanceOf(NoGuideError);
+    expect(await inContext(() => levels.mostRequested(10))).not.toContainEqual(expect.objectContaining({ level: 10 }));
+    expect(await inContext(() => levels.feedbackCounts(42))).toEqual({ helpful: 0, notHelpful: 0 });
   });
 
   it('keeps one helpfulness answer per browser per level, the latest', async () => {

@@ -223,8 +223,8 @@ export const tokenFrom = (text: string, path: string): string => {
 };
 
 /** AuthService and SessionAuthenticator on in-memory repositories, the real argon2id hasher and the in-memory attempt limiter. */
-export function authTestBed() {
-  const config = loadConfig({ HAS_LOGIN: 'true', ADMIN_EMAILS: 'ops@example.com' });
+export function authTestBed(env: Record<string, string> = {}) {
+  const config = loadConfig({ HAS_LOGIN: 'true', ADMIN_EMAILS: 'ops@example.com', ...env });
   const users = new InMemoryUserRepository();
   const sessions = new InMemorySessionRepository();
   const tokens = new InMemoryOneTimeTokenRepository();

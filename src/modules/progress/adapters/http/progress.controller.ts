@@ -13,11 +13,10 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppConfig } from 'src/config/app-config';
-import { parseLevelId } from 'src/contracts/levels';
 import type { ProgressExport, ProgressSyncInput, ProgressSyncResult } from 'src/contracts/progress-sync';
 import { progressExportSchema, progressMarkInputSchema, progressSyncInputSchema, progressSyncResultSchema } from 'src/contracts/progress.schema';
 import { SignedInGuard } from 'src/modules/auth';
-import { ValidationError } from 'src/platform/errors/app-error';
+import { LEVEL_NUMBER_PARAM, LevelNumberPipe } from 'src/platform/http/level-number.pipe';
 import { ApiJsonBody, ApiJsonResponse, jsonSchema } from 'src/platform/http/openapi-schema';
 import { voterIdOf } from 'src/platform/http/voter-id';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
@@ -83,21 +82,18 @@ export class ProgressController {
   @HttpCode(204)
   @RateLimit(10, 60_000)
   @ApiOperation({ summary: '"Solved it" / "Still stuck" on a guide, counted once per browser (by the vid cookie); never tied to an account' })
-  @ApiParam({ name: 'number', description: 'Level number, 1 to the search maximum (635)', example: 27 })
+  @ApiParam(LEVEL_NUMBER_PARAM)
   @ApiJsonBody(progressMarkInputSchema)
   @ApiNoContentResponse({ description: 'Counted' })
   @ApiBadRequestResponse(ERROR)
   @ApiNotFoundResponse({ description: 'The level has no guide (PROGRESS.NO_GUIDE)', ...ERROR })
   @ApiTooManyRequestsResponse(ERROR)
   async mark(
-    @Param('number') raw: string,
+    @Param('number', LevelNumberPipe) number: number,
     @Body(new ZodPipe(progressMarkInputSchema)) body: z.infer<typeof progressMarkInputSchema>,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<void> {
-    const max = this.config.public.levels.searchMax;
-    const number = parseLevelId(raw, max);
-    if (number === null) throw new ValidationError(`Invalid level number: it must be a whole number from 1 to ${max}`);
     await this.progress.mark(number, voterIdOf(request, reply, this.config.http.publicUrl.startsWith('https:')), body.state);
   }
 }
