@@ -16,7 +16,7 @@ describe('AuthService', () => {
       off.service.requestPasswordReset('a@example.com'),
       off.service.resetPassword({ token: 'x'.repeat(43), password: PASSWORD, password_confirmation: PASSWORD }),
     ];
-    for (const env of [{ HAS_LOGIN: 'false' }, { EMAIL_LOGIN: 'false' }]) {
+    for (const env of [{ HAS_LOGIN: 'false' }, { EMAIL_LOGIN: 'false' }] as Record<string, string>[]) {
       const off = authTestBed(env);
       for (const action of actions(off)) await expect(action).rejects.toBeInstanceOf(LoginDisabledError);
       expect(off.jobs.sent).toEqual([]);

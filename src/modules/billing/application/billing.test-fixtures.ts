@@ -100,7 +100,7 @@ class InMemoryOrderRepository extends OrderRepository {
     const mine = this.rows.filter((o) => o.userId === userId).reverse();
     return { items: mine.slice((page - 1) * pageSize, page * pageSize), total: mine.length };
   }
-  async list(filter: { status?: OrderStatus }, page: number, pageSize: number) {
+  private async list(filter: { status?: OrderStatus }, page: number, pageSize: number) {
     const all = this.rows.filter((o) => !filter.status || o.status === filter.status).reverse();
     return { items: all.slice((page - 1) * pageSize, page * pageSize), total: all.length };
   }

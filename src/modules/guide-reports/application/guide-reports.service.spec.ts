@@ -15,9 +15,6 @@ class MemoryReports extends GuideReportRepository {
   async add(report: GuideReport) {
     this.rows.set(report.id, { ...report });
   }
-  async findById(id: string) {
-    return this.rows.get(id) ?? null;
-  }
   async claimDue(now: Date, quietMs: number) {
     const all = [...this.rows.values()];
     if (all.some((r) => r.notifiedAt && r.notifiedAt.getTime() > now.getTime() - quietMs)) return [];

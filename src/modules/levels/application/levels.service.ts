@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from 'src/config/app-config';
 import {
   formatGuideRanges,
   helpfulShare,
@@ -50,13 +49,7 @@ export class LevelsService {
   constructor(
     private readonly levels: LevelRepository,
     private readonly votes: GuideVoteRepository,
-    private readonly config: AppConfig,
   ) {}
-
-  /** Numbers the site knows about: 1 to the search maximum (635 by default). */
-  inRange(number: number): boolean {
-    return Number.isInteger(number) && number >= 1 && number <= this.config.public.levels.searchMax;
-  }
 
   /** A published guide, or null (also the check other modules make that a guide exists). */
   async level(number: number): Promise<LevelDetail | null> {
@@ -136,10 +129,6 @@ export class LevelsService {
   async recordFeedback(number: number, voterId: string, feedback: GuideFeedback, now = new Date()): Promise<void> {
     if (!(await this.levels.findPublished(number))) throw new NoGuideError(number);
     await this.votes.saveFeedback(number, voterHash(voterId), feedback.helpful, feedback.helpful ? undefined : feedback.reason, now);
-  }
-
-  feedbackCounts(number: number) {
-    return this.votes.feedbackCounts(number);
   }
 
   /** The most requested levels without a guide: `npm run content:wanted` and /admin/guides both list these. */
