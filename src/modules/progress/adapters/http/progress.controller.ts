@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiConflictResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOperation,
@@ -44,11 +45,15 @@ export class ProgressController {
   @ApiSecurity('session')
   @ApiOperation({
     summary: "Merge this browser's progress into the account (per level the later change wins) and answer the account's",
-    description: `Entries carry their age in milliseconds, not a time, so a browser's wrong clock does not matter. At most 500 a request (send more in batches); levels past the game's last are left out.`,
+    description:
+      "The first sync of a browser with the account sends all its entries and gets all the account's. Later ones send `since` (the last answer's `cursor`) and only the entries changed since; the answer then holds only what changed after that cursor, and the levels sent. " +
+      "Entries carry their age in milliseconds, not a time, so a browser's wrong clock does not matter. At most 500 a request (send more in batches); levels past the game's last are left out. " +
+      'A `since` that is not this account\'s answers 409 PROGRESS.SYNC_RESTART: sync again without it.',
   })
   @ApiJsonBody(progressSyncInputSchema)
   @ApiJsonResponse(progressSyncResultSchema)
   @ApiBadRequestResponse(ERROR)
+  @ApiConflictResponse({ description: 'Not this account\'s cursor: send everything, without `since` (PROGRESS.SYNC_RESTART)', ...ERROR })
   @ApiUnauthorizedResponse(ERROR)
   @ApiTooManyRequestsResponse(ERROR)
   sync(@Req() request: FastifyRequest, @Body(new ZodPipe(progressSyncInputSchema)) body: ProgressSyncInput): Promise<ProgressSyncResult> {
