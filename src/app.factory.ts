@@ -16,7 +16,7 @@ import { requestIdOf } from './platform/logging/request-id';
 import { RedisConnection } from './platform/redis/redis.module';
 import { SsrModule } from './ssr/ssr.module';
 
-/** Builds the web application (used by main.ts and by the tests). Call listen() or init() on it. */
+/** Builds the web application for main.ts, which calls listen() on it. */
 export async function createWebApp(config: AppConfig, rootDir: string): Promise<NestFastifyApplication> {
   const pages = await SsrModule.createSource(config.env === 'development' ? 'vite' : 'built', rootDir);
   const { trustProxy, limits } = config.http;
@@ -51,7 +51,8 @@ export async function createWebApp(config: AppConfig, rootDir: string): Promise<
   await configureHttpPlatform(app, config, app.get(RedisConnection));
   registerMetricsHttp(app, app.get(MetricsService), config);
   setupOpenApi(app, config);
-  // The pages' own hooks (cache fast path, metrics labels, the queue dashboard) install as SsrModule starts.
+  // The client files (dist/client, or Vite's middleware in development). The pages' own hooks (cache
+  // fast path, metrics labels, guide views, the queue dashboard) install as SsrModule starts (SsrHttpHooks).
   await SsrModule.registerAssets(app, pages, rootDir);
   return app;
 }

@@ -1,10 +1,30 @@
 import * as argon2 from 'argon2';
-import { InvalidLinkError } from '../domain/auth.errors';
+import { InvalidLinkError, LoginDisabledError } from '../domain/auth.errors';
 import { hashSecret } from '../domain/secrets';
-import { ago, useAuthTestBed, IP, PASSWORD, tokenFrom } from '../testing/auth-test-bed';
+import { ago, authTestBed, useAuthTestBed, IP, PASSWORD, tokenFrom } from '../testing/auth-test-bed';
 
 describe('AuthService', () => {
   const bed = useAuthTestBed();
+
+  it('refuses every email action while accounts, or email sign-in, are off (Google only), before it counts or mails anything', async () => {
+    const actions = (off: ReturnType<typeof authTestBed>) => [
+      off.service.signUp({ email: 'a@example.com', password: PASSWORD, password_confirmation: PASSWORD }),
+      off.service.resendConfirmation('a@example.com'),
+      off.service.signIn({ email: 'a@example.com', password: PASSWORD }, IP),
+      off.service.requestSignInLink('a@example.com'),
+      off.service.signInWithLink('x'.repeat(43)),
+      off.service.requestPasswordReset('a@example.com'),
+      off.service.resetPassword({ token: 'x'.repeat(43), password: PASSWORD, password_confirmation: PASSWORD }),
+    ];
+    for (const env of [{ HAS_LOGIN: 'false' }, { EMAIL_LOGIN: 'false' }] as Record<string, string>[]) {
+      const off = authTestBed(env);
+      for (const action of actions(off)) await expect(action).rejects.toBeInstanceOf(LoginDisabledError);
+      expect(off.outbox.sent).toEqual([]);
+    }
+    // Confirming an address needs accounts on, not email sign-in.
+    await expect(authTestBed({ HAS_LOGIN: 'false' }).service.confirmEmail('x'.repeat(43))).rejects.toBeInstanceOf(LoginDisabledError);
+    await expect(authTestBed({ EMAIL_LOGIN: 'false' }).service.confirmEmail('x'.repeat(43))).rejects.toBeInstanceOf(InvalidLinkError);
+  });
 
   describe('signUp', () => {
     it('stores a lower-cased email and an argon2id hash, never the password, and mails one confirmation link', async () => {

@@ -107,10 +107,6 @@ export class InMemoryOrderRepository extends OrderRepository {
     const mine = this.rows.filter((o) => o.userId === userId).reverse();
     return { items: mine.slice((page - 1) * pageSize, page * pageSize), total: mine.length };
   }
-  async list(filter: { status?: OrderStatus }, page: number, pageSize: number) {
-    const all = this.rows.filter((o) => !filter.status || o.status === filter.status).reverse();
-    return { items: all.slice((page - 1) * pageSize, page * pageSize), total: all.length };
-  }
   async recordEvent(id: string, type: string, problem?: string) {
     if (this.events.has(id)) return false;
     this.events.add(id);

@@ -23,7 +23,7 @@ function setup(env: Record<string, string> = {}) {
     aLevel(28, { title: 'The Quiet Library' }),
     aLevel(29, { title: 'The Sample Room', video: { youtubeId: 'SAMPLE00029', title: 'Level 29', durationSeconds: 60, sample: true } }),
   ]);
-  const service = new GuideReportsService(reports, new LevelsService(levels, new InMemoryGuideVoteRepository(), config), queue, outbox, config);
+  const service = new GuideReportsService(reports, new LevelsService(levels, new InMemoryGuideVoteRepository()), queue, outbox, config);
   return { service, reports, queued: queue.queued, mails: outbox.sent, queue };
 }
 

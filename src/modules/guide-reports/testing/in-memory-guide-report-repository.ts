@@ -13,10 +13,6 @@ export class InMemoryGuideReportRepository extends GuideReportRepository {
   async add(report: GuideReport) {
     this.rows.set(report.id, { ...report });
   }
-  async findById(id: string) {
-    const row = this.rows.get(id);
-    return row ? { ...row } : null;
-  }
   async claimDue(now: Date, quietMs: number) {
     const all = [...this.rows.values()];
     if (all.some((r) => r.notifiedAt && r.notifiedAt.getTime() > now.getTime() - quietMs)) return [];

@@ -32,9 +32,6 @@ export class InMemoryImageJobRepository extends ImageJobRepository {
     const unfinished = this.rows.filter((j) => j.userId === userId && (j.status === 'queued' || j.status === 'running'));
     return { unfinished: unfinished.length, highestPriority: unfinished.length ? Math.max(...unfinished.map((j) => j.queuePriority)) : null };
   }
-  async countUnfinished(userId: string) {
-    return this.rows.filter((j) => j.userId === userId && (j.status === 'queued' || j.status === 'running')).length;
-  }
   async countSince(userId: string, since: Date) {
     return this.rows.filter((j) => j.userId === userId && j.createdAt >= since).length;
   }

@@ -49,7 +49,7 @@ describe('LevelsApiController (in process)', () => {
     expect(guide.json()).toMatchObject({ number: 27, title: 'The Locked Observatory', hintsHtml: ['The key is under the rug.'] });
     expect(guide.json()).not.toHaveProperty('searchText');
     const unpublished = await api.inject({ method: 'GET', url: '/api/v1/levels/33' });
-    expect([unpublished.statusCode, errorOf(unpublished)]).toEqual([404, { code: 'REQUEST.NOT_FOUND', errors: ['Level 33 has no guide yet'] }]);
+    expect([unpublished.statusCode, errorOf(unpublished)]).toEqual([404, { code: 'LEVELS.NO_GUIDE', errors: ['Level 33 has no guide yet'] }]);
     for (const raw of ['0', '636', '027', '27.5', 'abc']) {
       const refused = await api.inject({ method: 'GET', url: `/api/v1/levels/${raw}` });
       expect([raw, refused.statusCode, errorOf(refused).errors]).toEqual([raw, 400, ['Invalid level number: it must be a whole number from 1 to 635']]);
@@ -64,7 +64,7 @@ describe('LevelsApiController (in process)', () => {
     const again = await api.inject({ method: 'POST', url: '/api/v1/levels/40/guide_requests', cookies: { vid: cookie.value } });
     expect(again.json()).toEqual({ counted: false, requests: 1 });
     const covered = await api.inject({ method: 'POST', url: '/api/v1/levels/27/guide_requests' });
-    expect([covered.statusCode, errorOf(covered).code]).toEqual([409, 'REQUEST.CONFLICT']);
+    expect([covered.statusCode, errorOf(covered).code]).toEqual([409, 'LEVELS.HAS_GUIDE']);
   });
 
   it('keeps one helpfulness answer per browser, the last, and shows the share from 10 answers', async () => {
@@ -80,7 +80,7 @@ describe('LevelsApiController (in process)', () => {
 
   it('refuses feedback on a level without a guide (404) or out of shape (400)', async () => {
     const noGuide = await api.inject({ method: 'POST', url: '/api/v1/levels/40/feedback', payload: { helpful: true } });
-    expect([noGuide.statusCode, errorOf(noGuide).code]).toEqual([404, 'REQUEST.NOT_FOUND']);
+    expect([noGuide.statusCode, errorOf(noGuide).code]).toEqual([404, 'LEVELS.NO_GUIDE']);
     for (const payload of [{}, { helpful: 'yes' }, { helpful: false, reason: 'boring' }]) {
       const refused = await api.inject({ method: 'POST', url: '/api/v1/levels/27/feedback', payload });
       expect([refused.statusCode, errorOf(refused).code]).toEqual([400, 'REQUEST.INVALID']);

@@ -42,7 +42,7 @@ describe('ProgressController (in process)', () => {
       { level: 101, state: 'stuck', ago: 0 },
     ]);
     expect(merged.statusCode).toBe(200);
-    expect(merged.json()).toEqual({ levels: [{ level: 27, state: 'solved', ago: expect.any(Number) }], clearedAgo: null });
+    expect(merged.json()).toEqual({ levels: [{ level: 27, state: 'solved', ago: expect.any(Number) }], clearedAgo: null, cursor: expect.any(String) });
     // Another browser's later change of the same level wins.
     await sync(headers, [{ level: 27, state: 'stuck', ago: 0 }]);
     const exported = (await api.inject({ method: 'GET', url: '/api/v1/me/progress', headers })).json();
