@@ -29,6 +29,7 @@ const makeOrder = (overrides: Partial<Order> = {}): Order => ({
   gatewaySessionId: null,
   gatewayPaymentRef: null,
   paymentMethod: null,
+  invoiceUrl: null,
   createdAt: new Date(),
   paidAt: null,
   updatedAt: new Date(),

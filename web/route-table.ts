@@ -45,6 +45,7 @@ export const PAGES: PageRoute[] = [
   billing.testCheckout,
   billing.paymentSuccess,
   billing.billing,
+  billing.receipt,
   billing.usage,
   imageTool.imageTool,
   progress.progress,

@@ -236,6 +236,15 @@ export const envSchema = z.object({
   STRIPE_API_URL: z.url({ protocol: /^https?$/ }).max(2048).default('https://api.stripe.com'),
   // Checkouts a user may have open (pending, younger than a checkout session's 24 hours) at once.
   CHECKOUT_MAX_OPEN: z.coerce.number().int().min(1).max(100).default(3),
+  // The seller named on receipts (SITE_NAME when unset) and its postal address ('\n' or ';' between lines).
+  SELLER_NAME: optionalText(120),
+  SELLER_ADDRESS: z.string().trim().max(400).default(''),
+  // Self-service refunds: a pack paid within this many days with less than this share of its credits used (0 days: none).
+  REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+  REFUND_MAX_USED_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
+  // Reminders: mail when a spend leaves fewer credits than this (0: never), and this many days before a lot with credits left expires (0: never).
+  REMINDER_LOW_BALANCE_CREDITS: z.coerce.number().int().min(0).max(100_000).default(3),
+  REMINDER_EXPIRY_DAYS: z.coerce.number().int().min(0).max(90).default(7),
   // When the success page may ask Stripe about a pending order, in ms after the order: one look-up
   // each, at most this many in all; the webhook is the news otherwise. Tests shorten them.
   STRIPE_LOOKUP_DELAYS_MS: z

@@ -185,7 +185,7 @@ export function billingTestBed(kind: 'stripe' | 'local' = 'stripe', env: Record<
   const gateway = new FakeGateway(kind);
   const accounts = { emailsOf: async () => new Map<string, string>() } as unknown as SessionAuthenticator;
   const config = loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', PUBLIC_URL: 'https://guides.example', ...env });
-  const views = new OrderViews(ledger);
+  const views = new OrderViews(ledger, config);
   const events = new PaymentEventsService(orders, gateway, ledger, config, new PaymentReversalsService(orders, ledger));
   const checkouts = new CheckoutService(orders, gateway, new FixedCatalog(), events, views, config);
   const refunds = new RefundService(orders, gateway, events, views, config);
