@@ -245,6 +245,8 @@ export const envSchema = z.object({
   // Reminders: mail when a spend leaves fewer credits than this (0: never), and this many days before a lot with credits left expires (0: never).
   REMINDER_LOW_BALANCE_CREDITS: z.coerce.number().int().min(0).max(100_000).default(3),
   REMINDER_EXPIRY_DAYS: z.coerce.number().int().min(0).max(90).default(7),
+  // How often the reminders due are looked for, where the jobs run (tests shorten it).
+  REMINDER_INTERVAL_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
   // When the success page may ask Stripe about a pending order, in ms after the order: one look-up
   // each, at most this many in all; the webhook is the news otherwise. Tests shorten them.
   STRIPE_LOOKUP_DELAYS_MS: z

@@ -24,6 +24,8 @@ const JSON_TYPE = /^application\/json\s*(;|$)/i;
 const MULTIPART_FORM_TYPE = /^multipart\/form-data\s*(;|$)/i;
 /** The API write that takes a multipart form as well as JSON: the image upload. */
 const UPLOAD_ROUTE = 'POST /api/v1/images';
+/** RFC 8058's one-click unsubscribe: mail providers POST `List-Unsubscribe=One-Click` as a form (the signed token is the credential). */
+const UNSUBSCRIBE_ROUTE = 'POST /api/v1/reminders/unsubscribe';
 /** The API write whose body is raw bytes: Stripe's signed webhook (checked by its signature). */
 const RAW_BODY_ROUTE = 'POST /api/v1/payments/stripe/webhook';
 
@@ -68,13 +70,16 @@ export async function configureHttpPlatform(
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (!WRITE_METHODS.has(request.method) || !API_PATH.test(routedPath(request))) return done();
     const route = `${request.method} ${request.routeOptions.url}`;
-    if (route === RAW_BODY_ROUTE) return done();
+    if (route === RAW_BODY_ROUTE || route === UNSUBSCRIBE_ROUTE) return done();
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
     const type = request.headers['content-type'] ?? '';
     if (!hasBody || JSON_TYPE.test(type)) return done();
     if (route === UPLOAD_ROUTE) return done(MULTIPART_FORM_TYPE.test(type) ? undefined : new UploadBodyTypeError());
     done(new JsonOnlyError());
   });
+
+  // Read as text and ignored: only UNSUBSCRIBE_ROUTE gets past the hook above with a form.
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
 
   await app.register(cookie);
 
