@@ -71,9 +71,10 @@ export class CreditRemindersService {
       rows: lines.map(({ createdAt, ...line }) => ({ date: formatInZone(createdAt, timeZone), ...line })),
       totals: {
         granted: sum(['grant', 'restore']),
-        spent: -sum(['spend']) - sum(['refund']),
-        taken_back: -sum(['revoke']),
-        expired: -sum(['expire']),
+        // Taken as 0 - x: a negated empty sum would be -0.
+        spent: 0 - sum(['spend', 'refund']),
+        taken_back: 0 - sum(['revoke']),
+        expired: 0 - sum(['expire']),
         balance: lines.at(-1)?.balance_after ?? 0,
       },
     };
