@@ -78,9 +78,6 @@ export async function configureHttpPlatform(
     done(new JsonOnlyError());
   });
 
-  // Read as text and ignored: only UNSUBSCRIBE_ROUTE gets past the hook above with a form.
-  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
-
   await app.register(cookie);
 
   // Uploads (the image tool): one file of at most UPLOAD_LIMIT_BYTES and a few short fields; a
