@@ -20,3 +20,22 @@ export interface UnsubscribeView {
   unsubscribed: 'low_balance' | 'expiry';
 }
 export const unsubscribeViewSchema = z.object({ unsubscribed: z.enum(['low_balance', 'expiry']) }) satisfies z.ZodType<UnsubscribeView>;
+
+/** GET /api/v1/account: what the account page shows. */
+export interface AccountView {
+  email: string;
+  created_at: string;
+  sign_in_methods: { password: boolean; google: boolean };
+  /** When this session signed in: within 15 minutes it may delete the account without the password. */
+  signed_in_at: string;
+  /** What stays after a deletion, and why. */
+  kept_after_deletion: string;
+}
+
+export const accountViewSchema = z.object({
+  email: z.string(),
+  created_at: z.string(),
+  sign_in_methods: z.object({ password: z.boolean(), google: z.boolean() }),
+  signed_in_at: z.string(),
+  kept_after_deletion: z.string(),
+}) satisfies z.ZodType<AccountView>;
