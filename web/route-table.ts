@@ -41,6 +41,8 @@ export const PAGES: PageRoute[] = [
   auth.authSignInLink,
   auth.authForgotPassword,
   auth.authPasswordReset,
+  auth.account,
+  auth.accountUnsubscribe,
   billing.pricing,
   billing.testCheckout,
   billing.paymentSuccess,

@@ -91,7 +91,7 @@ export class CreditRemindersService {
           to: '',
           site,
           unsubscribe: `${site}/api/v1/reminders/unsubscribe?token=${token}`,
-          unsubscribePage: `${site}/account/unsubscribe?token=${token}`,
+          unsubscribePage: `${site}/account/unsubscribe#token=${token}`,
         }),
       );
       return true;
