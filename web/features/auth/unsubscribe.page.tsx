@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import type { UnsubscribeView } from 'src/contracts/account';
 import { AccountPage, buttonClass, cardClass, linkClass } from 'web/components/account-ui';
 import { usePageI18n } from 'web/i18n/page-messages';
@@ -12,11 +12,13 @@ import { notify } from 'web/lib/toasts';
  * (a mail scanner following the link changes nothing); the mail's List-Unsubscribe header posts
  * to the same API directly (RFC 8058).
  */
+/** The hash is read once; nothing on this page changes it. */
+const noChanges = () => () => undefined;
+
 export default function UnsubscribePage() {
   const { t } = usePageI18n();
-  // Read once mounted: the server never sees the hash (undefined until then).
-  const [token, setToken] = useState<string | undefined>();
-  useEffect(() => setToken(tokenFromHash()), []);
+  // The server never sees the hash: undefined there and while hydrating, then the link's token.
+  const token = useSyncExternalStore(noChanges, tokenFromHash, () => undefined);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
   const unsubscribe = async () => {
