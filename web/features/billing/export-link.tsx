@@ -11,7 +11,7 @@ export function ExportLink({ what, label }: { what: 'orders' | 'credit-history';
     event.currentTarget.href = `${base}&tz=${encodeURIComponent(browserZone())}`;
   };
   return (
-    <a href={base} download onClick={choose} className={secondaryButtonClass} data-testid={`export-${what}`}>
+    <a href={base} download onClick={choose} className={`${secondaryButtonClass} shrink-0 whitespace-nowrap`} data-testid={`export-${what}`}>
       {label}
     </a>
   );

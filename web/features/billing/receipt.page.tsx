@@ -22,7 +22,7 @@ function Receipt({ receipt }: { receipt: ReceiptView }) {
   const { order } = receipt;
   const refunded = receipt.refunds.reduce((sum, refund) => sum + refund.amount_cents, 0);
   return (
-    <article className={`${cardClass} print:border-0 print:p-0 print:shadow-none`} data-testid="receipt">
+    <article className={`${cardClass} print:border-0 print:bg-white print:p-0 print:text-gray-900 print:shadow-none`} data-testid="receipt">
       {order.test && (
         <p role="note" className="mb-4 rounded-2xl bg-amber-50 px-4 py-2 font-semibold text-amber-900 dark:bg-amber-950/60 dark:text-amber-200 print:border print:border-amber-600">
           {t('receipt.testMode')}
@@ -67,16 +67,16 @@ function Receipt({ receipt }: { receipt: ReceiptView }) {
         <thead className={`text-xs uppercase ${mutedClass}`}>
           <tr>
             <th scope="col" className="py-2">{t('receipt.item')}</th>
-            <th scope="col" className="py-2 text-right">{t('receipt.quantity')}</th>
-            <th scope="col" className="py-2 text-right">{t('receipt.amount')}</th>
+            <th scope="col" className="py-2 pl-4 text-right">{t('receipt.quantity')}</th>
+            <th scope="col" className="py-2 pl-4 text-right">{t('receipt.amount')}</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-gray-200 border-y border-gray-200 dark:divide-gray-800 dark:border-gray-800">
           {receipt.items.map((item) => (
             <tr key={item.description}>
               <td className="py-2">{item.description}</td>
-              <td className="py-2 text-right tabular-nums">{item.quantity}</td>
-              <td className="py-2 text-right tabular-nums">{formatUsd(item.amount_cents)}</td>
+              <td className="py-2 pl-4 text-right tabular-nums">{item.quantity}</td>
+              <td className="py-2 pl-4 text-right tabular-nums">{formatUsd(item.amount_cents)}</td>
             </tr>
           ))}
         </tbody>
@@ -90,7 +90,7 @@ function Receipt({ receipt }: { receipt: ReceiptView }) {
               <th scope="row" colSpan={2} className="py-1 text-right font-normal">
                 {t('receipt.refunds')}: <time dateTime={refund.created_at}>{formatDateTime(refund.created_at, tag)}</time>, {t(`receipt.refundBy.${refund.by}`)}
               </th>
-              <td className="py-1 text-right tabular-nums">−{formatUsd(refund.amount_cents)}</td>
+              <td className="py-1 pl-4 text-right whitespace-nowrap tabular-nums">−{formatUsd(refund.amount_cents)}</td>
             </tr>
           ))}
           {refunded > 0 && (
