@@ -25,7 +25,7 @@ module.exports = {
       name: 'application-uses-ports-not-adapters',
       severity: 'error',
       comment: 'Use cases call ports; the module file binds adapters to them.',
-      from: { path: '^src/modules/([^/]+)/application/', pathNot: '\\.test-fixtures\\.ts$' },
+      from: { path: '^src/modules/([^/]+)/application/' },
       to: { path: ['^src/modules/[^/]+/adapters/', '@mikro-orm', 'fastify', 'ioredis', 'bullmq'] },
     },
     {
@@ -33,8 +33,15 @@ module.exports = {
       severity: 'error',
       comment:
         "Another module is reached through its public face, src/modules/<name>/index.ts (its ports, services, errors and types). Module files may also import another module's module file, for Nest's `imports`.",
-      from: { path: '^src/modules/([^/]+)/', pathNot: '^src/modules/[^/]+/[^/]+\\.module\\.ts$' },
+      from: { path: '^src/modules/([^/]+)/', pathNot: ['^src/modules/[^/]+/[^/]+\\.module\\.ts$', '^src/modules/[^/]+/testing/'] },
       to: { path: '^src/modules/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'testing-talks-through-index-or-testing',
+      severity: 'error',
+      comment: "A module's fakes (testing/) reach another module through its index.ts, or its fakes (a billing test bed spends through the credits module's in-memory ledger).",
+      from: { path: '^src/modules/([^/]+)/testing/' },
+      to: { path: '^src/modules/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$', '^src/modules/[^/]+/testing/'] },
     },
     {
       name: 'module-files-wire-only',
@@ -122,16 +129,16 @@ module.exports = {
       name: 'config-only-in-config',
       severity: 'error',
       comment: 'Tests may build configs from their own environment; production code never imports test helpers.',
-      from: { path: '^(src|web)/', pathNot: '\\.test-fixtures\\.ts$' },
+      from: { path: '^(src|web)/' },
       to: { path: '^test/' },
     },
     {
-      name: 'test-fixtures-are-for-specs',
+      name: 'testing-is-for-specs',
       severity: 'error',
       comment:
-        'A *.test-fixtures.ts file holds the fakes and set-up its neighbouring specs share: like a spec, it may use adapters and test/ helpers, and only specs (which are not cruised) import it.',
-      from: {},
-      to: { path: '\\.test-fixtures\\.ts$' },
+        "A testing/ folder (src/modules/<name>/testing/, src/platform/<area>/testing/) holds in-memory fakes of its ports and the set-up specs share: only specs (which are not cruised), test/ and other testing/ folders import it, never the code that runs (the build leaves it out).",
+      from: { pathNot: ['^test/', '^src/.+/testing/'] },
+      to: { path: '^src/.+/testing/' },
     },
   ],
   options: {

@@ -38,6 +38,11 @@ const TREE: Record<string, string> = {
   // The SSR bridge: through the index is fine, past it is not.
   'src/ssr/page-data.ts': "import { LevelsService } from '../modules/levels/index';\nexport const ok = LevelsService;\n",
   'src/ssr/deep-page-data.ts': "import { LevelsService } from '../modules/levels/application/levels.service';\nexport const deep = LevelsService;\n",
+  // Fakes: for specs and other fakes only; a fake reaches another module through its index or its fakes.
+  'src/modules/levels/testing/in-memory-levels.ts': "import { LevelsService } from '../application/levels.service';\nexport class InMemoryLevels { s = LevelsService; }\n",
+  'src/modules/levels/application/uses-fake.ts': "import { InMemoryLevels } from '../testing/in-memory-levels';\nexport const fake = InMemoryLevels;\n",
+  'src/modules/search/testing/search-bed.ts':
+    "import { InMemoryLevels } from '../../levels/testing/in-memory-levels';\nimport { LevelsService } from '../../levels/application/levels.service';\nexport const bed = [InMemoryLevels, LevelsService];\n",
 };
 
 interface Violation {
@@ -102,6 +107,12 @@ describe('module boundaries (dependency-cruiser rules)', () => {
     expect(found('src/modules/credits/index.ts')).toEqual([
       'index-is-a-face-not-wiring -> src/modules/credits/adapters/persistence/postgres-ledger.adapter.ts',
     ]);
+  });
+
+  it('reports code that runs importing a fake, and a fake reaching past another module’s index', () => {
+    expect(found('src/modules/levels/application/uses-fake.ts')).toEqual(['testing-is-for-specs -> src/modules/levels/testing/in-memory-levels.ts']);
+    expect(found('src/modules/search/testing/search-bed.ts')).toEqual(['testing-talks-through-index-or-testing -> src/modules/levels/application/levels.service.ts']);
+    expect(found('src/modules/levels/testing/in-memory-levels.ts')).toEqual([]);
   });
 
   it('allows the index.ts, and the module file for wiring', () => {

@@ -1,7 +1,7 @@
 import * as argon2 from 'argon2';
 import { InvalidLinkError } from '../domain/auth.errors';
 import { hashSecret } from '../domain/secrets';
-import { ago, useAuthTestBed, IP, PASSWORD, tokenFrom } from './auth.test-fixtures';
+import { ago, useAuthTestBed, IP, PASSWORD, tokenFrom } from '../testing/auth-test-bed';
 
 describe('AuthService', () => {
   const bed = useAuthTestBed();
@@ -20,8 +20,8 @@ describe('AuthService', () => {
       await expect(argon2.verify(user.passwordHash!, PASSWORD)).resolves.toBe(true);
       expect(bed.hasher.calls.hash).toBe(1);
 
-      expect(bed.jobs.sent).toHaveLength(1);
-      const mail = bed.jobs.mails()[0]!;
+      expect(bed.outbox.sent).toHaveLength(1);
+      const mail = bed.outbox.mails()[0]!;
       expect(mail.to).toBe('player@example.com');
       expect(mail.text).toContain(`${bed.config.http.publicUrl}/auth/confirm#token=`);
       const token = tokenFrom(mail.text, '/auth/confirm');
@@ -43,8 +43,8 @@ describe('AuthService', () => {
       // One argon2 hash like a new address: the answer's timing does not tell that the address is taken.
       expect(bed.hasher.calls.hash).toBe(before.hashes + 1);
       expect(bed.users.row('player@example.com')).toEqual(existing); // password unchanged
-      expect(bed.jobs.sent).toHaveLength(1);
-      const mail = bed.jobs.mails()[0]!;
+      expect(bed.outbox.sent).toHaveLength(1);
+      const mail = bed.outbox.mails()[0]!;
       expect(mail.to).toBe('player@example.com');
       expect(mail.subject).toMatch(/already have an? .*account/);
       expect(mail.text).toContain('already has an account');
@@ -57,8 +57,8 @@ describe('AuthService', () => {
       await bed.service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
 
       expect(bed.users.rows.size).toBe(1);
-      expect(bed.jobs.mails()).toHaveLength(2);
-      expect(tokenFrom(bed.jobs.mails()[1]!.text, '/auth/confirm')).not.toBe(tokenFrom(bed.jobs.mails()[0]!.text, '/auth/confirm'));
+      expect(bed.outbox.mails()).toHaveLength(2);
+      expect(tokenFrom(bed.outbox.mails()[1]!.text, '/auth/confirm')).not.toBe(tokenFrom(bed.outbox.mails()[0]!.text, '/auth/confirm'));
     });
   });
 
@@ -76,7 +76,7 @@ describe('AuthService', () => {
 
       await bed.service.signUp({ email: 'reset@example.com', password: PASSWORD, password_confirmation: PASSWORD });
       await bed.service.requestPasswordReset('reset@example.com');
-      await bed.service.resetPassword({ token: tokenFrom(bed.jobs.mails().at(-1)!.text, '/auth/password_reset'), password: 'another password', password_confirmation: 'another password' });
+      await bed.service.resetPassword({ token: tokenFrom(bed.outbox.mails().at(-1)!.text, '/auth/password_reset'), password: 'another password', password_confirmation: 'another password' });
       expect(bed.confirmedIds.at(-1)).toBe(bed.users.row('reset@example.com').id);
       expect(bed.confirmedIds).toHaveLength(4);
     });
@@ -86,7 +86,7 @@ describe('AuthService', () => {
       await bed.service.signInWithGoogle({ subject: 'g-known', email: 'known@example.com', emailVerified: true });
       await bed.service.signInWithGoogle({ subject: 'g-known', email: 'known@example.com', emailVerified: true });
       await bed.service.requestPasswordReset('known@example.com');
-      await bed.service.resetPassword({ token: tokenFrom(bed.jobs.mails().at(-1)!.text, '/auth/password_reset'), password: 'another password', password_confirmation: 'another password' });
+      await bed.service.resetPassword({ token: tokenFrom(bed.outbox.mails().at(-1)!.text, '/auth/password_reset'), password: 'another password', password_confirmation: 'another password' });
       expect(bed.confirmedIds).toHaveLength(1);
     });
   });
@@ -94,7 +94,7 @@ describe('AuthService', () => {
   describe('confirmEmail', () => {
     it('confirms once; the second use of the link is refused', async () => {
       await bed.service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
-      const token = tokenFrom(bed.jobs.mails()[0]!.text, '/auth/confirm');
+      const token = tokenFrom(bed.outbox.mails()[0]!.text, '/auth/confirm');
 
       await bed.service.confirmEmail(token);
       expect(bed.users.row('player@example.com').confirmedAt).toBeInstanceOf(Date);
@@ -124,7 +124,7 @@ describe('AuthService', () => {
 
     it('refuses an expired link and leaves the account unconfirmed', async () => {
       await bed.service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
-      const token = tokenFrom(bed.jobs.mails()[0]!.text, '/auth/confirm');
+      const token = tokenFrom(bed.outbox.mails()[0]!.text, '/auth/confirm');
       bed.tokens.row(token).expiresAt = ago(1_000);
 
       await expect(bed.service.confirmEmail(token)).rejects.toThrow(InvalidLinkError);
@@ -134,7 +134,7 @@ describe('AuthService', () => {
     it('does not accept a password reset link as a confirmation link', async () => {
       await bed.service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
       await bed.service.requestPasswordReset('player@example.com');
-      const reset = tokenFrom(bed.jobs.mails()[1]!.text, '/auth/password_reset');
+      const reset = tokenFrom(bed.outbox.mails()[1]!.text, '/auth/password_reset');
 
       await expect(bed.service.confirmEmail(reset)).rejects.toThrow(InvalidLinkError);
       expect(bed.users.row('player@example.com').confirmedAt).toBeNull();

@@ -12,7 +12,7 @@ import type { RecentRates } from '../domain/queue-estimate';
 export class InMemoryImageJobRepository extends ImageJobRepository {
   readonly rows: ImageJob[] = [];
   readonly progress: [string, number, number][] = [];
-  /** `ledger`: the in-memory ledger (test/fakes), whose snapshot a failed transaction restores. */
+  /** `ledger`: the in-memory ledger (src/modules/credits/testing), whose snapshot a failed transaction restores. */
   constructor(private readonly ledger?: { snapshot(): () => void }) {
     super();
   }

@@ -1,43 +1,22 @@
 import { loadConfig } from 'src/config/app-config';
-import type { ProgressLevels } from 'src/contracts/progress';
-import type { LevelsService } from 'src/modules/levels';
-import { AccountProgressRepository, type AccountProgress } from '../domain/account-progress-repository.port';
-import { ProgressCountRepository } from '../domain/progress-count-repository.port';
+import { LevelsService } from 'src/modules/levels';
+import { InMemoryGuideVoteRepository } from 'src/modules/levels/testing/in-memory-guide-vote-repository';
+import { aLevel, InMemoryLevelRepository } from 'src/modules/levels/testing/in-memory-level-repository';
+import { InMemoryAccountProgressRepository } from '../testing/in-memory-account-progress-repository';
+import { InMemoryProgressCountRepository } from '../testing/in-memory-progress-count-repository';
 import { NoGuideError } from '../domain/progress.errors';
 import { ProgressService } from './progress.service';
-
-class MemoryAccounts extends AccountProgressRepository {
-  readonly rows = new Map<string, AccountProgress>();
-  async update(userId: string, merge: (current: AccountProgress) => ProgressLevels) {
-    const current = this.rows.get(userId) ?? { levels: {}, clearedAt: null };
-    const next = { levels: merge(current), clearedAt: current.clearedAt };
-    this.rows.set(userId, next);
-    return next;
-  }
-  async read(userId: string) {
-    return this.rows.get(userId) ?? { levels: {}, clearedAt: null };
-  }
-  async clear(userId: string, at: Date) {
-    this.rows.set(userId, { levels: {}, clearedAt: at.getTime() });
-  }
-}
-
-class MemoryCounts extends ProgressCountRepository {
-  readonly marks = new Map<string, string>();
-  async record(level: number, voterHash: string, state: string) {
-    if (state === 'none') this.marks.delete(`${level}:${voterHash}`);
-    else this.marks.set(`${level}:${voterHash}`, state);
-  }
-}
 
 const NOW = Date.UTC(2026, 10, 26, 12, 0);
 const HOUR = 3_600_000;
 
 function setup() {
-  const accounts = new MemoryAccounts();
-  const counts = new MemoryCounts();
-  const levels = { level: async (n: number) => (n === 27 ? { number: 27 } : null) } as unknown as LevelsService;
-  const service = new ProgressService(accounts, counts, levels, loadConfig(undefined, { LEVEL_SEARCH_MAX: '635' }));
+  const accounts = new InMemoryAccountProgressRepository();
+  const counts = new InMemoryProgressCountRepository();
+  const config = loadConfig(undefined, { LEVEL_SEARCH_MAX: '635' });
+  // Level 27 has a guide.
+  const levels = new LevelsService(new InMemoryLevelRepository([aLevel(27)]), new InMemoryGuideVoteRepository(), config);
+  const service = new ProgressService(accounts, counts, levels, config);
   return { service, accounts, counts };
 }
 

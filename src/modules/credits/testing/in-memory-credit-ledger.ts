@@ -1,22 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { EXPIRING_SOON_DAYS } from 'src/contracts/billing';
-import { allocate } from 'src/modules/credits/domain/allocate';
-import { CreditLedger, type Charge, type Clawback, type CreditLot, type GrantRequest, type HoldRequest, type LedgerEvent } from 'src/modules/credits/domain/credit-ledger.port';
-import { ChargeKeyConflictError, InsufficientCreditsError, UnknownChargeError } from 'src/modules/credits/domain/credits.errors';
+import { allocate } from '../domain/allocate';
+import { CreditLedger, type Charge, type Clawback, type CreditLot, type GrantRequest, type HoldRequest, type LedgerEvent } from '../domain/credit-ledger.port';
+import { ChargeKeyConflictError, InsufficientCreditsError, UnknownChargeError } from '../domain/credits.errors';
 
 const DAY_MS = 86_400_000;
 
+type LotRow = Omit<CreditLot, 'expiringSoon'> & { clawbackTarget: number; clawbackTaken: number };
+type EventRow = Required<LedgerEvent> & { userId: string; lotId: string | null; chargeId: string | null };
+
 /**
- * The credit ledger in memory, for unit specs of the services that use it: the same rules as the
- * PostgreSQL ledger (one lot per sourceRef, soonest-expiring lots spent first, one charge per key,
- * settled once, balances never below zero) on plain arrays, with a clock the spec moves.
- * test/credits-ledger.int-spec.ts proves the SQL keeps those rules under concurrency.
+ * The credit ledger in memory, for unit and controller specs: the same rules as the PostgreSQL
+ * ledger (one lot per sourceRef, soonest-expiring lots spent first, one charge per key, settled
+ * once, balances never below zero, a failed job one line of the history) on plain arrays, with a
+ * clock the spec moves (`now`). credit-ledger.contract.ts runs the same cases against both, so
+ * this fake cannot drift; test/credits-ledger.int-spec.ts adds the SQL's concurrency.
  */
 export class InMemoryCreditLedger extends CreditLedger {
   now = new Date('2026-06-01T12:00:00Z');
-  readonly lotRows: (Omit<CreditLot, 'expiringSoon'> & { expired: boolean; clawbackTarget: number; clawbackTaken: number })[] = [];
+  readonly lotRows: LotRow[] = [];
   readonly charges: (Charge & { parts: { lotId: string; amount: number }[] })[] = [];
-  readonly events: (LedgerEvent & { userId: string; lotId: string | null })[] = [];
+  readonly events: EventRow[] = [];
   /** Accounts confirmed (the trial backfill looks for them). */
   readonly confirmedUsers = new Set<string>();
   /** Account addresses (`<id>@example.com` unless set). */
@@ -48,12 +52,11 @@ export class InMemoryCreditLedger extends CreditLedger {
       remaining: request.credits,
       expiresAt: new Date(this.now.getTime() + request.validityDays * DAY_MS),
       createdAt: this.now,
-      expired: false,
       clawbackTarget: 0,
       clawbackTaken: 0,
     };
     this.lotRows.push(lot);
-    this.record(request.userId, 'grant', request.credits, request.description, lot.id, request.actorId);
+    this.record(request.userId, 'grant', request.credits, request.description, { lotId: lot.id, actorId: request.actorId });
     return { granted: true };
   }
 
@@ -66,7 +69,7 @@ export class InMemoryCreditLedger extends CreditLedger {
     const lots = this.spendable(request.userId);
     const parts = allocate(lots, request.amount);
     if (!parts) throw new InsufficientCreditsError(lots.reduce((sum, lot) => sum + lot.remaining, 0), await this.hasPaid(request.userId));
-    for (const part of parts) this.lotRows.find((lot) => lot.id === part.lotId)!.remaining -= part.amount;
+    for (const part of parts) this.lot(part.lotId).remaining -= part.amount;
     const charge = {
       id: randomUUID(),
       userId: request.userId,
@@ -79,7 +82,7 @@ export class InMemoryCreditLedger extends CreditLedger {
       parts,
     };
     this.charges.push(charge);
-    this.record(request.userId, 'spend', -request.amount, request.description, null);
+    this.record(request.userId, 'spend', -request.amount, request.description, { chargeId: charge.id });
     return this.copy(charge);
   }
 
@@ -92,16 +95,21 @@ export class InMemoryCreditLedger extends CreditLedger {
   async release(idempotencyKey: string, description: string): Promise<Charge> {
     const charge = this.charge(idempotencyKey);
     if (charge.state !== 'held') return this.copy(charge);
-    for (const part of charge.parts) this.lotRows.find((lot) => lot.id === part.lotId)!.remaining += part.amount;
+    for (const part of charge.parts) this.lot(part.lotId).remaining += part.amount;
     Object.assign(charge, { state: 'released', settledAt: this.now });
-    this.record(charge.userId, 'refund', charge.amount, description, null);
+    this.record(charge.userId, 'refund', charge.amount, description, { chargeId: charge.id });
     for (const part of charge.parts) {
-      const lot = this.lotRows.find((l) => l.id === part.lotId)!;
+      const lot = this.lot(part.lotId);
+      // Given back to a lot that has expired meanwhile: they expire at once, in the history too.
+      if (lot.expiresAt <= this.now) {
+        this.expireReturned(lot, part.amount, 'Returned credits of an expired lot');
+        continue;
+      }
       const back = Math.min(part.amount, Math.max(lot.clawbackTarget - lot.clawbackTaken, 0));
-      if (lot.expiresAt > this.now && back > 0) {
+      if (back > 0) {
         lot.remaining -= back;
         lot.clawbackTaken += back;
-        this.record(charge.userId, 'revoke', -back, 'Returned credits of a refunded or disputed order', lot.id);
+        this.record(charge.userId, 'revoke', -back, 'Returned credits of a refunded or disputed order', { lotId: lot.id });
       }
     }
     return this.copy(charge);
@@ -116,9 +124,11 @@ export class InMemoryCreditLedger extends CreditLedger {
     Object.assign(lot, { clawbackTarget: wanted, clawbackTaken: lot.clawbackTaken - change, remaining: lot.remaining + change });
     if (change < 0) {
       const short = owed + change;
-      this.record(lot.userId, 'revoke', change, short > 0 ? `${description}: ${-change} of ${owed} credits taken back, ${short} already used` : description, lot.id, actorId);
+      this.record(lot.userId, 'revoke', change, short > 0 ? `${description}: ${-change} of ${owed} credits taken back, ${short} already used` : description, { lotId: lot.id, actorId });
+    } else if (change > 0) {
+      this.record(lot.userId, 'restore', change, description, { lotId: lot.id, actorId });
+      if (lot.expiresAt <= this.now) this.expireReturned(lot, change, 'Restored credits of an expired lot');
     }
-    if (change > 0) this.record(lot.userId, 'restore', change, description, lot.id, actorId);
     return { target: wanted, taken: lot.clawbackTaken, change };
   }
 
@@ -129,8 +139,8 @@ export class InMemoryCreditLedger extends CreditLedger {
   async lotActivity(sourceRef: string): Promise<{ lot: CreditLot; events: LedgerEvent[] } | null> {
     const row = this.lotRows.find((l) => l.sourceRef === sourceRef);
     if (!row) return null;
-    const { expired: _, clawbackTarget: _t, clawbackTaken: _k, ...lot } = row;
-    return { lot: { ...lot, expiringSoon: false }, events: this.events.filter((e) => e.lotId === lot.id).map(({ userId: _u, lotId: _l, ...event }) => event) };
+    const events = this.events.filter((e) => e.lotId === row.id).map(({ id, kind, credits, description, createdAt, actorId }) => ({ id, kind, credits, description, createdAt, actorId }));
+    return { lot: this.view(row), events };
   }
 
   async balance(userId: string): Promise<number> {
@@ -138,8 +148,7 @@ export class InMemoryCreditLedger extends CreditLedger {
   }
 
   async lots(userId: string): Promise<CreditLot[]> {
-    const soon = this.now.getTime() + EXPIRING_SOON_DAYS * DAY_MS;
-    return this.spendable(userId).map(({ expired: _, clawbackTarget: _t, clawbackTaken: _k, ...lot }) => ({ ...lot, expiringSoon: lot.expiresAt.getTime() <= soon }));
+    return this.spendable(userId).map((lot) => this.view(lot));
   }
 
   async hasPaid(userId: string): Promise<boolean> {
@@ -147,25 +156,32 @@ export class InMemoryCreditLedger extends CreditLedger {
   }
 
   async history(userId: string, page: number, pageSize: number): Promise<{ items: LedgerEvent[]; total: number }> {
-    const mine = this.events.filter((e) => e.userId === userId).reverse();
-    return { items: mine.slice((page - 1) * pageSize, page * pageSize).map(({ userId: _u, lotId: _l, ...event }) => event), total: mine.length };
+    // As the SQL shows it: a spend given back (a failed job) is one line, the give-back's, net 0.
+    const mine = this.events.filter((e) => e.userId === userId);
+    const spendOf = (chargeId: string | null) => mine.find((e) => e.kind === 'spend' && chargeId !== null && e.chargeId === chargeId);
+    const shown = mine
+      .filter((e) => !(e.kind === 'spend' && mine.some((r) => r.kind === 'refund' && r.chargeId === e.chargeId)))
+      .map((e) => {
+        const spend = e.kind === 'refund' ? spendOf(e.chargeId) : undefined;
+        const line = { id: e.id, kind: e.kind, credits: e.credits, description: e.description, createdAt: e.createdAt };
+        return spend ? { ...line, credits: e.credits + spend.credits, description: `${spend.description}: ${e.description}` } : line;
+      })
+      .reverse();
+    return { items: shown.slice((page - 1) * pageSize, page * pageSize), total: shown.length };
   }
 
   async dailyUsage(userId: string, days: number): Promise<{ date: string; credits: number }[]> {
     const day = (d: Date) => d.toISOString().slice(0, 10);
     return Array.from({ length: days }, (_, i) => {
       const date = day(new Date(this.now.getTime() - (days - 1 - i) * DAY_MS));
-      const credits = this.charges.filter((c) => c.userId === userId && c.state === 'captured' && day(c.settledAt!) === date).reduce((sum, c) => sum + c.amount, 0);
+      const credits = this.charges.filter((c) => c.userId === userId && c.state === 'captured' && day(c.createdAt) === date).reduce((sum, c) => sum + c.amount, 0);
       return { date, credits };
     });
   }
 
   async expireDue(limit: number): Promise<number> {
-    const due = this.lotRows.filter((lot) => !lot.expired && lot.expiresAt <= this.now).slice(0, limit);
-    for (const lot of due) {
-      lot.expired = true;
-      if (lot.remaining > 0) this.record(lot.userId, 'expire', -lot.remaining, `Expired: ${lot.description}`, lot.id);
-    }
+    const due = this.lotRows.filter((lot) => lot.expiresAt <= this.now && lot.remaining > 0).slice(0, limit);
+    for (const lot of due) this.expireReturned(lot, lot.remaining, `Expired: ${lot.description}`.slice(0, 200));
     return due.length;
   }
 
@@ -192,10 +208,18 @@ export class InMemoryCreditLedger extends CreditLedger {
   }
 
   /** A user's unexpired lots with credits left, soonest to expire first. */
-  private spendable(userId: string) {
+  private spendable(userId: string): LotRow[] {
     return this.lotRows
       .filter((lot) => lot.userId === userId && lot.expiresAt > this.now && lot.remaining > 0)
       .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime());
+  }
+
+  private view({ clawbackTarget: _t, clawbackTaken: _k, ...lot }: LotRow): CreditLot {
+    return { ...lot, expiringSoon: lot.expiresAt.getTime() <= this.now.getTime() + EXPIRING_SOON_DAYS * DAY_MS };
+  }
+
+  private lot(id: string): LotRow {
+    return this.lotRows.find((lot) => lot.id === id)!;
   }
 
   private charge(idempotencyKey: string) {
@@ -208,7 +232,12 @@ export class InMemoryCreditLedger extends CreditLedger {
     return { ...charge };
   }
 
-  private record(userId: string, kind: LedgerEvent['kind'], credits: number, description: string, lotId: string | null, actorId?: string): void {
-    this.events.push({ id: randomUUID(), userId, kind, credits, description, createdAt: this.now, lotId, actorId: actorId ?? null });
+  private expireReturned(lot: LotRow, credits: number, description: string): void {
+    lot.remaining -= credits;
+    this.record(lot.userId, 'expire', -credits, description, { lotId: lot.id });
+  }
+
+  private record(userId: string, kind: LedgerEvent['kind'], credits: number, description: string, ref: { lotId?: string; chargeId?: string; actorId?: string }): void {
+    this.events.push({ id: randomUUID(), userId, kind, credits, description, createdAt: this.now, lotId: ref.lotId ?? null, chargeId: ref.chargeId ?? null, actorId: ref.actorId ?? null });
   }
 }
