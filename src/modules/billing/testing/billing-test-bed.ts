@@ -10,6 +10,7 @@ import { CheckoutService } from '../application/checkout.service';
 import { OrderViews } from '../application/order-views.service';
 import { PaymentEventsService } from '../application/payment-events.service';
 import { PaymentReversalsService } from '../application/payment-reversals.service';
+import { ReceiptsService } from '../application/receipts.service';
 import { RefundService } from '../application/refund.service';
 import type { Order } from '../domain/order';
 import { OrderRepository } from '../domain/order-repository.port';
@@ -65,6 +66,7 @@ export function billingProviders(fakes: { orders: InMemoryOrderRepository; gatew
     RefundService,
     AdminOrdersService,
     OrderViews,
+    ReceiptsService,
     PaymentsEnabledGuard,
     { provide: OrderRepository, useValue: fakes.orders },
     { provide: PaymentGateway, useValue: fakes.gateway },
