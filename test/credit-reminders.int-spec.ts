@@ -89,7 +89,8 @@ describe('credit reminders on PostgreSQL', () => {
     await grant(user.id, 10);
     await spend(user.id, 10);
     await runBoth();
-    expect(mailsTo(user.email).map((m) => m.subject)).toEqual(['You have 2 credits left on Mystery Doors Guide', 'You have 1 credit left on Mystery Doors Guide']);
+    // Either worker may have sent either one: each once.
+    expect(mailsTo(user.email).map((m) => m.subject).sort()).toEqual(['You have 1 credit left on Mystery Doors Guide', 'You have 2 credits left on Mystery Doors Guide']);
   });
 
   it('never mails a balance that is low without a spend (a trial of 2 credits, unused)', async () => {
