@@ -347,6 +347,7 @@ export function settingWarnings(e: Env): string[] {
   if (s.login && !e.EMAIL_LOGIN && !s.google) warnings.push('HAS_LOGIN=true with EMAIL_LOGIN=false and no Google sign-in: nobody can sign in');
   if (e.ADMIN_EMAILS.length && !s.login) warnings.push('ADMIN_EMAILS without HAS_LOGIN=true: admins cannot sign in, the admin screens stay hidden');
   if (e.STRIPE_SECRET_KEY && !s.payments) warnings.push('STRIPE_SECRET_KEY is set but payments are off (HAS_PAYMENT and HAS_LOGIN): it is not used');
+  if (e.STRIPE_SECRET_KEY && s.payments && !e.SELLER_ADDRESS) warnings.push('STRIPE_SECRET_KEY without SELLER_ADDRESS: receipts of real payments name no seller address');
   if (e.TEST_PAYMENTS && e.STRIPE_SECRET_KEY) warnings.push('TEST_PAYMENTS=true with STRIPE_SECRET_KEY: Stripe takes the payments, TEST_PAYMENTS is ignored');
   if (e.IMAGE_STORE !== 's3' && (e.S3_BUCKET || e.S3_ENDPOINT)) warnings.push('S3_BUCKET or S3_ENDPOINT without IMAGE_STORE=s3: images are kept in files under DATA_DIR');
   if (e.WORKER_METRICS_PORT && !e.REDIS_URL) warnings.push('WORKER_METRICS_PORT without REDIS_URL: there is no worker process to listen');
