@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AppConfig } from './config/app-config';
+import { AccountModule } from './modules/account/account.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { BillingModule } from './modules/billing/billing.module';
 import { ContentModule } from './modules/content/content.module';
@@ -21,7 +22,7 @@ import type { ServerEntrySource } from './ssr/server-entry-source.port';
 import { SsrModule } from './ssr/ssr.module';
 
 /** The feature modules (bounded contexts); each imports what it uses. The worker and `npm run migrate` load them too. */
-export const FEATURE_MODULES = [AuthModule, ErrorLogModule, LevelsModule, ContentModule, CreditsModule, BillingModule, ImageToolModule, GuideReportsModule, GuideInsightsModule, OpsModule, ProgressModule, SearchModule];
+export const FEATURE_MODULES = [AuthModule, ErrorLogModule, LevelsModule, ContentModule, CreditsModule, BillingModule, ImageToolModule, GuideReportsModule, GuideInsightsModule, OpsModule, ProgressModule, SearchModule, AccountModule];
 
 /** The web process: platform, feature modules, and last the SSR catch-all for pages. */
 @Module({})

@@ -161,6 +161,7 @@ describe('the payment pages', () => {
     test_mode: true,
     trial: { credits: 10, days: 14 },
     donation: { credits_per_dollar: 50, min_usd: 1, max_usd: 500, validity_days: 365 },
+    refund_rule: { window_days: 14, max_used_percent: 10 },
   };
   const on = fakePageData({ config: paymentsOn, billing: { ...fakePageData().billing, pricing: async () => pricing } });
   const withStripe = fakePageData({ config: { ...paymentsOn, testPayments: false }, billing: { ...fakePageData().billing, pricing: async () => ({ ...pricing, test_mode: false }) } });

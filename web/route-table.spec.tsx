@@ -16,6 +16,7 @@ const pricing: PricingData = {
   test_mode: true,
   trial: { credits: 10, days: 14 },
   donation: { credits_per_dollar: 50, min_usd: 1, max_usd: 500, validity_days: 365 },
+  refund_rule: { window_days: 14, max_used_percent: 10 },
 };
 // Payments on, so the account pages render rather than 404.
 const data = fakePageData({ config: loadConfig({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true' }).public, billing: { ...fakePageData().billing, pricing: async () => pricing } });

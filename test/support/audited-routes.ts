@@ -17,6 +17,8 @@ export function routeSamples(orders: { paid: string; pending: string; refunded: 
     billing: `/billing?order=${orders.paid}`,
     // Partly refunded: every table of the order's trail has rows (credits granted and taken back, a refund).
     'admin-order': `/admin/orders/${orders.refunded}`,
+    // Its receipt lists the refund (the admin may see every receipt).
+    'billing-receipt': `/billing/receipts/${orders.refunded}`,
   };
   return Object.fromEntries(PAGES.map((route) => [route.id, samples[route.id] ?? route.sample ?? (/[:*]/.test(route.path) ? '' : route.path)]));
 }

@@ -6,6 +6,7 @@ import { CreditsModule } from 'src/modules/credits/credits.module';
 import { YamlPricingCatalog } from './adapters/files/yaml-pricing-catalog.adapter';
 import { BillingAdminController, PaymentEventsAdminController } from './adapters/http/billing-admin.controller';
 import { BillingController } from './adapters/http/billing.controller';
+import { ReceiptsController } from './adapters/http/receipts.controller';
 import { StripeWebhookController } from './adapters/http/stripe-webhook.controller';
 import { LocalPaymentGateway } from './adapters/local/local-payment-gateway.adapter';
 import { BillingPageData } from './adapters/pages/billing.pages';
@@ -19,6 +20,7 @@ import { CheckoutService } from './application/checkout.service';
 import { OrderViews } from './application/order-views.service';
 import { PaymentEventsService } from './application/payment-events.service';
 import { PaymentReversalsService } from './application/payment-reversals.service';
+import { ReceiptsService } from './application/receipts.service';
 import { RefundService } from './application/refund.service';
 import { OrderRepository } from './domain/order-repository.port';
 import { PaymentGateway } from './domain/payment-gateway.port';
@@ -34,12 +36,13 @@ import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module
  */
 @Module({
   imports: [AuthGuardsModule, CreditsModule, RecurringWorkModule, PagesModule, MikroOrmModule.forFeature([OrderSchema, PaymentEventSchema, OrderRefundSchema])],
-  controllers: [BillingController, StripeWebhookController, BillingAdminController, PaymentEventsAdminController],
+  controllers: [BillingController, ReceiptsController, StripeWebhookController, BillingAdminController, PaymentEventsAdminController],
   providers: [
     CheckoutService,
     PaymentEventsService,
     PaymentReversalsService,
     RefundService,
+    ReceiptsService,
     AdminOrdersService,
     OrderViews,
     BillingHousekeeping,

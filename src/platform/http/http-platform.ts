@@ -37,6 +37,8 @@ const JSON_TYPE = /^application\/json\s*(;|$)/i;
 const MULTIPART_FORM_TYPE = /^multipart\/form-data\s*(;|$)/i;
 /** The API write that takes a multipart form as well as JSON: the image upload. */
 const UPLOAD_ROUTE = 'POST /api/v1/images';
+/** RFC 8058's one-click unsubscribe: mail providers POST `List-Unsubscribe=One-Click` as a form (the signed token is the credential). */
+const UNSUBSCRIBE_ROUTE = 'POST /api/v1/reminders/unsubscribe';
 /** The API write whose body is raw bytes: Stripe's signed webhook (checked by its signature). */
 const RAW_BODY_ROUTE = 'POST /api/v1/payments/stripe/webhook';
 
@@ -81,7 +83,7 @@ export async function configureHttpPlatform(
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (!WRITE_METHODS.has(request.method) || !API_PATH.test(routedPath(request))) return done();
     const route = `${request.method} ${request.routeOptions.url}`;
-    if (route === RAW_BODY_ROUTE) return done();
+    if (route === RAW_BODY_ROUTE || route === UNSUBSCRIBE_ROUTE) return done();
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
     const type = request.headers['content-type'] ?? '';
     if (!hasBody || JSON_TYPE.test(type)) return done();

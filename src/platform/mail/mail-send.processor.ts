@@ -23,6 +23,7 @@ interface Claimed {
   subject: string;
   text: string;
   html: string;
+  list_unsubscribe: string | null;
   attempts: number;
   unknown_outcomes: number;
 }
@@ -69,12 +70,13 @@ export class MailSendProcessor implements OnModuleInit {
              sending_until = now() + (? * interval '1 millisecond')
          where id = ? and failed_at is null and attempts < ? and (sending_until is null or sending_until < now())
            and unknown_outcomes + (sending_until is not null)::int < ?
-         returning "to", subject, text, html, attempts, unknown_outcomes`,
+         returning "to", subject, text, html, list_unsubscribe, attempts, unknown_outcomes`,
         [this.leaseMs, outboxId, this.maxAttempts, MAIL_UNKNOWN_OUTCOMES_MAX],
       );
       if (!message) return this.notClaimed(outboxId);
       try {
-        await this.mailer.send({ to: message.to, subject: message.subject, text: message.text, html: message.html }, { messageId: this.messageId(outboxId) });
+        const listUnsubscribe = message.list_unsubscribe ?? undefined;
+        await this.mailer.send({ to: message.to, subject: message.subject, text: message.text, html: message.html, listUnsubscribe }, { messageId: this.messageId(outboxId) });
       } catch (error) {
         const unknown = error instanceof MailOutcomeUnknownError;
         const unknownOutcomes = message.unknown_outcomes + (unknown ? 1 : 0);

@@ -1,5 +1,6 @@
 import { definePage } from 'web/lib/router/page';
 import accountPageLoader from 'web/features/auth/account-page.loader';
+import accountLoader from 'web/features/auth/account.loader';
 
 /** The account pages: never cached; signed in, they send you home (web/components/account-menu.tsx). */
 
@@ -57,4 +58,23 @@ export const authPasswordReset = definePage({
   module: 'web/features/auth/password-reset.page.tsx',
   page: () => import('web/features/auth/password-reset.page'),
   loader: accountPageLoader,
+});
+
+/** The signed-in account's own page (its data loads in the browser), and the reminder mails' unsubscribe page. */
+export const account = definePage({
+  id: 'account',
+  path: '/account',
+  module: 'web/features/auth/account.page.tsx',
+  page: () => import('web/features/auth/account.page'),
+  loader: accountLoader,
+  cache: true,
+});
+
+export const accountUnsubscribe = definePage({
+  id: 'account-unsubscribe',
+  path: '/account/unsubscribe',
+  module: 'web/features/auth/unsubscribe.page.tsx',
+  page: () => import('web/features/auth/unsubscribe.page'),
+  loader: accountLoader,
+  cache: true,
 });

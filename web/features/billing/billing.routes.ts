@@ -51,6 +51,16 @@ export const billing = definePage({
   query: ['page', 'order'],
 });
 
+export const receipt = definePage({
+  id: 'billing-receipt',
+  path: '/billing/receipts/:order',
+  module: 'web/features/billing/receipt.page.tsx',
+  page: () => import('web/features/billing/receipt.page'),
+  loader: paymentsOnLoader,
+  cache: true,
+  sample: '/billing/receipts/00000000-0000-4000-8000-000000000000',
+});
+
 export const usage = definePage({
   id: 'usage',
   path: '/usage',

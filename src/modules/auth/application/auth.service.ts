@@ -11,6 +11,7 @@ import {
   InvalidLinkError,
   LoginDisabledError,
   PasswordSignInPausedError,
+  ReauthenticationRequiredError,
   TooManyAttemptsError,
   UnconfirmedAccountError,
 } from '../domain/auth.errors';
@@ -42,6 +43,9 @@ const MAIL_LIMIT = { max: 3, windowMs: 60 * 60_000 } as const;
  * At most max + lifetime windows mails an hour per address: 4 + 4 sign-in links, 4 + 1 resets.
  */
 const LINK_MAILS = { max: 4, windowMs: 60 * 60_000 } as const;
+
+/** A session this young proves its owner without the password (an emailed sign-in link, Google): for deleting the account. */
+export const FRESH_SIGN_IN_MS = 15 * 60_000;
 
 export interface SignedIn {
   user: User;
@@ -177,6 +181,29 @@ export class AuthService {
     const user = await this.users.findById(userId);
     if (!user?.confirmedAt) throw new InvalidLinkError();
     return this.startSession(user);
+  }
+
+  /**
+   * Proves the owner before an irreversible change: the password when given (counted against the
+   * sign-in limits), else a session signed in within FRESH_SIGN_IN_MS.
+   */
+  async confirmOwner(user: User, session: Session, password?: string): Promise<void> {
+    if (password !== undefined) {
+      const current = await this.users.findById(user.id);
+      if (current?.passwordHash && (await this.hasher.verify(current.passwordHash, password))) return;
+      await this.limit(`reauth:${user.id}`, MAIL_LIMIT);
+      throw new ReauthenticationRequiredError();
+    }
+    if (this.clock().getTime() - session.createdAt.getTime() <= FRESH_SIGN_IN_MS) return;
+    throw new ReauthenticationRequiredError();
+  }
+
+  /** A new password from the account page: proven with the current one (or a fresh sign-in without one); every other session ends. */
+  async changePassword(user: User, session: Session, input: { current?: string; password: string }): Promise<void> {
+    await this.confirmOwner(user, session, input.current);
+    await this.users.update(user.id, { passwordHash: await this.hasher.hash(input.password) });
+    const revoked = await this.sessions.revokeAllOf(user.id, this.clock(), session.id);
+    this.logger.log(`Password changed for user ${user.id}; ${revoked} other session(s) revoked`);
   }
 
   private async dummyVerify(password: string): Promise<false> {

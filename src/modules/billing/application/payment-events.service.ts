@@ -88,6 +88,7 @@ export class PaymentEventsService {
       paidAt: new Date(),
       gatewayPaymentRef: update.paymentRef ?? order.gatewayPaymentRef,
       paymentMethod: update.paymentMethod,
+      invoiceUrl: update.invoiceUrl ?? null,
     });
     await this.ledger.grant({
       userId: order.userId,

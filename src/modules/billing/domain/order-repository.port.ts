@@ -8,6 +8,7 @@ export interface OrderRefund {
   amountCents: number;
   /** The payment's cumulative refunded amount after it. */
   refundedCents: number;
+  /** Null for a refund the buyer made themself (the self-service rule). */
   adminId: string | null;
   createdAt: Date;
 }
@@ -29,7 +30,7 @@ export interface OrderSearch {
 export type NewOrder = Pick<Order, 'userId' | 'kind' | 'packId' | 'description' | 'credits' | 'validityDays' | 'amountCents' | 'gateway'>;
 
 export type OrderChanges = Partial<
-  Pick<Order, 'status' | 'refundedCents' | 'creditsRevoked' | 'gatewaySessionId' | 'gatewayPaymentRef' | 'paymentMethod' | 'paidAt' | 'disputeWonAt' | 'refundFailedCents'>
+  Pick<Order, 'status' | 'refundedCents' | 'creditsRevoked' | 'gatewaySessionId' | 'gatewayPaymentRef' | 'paymentMethod' | 'invoiceUrl' | 'paidAt' | 'disputeWonAt' | 'refundFailedCents'>
 >;
 
 /** Orders and the gateway events already applied. The `lock*` reads take a row lock: call them inside inTransaction. */

@@ -10,6 +10,7 @@ import { CheckoutService } from '../application/checkout.service';
 import { OrderViews } from '../application/order-views.service';
 import { PaymentEventsService } from '../application/payment-events.service';
 import { PaymentReversalsService } from '../application/payment-reversals.service';
+import { ReceiptsService } from '../application/receipts.service';
 import { RefundService } from '../application/refund.service';
 import type { Order } from '../domain/order';
 import { OrderRepository } from '../domain/order-repository.port';
@@ -29,7 +30,7 @@ export function billingTestBed(kind: 'stripe' | 'local' = 'stripe', env: Record<
   const gateway = new FakePaymentGateway(kind);
   const config = loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', PUBLIC_URL: 'https://guides.example', ...env });
   const accounts = new SessionAuthenticator(users, new InMemorySessionRepository(), config);
-  const views = new OrderViews(ledger);
+  const views = new OrderViews(ledger, config);
   const events = new PaymentEventsService(orders, gateway, ledger, config, new PaymentReversalsService(orders, ledger));
   const checkouts = new CheckoutService(orders, gateway, new FixedPricingCatalog(), events, views, config);
   const refunds = new RefundService(orders, gateway, events, views, config);
@@ -65,6 +66,7 @@ export function billingProviders(fakes: { orders: InMemoryOrderRepository; gatew
     RefundService,
     AdminOrdersService,
     OrderViews,
+    ReceiptsService,
     PaymentsEnabledGuard,
     { provide: OrderRepository, useValue: fakes.orders },
     { provide: PaymentGateway, useValue: fakes.gateway },

@@ -59,6 +59,7 @@ export class InMemoryOrderRepository extends OrderRepository {
       gatewaySessionId: null,
       gatewayPaymentRef: null,
       paymentMethod: null,
+      invoiceUrl: null,
       createdAt: now,
       paidAt: null,
       updatedAt: now,

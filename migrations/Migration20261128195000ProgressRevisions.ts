@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * a browser's cursor (the revision it last saw) finds what changed since. Existing rows start at 0:
  * every browser's first sync is the full merge anyway.
  */
-export class Migration20261201000000ProgressRevisions extends Migration {
+export class Migration20261128195000ProgressRevisions extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "account_progress" add column "revision" int not null default 0;`);
     this.addSql(`alter table "account_progress_resets" add column "revision" int not null default 0;`);
