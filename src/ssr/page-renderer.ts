@@ -8,7 +8,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from 'src/platfor
 import { measureRoundTrips } from 'src/platform/database/round-trips';
 import { MetricsService } from 'src/platform/metrics/metrics.service';
 import { isCrawler } from './crawlers';
-import type { RenderedResponse } from './encoded-response';
+import { compressForRequest, type RenderedResponse } from './encoded-response';
 import { PAYLOAD_SUFFIX, pathOf } from './page-target';
 import { payloadHeaders } from './payload-headers';
 import { ServerEntrySource } from './server-entry-source.port';
@@ -79,10 +79,15 @@ export class PageRenderer {
         .header('content-type', HTML_TYPE)
         // An admin page depends on who asks: never stored.
         .header('cache-control', admin ? 'no-store' : 'no-cache');
-      // A page React finished in its shell (no page suspends on the server today) is one chunk
-      // already: sent whole, it goes out with its length and is compressed in one call. A page
-      // still rendering streams, compressed as it comes (one flush per React flush).
-      void reply.send(output.complete ? await readAll(output.stream) : output.stream);
+      // A page still rendering streams, compressed by @fastify/compress as it comes (one flush per
+      // React flush). A page React finished in its shell (no page suspends on the server today) is
+      // one chunk already: compressed here in one call at the page quality, sent with its length.
+      if (!output.complete) return void reply.send(output.stream);
+      const { encoding, body } = compressForRequest(await readAll(output.stream), request.headers['accept-encoding']);
+      void reply.header('vary', 'accept-encoding');
+      if (encoding === 'identity') request.headers['x-no-compression'] = '1';
+      else void reply.header('content-encoding', encoding);
+      void reply.send(body);
     } catch (error) {
       if (signal.aborted) return;
       this.logger.error({ err: error, path: pathOf(request) }, 'Page failed to render');
