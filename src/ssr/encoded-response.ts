@@ -8,25 +8,18 @@ const brotliAsync = promisify(brotliCompress);
 export type Encoding = 'br' | 'gzip' | 'identity';
 
 /**
- * Brotli quality and gzip level of a page compressed for one response (an uncached render) and of a
- * cache entry's first variants. Chosen by bytes per CPU-millisecond on the level page
- * (bench:pages, docs/benchmarks.md): from brotli 1 to 5 each step saves 2,600 to 22,000 bytes per
- * extra CPU-millisecond, 6 and above under 2,000 (quality 5: 8.4 KB for 36 KB at about 0.45 ms,
- * quality 1 10.4 KB); gzip 6 is where its steps fall under that too.
+ * How a page is compressed when it is compressed once per response (an uncached render) and how a
+ * cache entry's first variant is stored: gzip 6, the fewest bytes for the CPU in the web process
+ * (bench:pages, docs/benchmarks.md). On the 37 KB level page, CPU per request in the web process
+ * beside its render: brotli 1 10.5 KB, brotli 3 9.5 KB and gzip 6 9.0 KB at the same cost within
+ * the noise; brotli 5 8.5 KB at about 1 ms more, under 600 bytes saved per millisecond (its 1 MB
+ * hash table is cold after a render: 0.9 ms against 0.5 ms back to back). So a browser that takes
+ * both gets gzip; brotli 5 is for a client that takes brotli only.
  */
-export const PAGE_BROTLI_QUALITY = 5;
-export const PAGE_GZIP_LEVEL = 6;
+const PAGE_GZIP_LEVEL = 6;
+const PAGE_BROTLI = { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_LGWIN]: 16 };
 /** Bodies under this size are sent as they are: compressing them saves about as much as the header costs. */
 const MIN_COMPRESSED_BYTES = 1024;
-
-const brotliParams = (body: Buffer, quality: number) => ({
-  params: {
-    [zlib.BROTLI_PARAM_QUALITY]: quality,
-    [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-    // The encoder sizes its tables to the body: 5-10% less CPU on a 30 KB page than the default window's.
-    [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
-  },
-});
 
 /** What a renderer hands the cache: the finished bytes of one response. */
 export interface RenderedResponse {
@@ -36,76 +29,66 @@ export interface RenderedResponse {
 }
 
 /**
- * One cached response as immutable bytes in each encoding: identity, gzip and brotli at the page
- * settings when stored, brotli replaced by quality 11 off the request path once the entry is
- * asked for again, so a cached page is never bigger than the same page rendered per request. Each
- * variant has its own strong ETag, derived from the identity bytes.
+ * One cached response as immutable bytes in each encoding: identity and gzip (the same bytes as an
+ * uncached answer) when stored, brotli (quality 11, slow) added off the request path once the entry
+ * is asked for again, so a cached page is never bigger than the same page rendered per request.
+ * Each variant has its own strong ETag, derived from the identity bytes.
  */
 export interface EncodedResponse {
   status: number;
   contentType: string;
   identity: Buffer;
   gzip: Buffer;
-  br: Buffer;
-  /** The brotli variant is quality 11 already (see brotliBest). */
-  brBest: boolean;
+  /** Undefined until the background brotli pass (started by the entry's first hit) finishes; gzip is served meanwhile. */
+  br?: Buffer;
   etags: Record<Encoding, string>;
   storedAt: number;
 }
 
-const etagOf = (hash: string, encoding: Encoding, best = false) =>
-  encoding === 'identity' ? `"${hash}"` : encoding === 'gzip' ? `"${hash}-gz"` : `"${hash}-br${best ? '11' : ''}"`;
-
-/** The three variants, compressed in the thread pool (gzip and brotli side by side). */
+/** Identity and gzip (in the thread pool); brotli comes later (see brotli). */
 export async function encode(rendered: RenderedResponse, storedAt: number): Promise<EncodedResponse> {
   const hash = createHash('sha256').update(rendered.body).digest('base64url').slice(0, 32);
-  // The per-request settings: the first answers from the cache are the same bytes as an uncached page's, never more (gzip 9 is not always smaller than 6).
-  const [gzipped, br] = await Promise.all([gzipAsync(rendered.body, { level: PAGE_GZIP_LEVEL }), brotliAsync(rendered.body, brotliParams(rendered.body, PAGE_BROTLI_QUALITY))]);
   return {
     status: rendered.status,
     contentType: rendered.contentType,
     identity: rendered.body,
-    gzip: gzipped,
-    br,
-    brBest: false,
-    etags: { identity: etagOf(hash, 'identity'), gzip: etagOf(hash, 'gzip'), br: etagOf(hash, 'br') },
+    gzip: await gzipAsync(rendered.body, { level: PAGE_GZIP_LEVEL }),
+    etags: { identity: `"${hash}"`, gzip: `"${hash}-gz"`, br: `"${hash}-br"` },
     storedAt,
   };
 }
 
-/**
- * Replaces the entry's brotli by quality 11 when that is smaller, made in the thread pool (tens of
- * milliseconds of CPU for a 30 KB page, paid once per entry), with the ETag of those bytes.
- */
-export async function brotliBest(response: EncodedResponse): Promise<void> {
-  const br = await brotliAsync(response.identity, brotliParams(response.identity, zlib.BROTLI_MAX_QUALITY));
-  response.brBest = true;
-  // On a small body quality 11 can come out a few bytes bigger: the stored variant stays then.
-  if (br.length >= response.br.length) return;
-  response.br = br;
-  response.etags.br = etagOf(response.etags.identity.slice(1, -1), 'br', true);
+/** Brotli at its best quality (11), in the thread pool: seconds of CPU per megabyte, paid once per entry. */
+export function brotli(identity: Buffer): Promise<Buffer> {
+  return brotliAsync(identity, {
+    params: {
+      [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+      [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length,
+    },
+  });
 }
 
 /**
- * A page rendered for one request, in the encoding Accept-Encoding asks for, compressed in one
- * synchronous call (a thread-pool trip costs more than brotli 5 on a 36 KB page: about 0.45 ms).
+ * A page rendered for one request, compressed in one synchronous call (cheaper than a trip through
+ * the thread pool at this size): gzip when the client takes it, brotli 5 when it takes brotli only.
  */
 export function compressForRequest(body: Buffer, acceptEncoding: string | string[] | undefined): { encoding: Encoding; body: Buffer } {
-  const encoding = body.length < MIN_COMPRESSED_BYTES ? 'identity' : chooseEncoding(acceptEncoding);
-  if (encoding === 'br') return { encoding, body: brotliCompressSync(body, brotliParams(body, PAGE_BROTLI_QUALITY)) };
-  if (encoding === 'gzip') return { encoding, body: gzipSync(body, { level: PAGE_GZIP_LEVEL }) };
-  return { encoding, body };
+  if (body.length < MIN_COMPRESSED_BYTES) return { encoding: 'identity', body };
+  const accepts = acceptedCodings(acceptEncoding);
+  if (accepts('gzip') || accepts('x-gzip')) return { encoding: 'gzip', body: gzipSync(body, { level: PAGE_GZIP_LEVEL }) };
+  if (accepts('br')) return { encoding: 'br', body: brotliCompressSync(body, { params: PAGE_BROTLI }) };
+  return { encoding: 'identity', body };
 }
 
-export const encodedSize = (response: EncodedResponse) => response.identity.length + response.gzip.length + response.br.length;
+export const encodedSize = (response: EncodedResponse) => response.identity.length + response.gzip.length + (response.br?.length ?? 0);
 
 /**
- * The encoding to answer with, by Accept-Encoding (RFC 9110 12.5.3): brotli when accepted, else
- * gzip, else identity. A coding with q=0 is refused, `*` stands for the unnamed ones; no header
- * means identity. Identity is the answer of last resort even when refused (no 406).
+ * What Accept-Encoding allows (RFC 9110 12.5.3): a coding with q=0 is refused, `*` stands for the
+ * unnamed ones; no header allows none (identity only).
  */
-export function chooseEncoding(acceptEncoding: string | string[] | undefined): Encoding {
-  if (acceptEncoding === undefined) return 'identity';
+function acceptedCodings(acceptEncoding: string | string[] | undefined): (coding: string) => boolean {
+  if (acceptEncoding === undefined) return () => false;
   const weights = new Map<string, number>();
   for (const item of (Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding).split(',')) {
     const [name = '', ...params] = item.split(';').map((part) => part.trim().toLowerCase());
@@ -114,25 +97,32 @@ export function chooseEncoding(acceptEncoding: string | string[] | undefined): E
     const weight = q === undefined ? 1 : Number(q.slice(2));
     weights.set(name, Number.isFinite(weight) ? weight : 0);
   }
-  const accepts = (coding: string) => (weights.get(coding) ?? weights.get('*') ?? 0) > 0;
-  if (accepts('br')) return 'br';
+  return (coding) => (weights.get(coding) ?? weights.get('*') ?? 0) > 0;
+}
+
+/**
+ * The stored variant to answer with: brotli when accepted and ready, else gzip, else identity.
+ * Identity is the answer of last resort even when refused (no 406).
+ */
+export function chooseEncoding(acceptEncoding: string | string[] | undefined, brotliReady: boolean): Encoding {
+  const accepts = acceptedCodings(acceptEncoding);
+  if (brotliReady && accepts('br')) return 'br';
   if (accepts('gzip') || accepts('x-gzip')) return 'gzip';
   return 'identity';
 }
 
 export function variant(response: EncodedResponse, encoding: Encoding): Buffer {
-  return response[encoding];
+  if (encoding === 'br' && response.br) return response.br;
+  return encoding === 'gzip' ? response.gzip : response.identity;
 }
 
 /**
- * The ETag of If-None-Match that names one of this response's variants (any variant, the brotli
- * one before quality 11 replaced it too: they are the same content), or undefined. Weak
- * comparison, as RFC 9110 13.1.2 asks of If-None-Match.
+ * The ETag of If-None-Match that names one of this response's variants (any variant: they are the
+ * same content), or undefined. Weak comparison, as RFC 9110 13.1.2 asks of If-None-Match.
  */
 export function matchingEtag(ifNoneMatch: string | undefined, response: EncodedResponse): string | undefined {
   if (!ifNoneMatch) return undefined;
-  const hash = response.etags.identity.slice(1, -1);
-  const ours = [...Object.values(response.etags), etagOf(hash, 'br', false), etagOf(hash, 'br', true)];
+  const ours = Object.values(response.etags);
   for (const raw of ifNoneMatch.split(',')) {
     const tag = raw.trim().replace(/^W\//, '');
     if (tag === '*') return response.etags.identity;

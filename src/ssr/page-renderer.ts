@@ -81,7 +81,7 @@ export class PageRenderer {
         .header('cache-control', admin ? 'no-store' : 'no-cache');
       // A page still rendering streams, compressed by @fastify/compress as it comes (one flush per
       // React flush). A page React finished in its shell (no page suspends on the server today) is
-      // one chunk already: compressed here in one call at the page quality, sent with its length.
+      // one chunk already: compressed here in one call (compressForRequest), sent with its length.
       if (!output.complete) return void reply.send(output.stream);
       const { encoding, body } = compressForRequest(await readAll(output.stream), request.headers['accept-encoding']);
       void reply.header('vary', 'accept-encoding');

@@ -102,10 +102,9 @@ export async function configureHttpPlatform(
   // What this plugin compresses per response: API answers, and pages that stream because they
   // suspended (none does today), flushed per chunk so the shell reaches the browser before the rest
   // renders; React's writes arrive coalesced (web/lib/flush-coalescer.ts), one flush per React
-  // flush. A finished uncached page is compressed by the SSR bridge at its own quality, cached pages
-  // and assets are stored compressed (src/ssr/encoded-response.ts, docs/design.md): the plugin
-  // skips a body with Content-Encoding. Brotli 1 here: with a flush per 2 KB, quality 5 costs
-  // twice the CPU of a single call (docs/benchmarks.md). The 256 KB window is plenty for pages.
+  // flush. A page React finished is compressed by the SSR bridge itself, and cached pages and assets
+  // are stored compressed (src/ssr/encoded-response.ts): the plugin skips a body that has
+  // Content-Encoding. The 256 KB window is plenty for pages.
   await app.register(compress, {
     threshold: 1024,
     // A whole body (an API answer) up to this size is compressed in one synchronous call, cheaper
