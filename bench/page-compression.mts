@@ -96,9 +96,10 @@ export async function measureCompression(html: Buffer, iterations: number): Prom
   return rows;
 }
 
-/** Bytes saved per extra CPU-millisecond (cold) against the previous row of the same codec; '-' for the first, or when it costs nothing more. */
+/** Bytes saved per extra CPU-millisecond (cold) against the previous row of the same codec; '-' for the first, or when it costs no more. */
 function marginal(row: CompressionRow['once'], previous: CompressionRow['once'] | undefined): string {
-  if (!previous || row.coldMs <= previous.coldMs) return '-';
+  // Under 0.01 ms more is within the clock's noise: free, as far as this can tell.
+  if (!previous || row.coldMs - previous.coldMs < 0.01) return '-';
   return String(Math.round((previous.bytes - row.bytes) / (row.coldMs - previous.coldMs)));
 }
 

@@ -1,3 +1,5 @@
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { useSite } from './support/site';
 
 /** A Prometheus sample's value, 0 when the series does not exist yet. */
@@ -6,11 +8,26 @@ function sample(metrics: string, series: string): number {
   return line ? Number(line.slice(series.length + 1)) : 0;
 }
 
+/** One GET whose body is read as it came over the wire, undecoded. */
+function raw(port: number, path: string, acceptEncoding: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path, headers: { 'accept-encoding': acceptEncoding, connection: 'close' }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
 /**
- * The database round trips of each page load, as an operator reads them (the metric
- * page_database_round_trips, by route), with the page cache off so every request runs its loader.
+ * Pages rendered on every request (the page cache off, so every request runs its loader): the
+ * database round trips of each load, as an operator reads them (the metric
+ * page_database_round_trips, by route), and how the page is compressed.
  */
-describe('database round trips per page load (built app, PostgreSQL, page cache off)', () => {
+describe('pages rendered per request (built app, PostgreSQL, page cache off)', () => {
   const site = useSite({ env: { PAGE_CACHE: 'false', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true' } });
 
   /** Loads `path` and answers its status and the round trips its load recorded under `route`. */
@@ -47,5 +64,20 @@ describe('database round trips per page load (built app, PostgreSQL, page cache 
 
   it('asks the database nothing for a level number out of range (404)', async () => {
     expect(await load('/levels/99999', '/levels/:id')).toEqual({ status: 404, loads: 1, roundTrips: 0 });
+  });
+
+  it('answers a browser gzip, whole with its length, a client that takes brotli only brotli, and identity to the rest', async () => {
+    const browser = await raw(site.port, '/levels/27', 'gzip, deflate, br, zstd');
+    expect(browser.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'accept-encoding', 'content-length': String(browser.body.length) });
+    const html = gunzipSync(browser.body).toString();
+    expect(html).toContain('The Locked Observatory');
+    // A third of the page or less on the wire.
+    expect(browser.body.length).toBeLessThan(html.length / 3);
+    const brotliOnly = await raw(site.port, '/levels/27', 'br');
+    expect(brotliOnly.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotliOnly.body).toString()).toBe(html);
+    const plain = await raw(site.port, '/levels/27', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(html);
   });
 });
