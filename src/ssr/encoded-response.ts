@@ -10,11 +10,11 @@ export type Encoding = 'br' | 'gzip' | 'identity';
 /**
  * How a page is compressed when it is compressed once per response (an uncached render) and how a
  * cache entry's first variant is stored: gzip 6, the fewest bytes for the CPU in the web process
- * (bench:pages, docs/benchmarks.md). On the 37 KB level page, CPU per request in the web process
- * beside its render: brotli 1 10.5 KB, brotli 3 9.5 KB and gzip 6 9.0 KB at the same cost within
- * the noise; brotli 5 8.5 KB at about 1 ms more, under 600 bytes saved per millisecond (its 1 MB
- * hash table is cold after a render: 0.9 ms against 0.5 ms back to back). So a browser that takes
- * both gets gzip; brotli 5 is for a client that takes brotli only.
+ * (bench:pages, docs/benchmarks.md). On the 37 KB level page: brotli 1 10.5 KB, brotli 3 9.5 KB at
+ * about the same CPU, gzip 6 9.0 KB for 0.2-0.35 ms more, brotli 5 8.5 KB for 0.35-1 ms more again
+ * beside a render (fewer bytes per millisecond than a 10 Mbit/s link carries, 1,250). So a browser,
+ * which takes both, gets gzip; brotli 5 (a 64 KB window: less CPU, the same bytes at this size) is
+ * for a client that takes brotli only.
  */
 const PAGE_GZIP_LEVEL = 6;
 const PAGE_BROTLI = { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_LGWIN]: 16 };
