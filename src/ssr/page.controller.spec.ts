@@ -35,7 +35,7 @@ describe('PageController (in process)', () => {
       { provide: PageCache, useValue: new PageCache({ maxEntries: 10, maxBytes: 1e6, ttlMs: 60_000 }) },
       { provide: ServerEntrySource, useValue: { entry: async () => entry.entry, assets: () => ({ scripts: [], styles: [], preloads: [] }), buildId: 'b1' } },
       { provide: SitePageData, useValue: { data: fakePageData() } },
-      { provide: MetricsService, useValue: { pageCacheResult: () => undefined, pageRendered: () => undefined } },
+      { provide: MetricsService, useValue: { pageCacheResult: () => undefined, pageRendered: () => undefined, pageLoaded: () => undefined } },
       ...accounts.providers(),
     ],
     config: testConfig(),

@@ -15,7 +15,7 @@ import type { SitePageData } from './site-page-data';
 
 const assets = { scripts: [], styles: [], preloads: [] };
 const config = { pageCache: true, pageCacheTtlMs: 60_000, http: { publicUrl: 'http://localhost:3000' } } as AppConfig;
-const metrics = { pageCacheResult: () => undefined, pageRendered: () => undefined } as unknown as MetricsService;
+const metrics = { pageCacheResult: () => undefined, pageRendered: () => undefined, pageLoaded: () => undefined } as unknown as MetricsService;
 
 /** The page pipeline with a fake server entry and a real page cache; counts the admin lookups. */
 function site(entry = fakeServerEntry()) {

@@ -114,18 +114,17 @@ export async function configureHttpPlatform(
     done();
   });
 
-  // What is compressed per response: uncached pages and API answers; cached pages and assets are
-  // stored compressed (brotli 11). A page still rendering streams, flushed per chunk so the shell
-  // reaches the browser before the rest renders; React's writes arrive coalesced
-  // (web/lib/flush-coalescer.ts), so that is one flush per React flush. Levels by measurement, in
-  // the web process under load on a 30 KB level page: brotli 4 cost 0.45 ms of CPU per page (7.0 KB),
-  // a third of the render; brotli 1 costs a fifth of that for 8.2 KB, less than gzip 1 for about
-  // its size (docs/benchmarks.md). The 256 KB window is plenty for pages this size.
+  // What this plugin compresses per response: API answers, and pages that stream because they
+  // suspended (none does today), flushed per chunk so the shell reaches the browser before the rest
+  // renders; React's writes arrive coalesced (web/lib/flush-coalescer.ts), one flush per React
+  // flush. A page React finished is compressed by the SSR bridge itself, and cached pages and assets
+  // are stored compressed (src/ssr/encoded-response.ts): the plugin skips a body that has
+  // Content-Encoding. The 256 KB window is plenty for pages.
   await app.register(compress, {
     threshold: 1024,
-    // A whole body (an API answer, a page React finished in its shell) up to this size is compressed
-    // in one synchronous call, cheaper than a trip through the thread pool as a stream (brotli 4 on
-    // the level page: 0.30 ms against 0.41 ms); the plugin's default ceiling on 2 cores is 8 KB.
+    // A whole body (an API answer) up to this size is compressed in one synchronous call, cheaper
+    // than a trip through the thread pool as a stream (brotli 4 on the level page: 0.30 ms against
+    // 0.41 ms); the plugin's default ceiling on 2 cores is 8 KB.
     syncThreshold: 256 * 1024,
     encodings: ['br', 'gzip'],
     zlibOptions: { level: 4, flush: zlib.Z_SYNC_FLUSH },

@@ -25,6 +25,12 @@ const FEATURED = [1, 27, 33, 60, 136, 233];
 /** Votes are keyed by a hash of the browser's random id, never the id itself. */
 const voterHash = (voterId: string) => createHash('sha256').update(`guide-voter:${voterId}`).digest('hex');
 
+/** `{ helpful }` from HELPFUL_SHARE_MIN_VOTES answers on, else nothing. */
+function helpful(counts: { helpful: number; notHelpful: number }): Pick<LevelDetail, 'helpful'> {
+  const share = helpfulShare(counts.helpful, counts.helpful + counts.notHelpful);
+  return share ? { helpful: share } : {};
+}
+
 function toDetail(level: Level): LevelDetail {
   return {
     number: level.number,
@@ -59,9 +65,9 @@ export class LevelsService {
 
   /** A published guide with its helpful share once it has enough answers (the API's level detail); NoGuideError without one. */
   async guide(number: number): Promise<LevelDetail> {
-    const [level, helpful] = await Promise.all([this.levels.findPublished(number), this.helpful(number)]);
+    const { level, feedback } = await this.levels.findPage(number);
     if (!level) throw new NoGuideError(number);
-    return { ...toDetail(level), ...helpful };
+    return { ...toDetail(level), ...helpful(feedback) };
   }
 
   /**
@@ -70,22 +76,13 @@ export class LevelsService {
    * a new answer shows within PAGE_CACHE_TTL_SECONDS (and at the next content import).
    */
   async levelPage(number: number): Promise<LevelPageData> {
-    const [{ level, prev, next }, helpful] = await Promise.all([this.levels.findWithNeighbours(number), this.helpful(number)]);
-    return level ? { kind: 'guide', level: { ...toDetail(level), ...helpful }, prev, next } : { kind: 'not-covered', number, prev, next };
+    const { level, prev, next, feedback } = await this.levels.findPage(number);
+    return level ? { kind: 'guide', level: { ...toDetail(level), ...helpful(feedback) }, prev, next } : { kind: 'not-covered', number, prev, next };
   }
 
-  /** `{ helpful }` from HELPFUL_SHARE_MIN_VOTES answers on, else nothing. */
-  private async helpful(number: number): Promise<Pick<LevelDetail, 'helpful'>> {
-    const counts = await this.votes.feedbackCounts(number);
-    const share = helpfulShare(counts.helpful, counts.helpful + counts.notHelpful);
-    return share ? { helpful: share } : {};
-  }
-
+  /** The list page: one round trip for the page of guides, the total and the difficulty filter's counts. */
   async list(query: LevelListQuery): Promise<LevelListData> {
-    const [{ levels, total }, counts] = await Promise.all([
-      this.levels.list(query, LEVELS_PAGE_SIZE),
-      this.levels.countByDifficulty(query.query),
-    ]);
+    const { levels, total, counts } = await this.levels.list(query, LEVELS_PAGE_SIZE);
     return { query, levels, total, page: query.page, pageCount: Math.max(1, Math.ceil(total / LEVELS_PAGE_SIZE)), counts };
   }
 

@@ -1,7 +1,8 @@
 import type { Difficulty, LevelListQuery, LevelSummary } from 'src/contracts/levels';
 import { MARK_END, MARK_START, type RankedHits, type SearchTerms } from 'src/contracts/search';
 import { Level, type LevelGuide } from '../domain/level';
-import { LevelRepository, type ImportSummary, type LevelPage } from '../domain/level-repository.port';
+import type { GuideVoteRepository } from '../domain/guide-vote-repository.port';
+import { LevelRepository, type ImportSummary, type LevelListPage, type LevelPage, type LevelPageRow } from '../domain/level-repository.port';
 
 /** A published guide for specs: level `number`, medium, with the fields a content file fills. */
 export function aLevel(number: number, overrides: Partial<Level> = {}): Level {
@@ -31,11 +32,15 @@ const summary = (level: Level): LevelSummary => ({ number: level.number, title: 
  * Level guides in memory, for specs: the published set, its lists and neighbours as the SQL
  * answers them (by number), a plain word search (every word, or any, in the title or text) and the
  * import's diff by content hash. test/levels.int-spec.ts proves the SQL and its full-text search.
+ * A level page's helpfulness answers come from `votes` when given (the SQL reads the votes table).
  */
 export class InMemoryLevelRepository extends LevelRepository {
   readonly rows = new Map<number, Level>();
 
-  constructor(levels: Level[] = []) {
+  constructor(
+    levels: Level[] = [],
+    private readonly votes?: Pick<GuideVoteRepository, 'feedbackCounts'>,
+  ) {
     super();
     for (const level of levels) this.rows.set(level.number, level);
   }
@@ -54,22 +59,23 @@ export class InMemoryLevelRepository extends LevelRepository {
     return level?.published ? { ...level } : null;
   }
 
-  async findWithNeighbours(number: number) {
+  async findPage(number: number): Promise<LevelPageRow> {
     const all = this.published();
     const prev = all.filter((l) => l.number < number).at(-1);
     const next = all.find((l) => l.number > number);
-    return { level: await this.findPublished(number), ...(prev ? { prev: summary(prev) } : {}), ...(next ? { next: summary(next) } : {}) };
+    const feedback = (await this.votes?.feedbackCounts(number)) ?? { helpful: 0, notHelpful: 0 };
+    return { level: await this.findPublished(number), ...(prev ? { prev: summary(prev) } : {}), ...(next ? { next: summary(next) } : {}), feedback };
   }
 
-  async list(query: LevelListQuery, pageSize: number): Promise<LevelPage> {
-    const found = this.matching(query.query).filter((l) => !query.difficulty || l.difficulty === query.difficulty);
-    return { levels: found.slice((query.page - 1) * pageSize, query.page * pageSize).map(summary), total: found.length };
-  }
-
-  async countByDifficulty(text?: string) {
-    const found = this.matching(text);
-    const count = (d: Difficulty) => found.filter((l) => l.difficulty === d).length;
-    return { easy: count('easy'), medium: count('medium'), hard: count('hard'), all: found.length };
+  async list(query: LevelListQuery, pageSize: number): Promise<LevelListPage> {
+    const matching = this.matching(query.query);
+    const found = matching.filter((l) => !query.difficulty || l.difficulty === query.difficulty);
+    const count = (d: Difficulty) => matching.filter((l) => l.difficulty === d).length;
+    return {
+      levels: found.slice((query.page - 1) * pageSize, query.page * pageSize).map(summary),
+      total: found.length,
+      counts: { easy: count('easy'), medium: count('medium'), hard: count('hard'), all: matching.length },
+    };
   }
 
   async hardest(limit: number): Promise<LevelPage> {

@@ -24,7 +24,7 @@ describe('LevelsApiController (in process)', () => {
           aLevel(1, { difficulty: 'easy', title: 'The Front Door' }),
           aLevel(27, { title: 'The Locked Observatory', searchText: 'a brass telescope points at the stars' }),
           aLevel(33, { difficulty: 'hard', published: false }),
-        ]),
+        ], votes),
       },
       { provide: GuideVoteRepository, useValue: votes },
       ...accounts.providers(),
