@@ -33,10 +33,8 @@ export function Seo({
       <meta property="og:image" content={`${siteUrl}${image}`} />
       <meta property="og:image:width" content="1200" />
       <meta property="og:image:height" content="660" />
+      {/* X reads the title, description and image from the og: tags above: only the card's kind is its own. */}
       <meta name="twitter:card" content="summary_large_image" />
-      <meta name="twitter:image" content={`${siteUrl}${image}`} />
-      <meta name="twitter:title" content={fullTitle} />
-      {description && <meta name="twitter:description" content={description} />}
     </Helmet>
   );
 }

@@ -12,7 +12,6 @@ import testCheckoutLoader from 'web/features/billing/test-checkout.loader';
 export const pricing = definePage({
   id: 'pricing',
   path: '/pricing',
-  module: 'web/features/billing/pricing.page.tsx',
   page: () => import('web/features/billing/pricing.page'),
   loader: pricingLoader,
   cache: true,
@@ -22,7 +21,6 @@ export const pricing = definePage({
 export const testCheckout = definePage({
   id: 'payment-test-checkout',
   path: '/payment/test-checkout',
-  module: 'web/features/billing/test-checkout.page.tsx',
   page: () => import('web/features/billing/test-checkout.page'),
   loader: testCheckoutLoader,
   cache: true,
@@ -32,7 +30,6 @@ export const testCheckout = definePage({
 export const paymentSuccess = definePage({
   id: 'payment-success',
   path: '/payment/success',
-  module: 'web/features/billing/payment-success.page.tsx',
   page: () => import('web/features/billing/payment-success.page'),
   loader: paymentsOnLoader,
   cache: true,
@@ -42,7 +39,6 @@ export const paymentSuccess = definePage({
 export const billing = definePage({
   id: 'billing',
   path: '/billing',
-  module: 'web/features/billing/billing.page.tsx',
   page: () => import('web/features/billing/billing.page'),
   loader: paymentsOnLoader,
   cache: true,
@@ -52,7 +48,6 @@ export const billing = definePage({
 export const usage = definePage({
   id: 'usage',
   path: '/usage',
-  module: 'web/features/billing/usage.page.tsx',
   page: () => import('web/features/billing/usage.page'),
   loader: paymentsOnLoader,
   cache: true,

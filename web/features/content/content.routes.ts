@@ -11,7 +11,6 @@ import postLoader from 'web/features/content/post.loader';
 export const blog = definePage({
   id: 'blog',
   path: '/blog',
-  module: 'web/features/content/blog-list.page.tsx',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
   cache: true,
@@ -22,7 +21,6 @@ export const blog = definePage({
 export const post = definePage({
   id: 'post',
   path: '/blog/*slug',
-  module: 'web/features/content/post.page.tsx',
   page: () => import('web/features/content/post.page'),
   loader: postLoader,
   cache: true,
@@ -32,7 +30,6 @@ export const post = definePage({
 export const category = definePage({
   id: 'category',
   path: '/category/:tag',
-  module: 'web/features/content/blog-list.page.tsx',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
   cache: true,
@@ -43,7 +40,6 @@ export const category = definePage({
 export const month = definePage({
   id: 'month',
   path: '/month/:month',
-  module: 'web/features/content/blog-list.page.tsx',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
   cache: true,
@@ -57,7 +53,6 @@ export const detail = definePage({ id: 'detail', path: '/detail/:slug', loader: 
 export const faq = definePage({
   id: 'faq',
   path: '/faq',
-  module: 'web/features/content/faq.page.tsx',
   page: () => import('web/features/content/faq.page'),
   cache: true,
   sitemap: 'always',
@@ -66,7 +61,6 @@ export const faq = definePage({
 export const download = definePage({
   id: 'download',
   path: '/download',
-  module: 'web/features/content/download.page.tsx',
   page: () => import('web/features/content/download.page'),
   cache: true,
   sitemap: 'always',
@@ -75,7 +69,6 @@ export const download = definePage({
 export const media = definePage({
   id: 'media',
   path: '/media',
-  module: 'web/features/content/media.page.tsx',
   page: () => import('web/features/content/media.page'),
   loader: mediaLoader,
   cache: true,
@@ -85,7 +78,6 @@ export const media = definePage({
 export const explore = definePage({
   id: 'explore',
   path: '/explore',
-  module: 'web/features/content/explore.page.tsx',
   page: () => import('web/features/content/explore.page'),
   loader: exploreLoader,
   cache: true,
@@ -96,7 +88,6 @@ export const explore = definePage({
 export const contentPage = definePage({
   id: 'page',
   path: '/:slug',
-  module: 'web/features/content/content.page.tsx',
   page: () => import('web/features/content/content.page'),
   loader: contentLoader,
   cache: true,

@@ -10,7 +10,6 @@ import adminQueuesLoader from 'web/features/ops/admin-queues.loader';
 export const admin = definePage({
   id: 'admin',
   path: '/admin',
-  module: 'web/features/ops/admin.page.tsx',
   page: () => import('web/features/ops/admin.page'),
   loader: adminLoader,
   access: 'admin',
@@ -19,7 +18,6 @@ export const admin = definePage({
 export const adminErrors = definePage({
   id: 'admin-errors',
   path: '/admin/errors',
-  module: 'web/features/ops/admin-errors.page.tsx',
   page: () => import('web/features/ops/admin-errors.page'),
   loader: adminErrorsLoader,
   access: 'admin',
@@ -29,7 +27,6 @@ export const adminErrors = definePage({
 export const adminOrders = definePage({
   id: 'admin-orders',
   path: '/admin/orders',
-  module: 'web/features/ops/admin-orders.page.tsx',
   page: () => import('web/features/ops/admin-orders.page'),
   loader: adminOrdersLoader,
   access: 'admin',
@@ -39,7 +36,6 @@ export const adminOrders = definePage({
 export const adminOrder = definePage({
   id: 'admin-order',
   path: '/admin/orders/:id',
-  module: 'web/features/ops/admin-order.page.tsx',
   page: () => import('web/features/ops/admin-order.page'),
   loader: adminOrderLoader,
   access: 'admin',
@@ -49,7 +45,6 @@ export const adminOrder = definePage({
 export const adminQueues = definePage({
   id: 'admin-queues',
   path: '/admin/queues',
-  module: 'web/features/ops/admin-queues.page.tsx',
   page: () => import('web/features/ops/admin-queues.page'),
   loader: adminQueuesLoader,
   access: 'admin',
