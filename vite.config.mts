@@ -136,6 +136,8 @@ export default defineConfig(({ isSsrBuild }) => ({
               groups: [
                 { name: 'zod-jitless', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]web[\\/]lib[\\/]zod-jitless\.ts$/ },
                 { name: 'stored-state', test: /[\\/]web[\\/]lib[\\/](use-)?stored-state\.ts$|[\\/](web[\\/]lib|src[\\/]contracts)[\\/]progress(-store)?\.ts$/, includeDependenciesRecursively: false },
+                // Helmet, loaded after the first render (web/lib/head-tags.tsx), by its name.
+                { name: 'helmet', test: /[\\/]node_modules[\\/](react-helmet-async|react-fast-compare|shallowequal|invariant)[\\/]/, includeDependenciesRecursively: false },
                 // The guide and "not covered yet" pages share their navigation; the level lists share the rest.
                 { name: 'level-bits', test: /[\\/]web[\\/](components[\\/]level-bits|features[\\/]levels[\\/]level-nav)\.tsx$/, includeDependenciesRecursively: false },
               ],

@@ -547,20 +547,26 @@ describe('the site in a real browser', () => {
     }
   });
 
-  it("renders the first page without the page chunk map, fetches it once for the pages that follow, and preloads each one's chunks from it", async () => {
+  it("renders the first page without the page chunk map or Helmet, fetches the map once for the pages that follow, preloads each one's chunks from it and replaces the head tags", async () => {
     const { url, map } = await builtPageChunks();
     const context = await browser.newContext();
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
     page.on('pageerror', (error) => problems.push(error.message));
-    // The map is held until the first page has hydrated: that page must not wait for it.
+    // The map is held until the first page has hydrated, Helmet until a link is clicked: the first page waits for neither.
     let mapRequests = 0;
     let release = () => undefined as void;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route(`**${url}`, async (route) => {
       mapRequests++;
       await held;
+      await route.continue();
+    });
+    let releaseHelmet = () => undefined as void;
+    const helmetHeld = new Promise<void>((resolve) => (releaseHelmet = resolve));
+    await page.route('**/assets/helmet-*.js', async (route) => {
+      await helmetHeld;
       await route.continue();
     });
     try {
@@ -577,7 +583,17 @@ describe('the site in a real browser', () => {
 
       // A navigation to a page of other chunks: each is preloaded from the map, fetched once.
       await page.locator('header a[href="/levels"]').first().click();
+      releaseHelmet();
       await page.getByRole('heading', { name: /^All Mystery Doors levels/ }).waitFor();
+      // The first page's head tags, the server's, gave way to the next page's: the navigation waited for Helmet to take them over.
+      const head = () =>
+        page.evaluate(() => ({
+          titles: [...document.querySelectorAll('title')].map((title) => title.textContent),
+          descriptions: document.querySelectorAll('meta[name=description]').length,
+          canonicals: [...document.querySelectorAll('link[rel=canonical]')].map((link) => new URL(link.getAttribute('href')!).pathname),
+          ogUrls: [...document.querySelectorAll('meta[property="og:url"]')].map((meta) => new URL(meta.getAttribute('content')!).pathname),
+        }));
+      await poll(head).toEqual({ titles: [expect.stringMatching(/^All Mystery Doors Levels/)], descriptions: 1, canonicals: ['/levels'], ogUrls: ['/levels'] });
       await page.goto(`${app.url}/blog`).then(() => hydrated(page));
       await page.locator('footer a[href="/terms-of-service"]').click();
       await page.getByRole('heading', { name: 'Terms of Service' }).waitFor();

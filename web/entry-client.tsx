@@ -1,7 +1,6 @@
 import './styles/app.css';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { HelmetProvider } from 'react-helmet-async';
 import type { HydrationData } from 'web/entry-server';
 import { isStaleBuild, reloadForChunkError } from 'web/lib/build-check';
 import { I18nProvider, loadMessages } from 'web/i18n/i18n';
@@ -9,6 +8,7 @@ import { readCookie, LOCALE_COOKIE, rememberLocale } from 'web/i18n/locale';
 import { configureErrorReporter, installGlobalErrorReporting } from 'web/lib/error-reporter';
 import { HYDRATION_DATA_ID } from 'src/contracts/inline-scripts';
 import { chunksOfPage, type PageChunks } from 'src/contracts/page-data';
+import { browserHeadTags } from 'web/lib/head-tags';
 import { HydrationJsonContext } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
 import { loadPage } from 'web/route-table';
@@ -45,11 +45,15 @@ function pageChunkMap(): Promise<PageChunks | undefined> {
   return chunkMap;
 }
 
+// Helmet writes the head tags of the pages after this one: loaded once this one has hydrated.
+const { BrowserHeadTags, ready: headTagsReady } = browserHeadTags();
+
 /**
  * Loads a page's chunk and, as vite does for other dynamic imports, preloads the chunks it imports
  * beside it (their list from the map, which downloads alongside the page's chunk the first time).
+ * The page shows once Helmet has the page on screen's head tags, so that the next page's replace them.
  */
-function loadPageAndChunks(routeId: string): Promise<void> {
+async function loadPageAndChunks(routeId: string): Promise<void> {
   void pageChunkMap().then((map) => {
     for (const href of chunksOfPage(map, routeId)) {
       if (document.head.querySelector(`link[href="${href}"]`)) continue;
@@ -59,7 +63,7 @@ function loadPageAndChunks(routeId: string): Promise<void> {
       document.head.append(link);
     }
   });
-  return loadPage(routeId);
+  await Promise.all([loadPage(routeId), headTagsReady]);
 }
 
 // A first visit remembers the language it arrived in (route, or the server's redirect).
@@ -78,9 +82,9 @@ void Promise.all([loadMessages(page.locale), loadPage(page.routeId)])
           <RootDataContext.Provider value={root}>
             <I18nProvider locale={page.locale} messages={loaded[0]}>
               <BrowserRouter initial={page} loadPage={loadPageAndChunks} fullLoadFirst={isStaleBuild} onChunkError={reloadForChunkError}>
-                <HelmetProvider>
+                <BrowserHeadTags>
                   <RootLayout />
-                </HelmetProvider>
+                </BrowserHeadTags>
               </BrowserRouter>
             </I18nProvider>
           </RootDataContext.Provider>

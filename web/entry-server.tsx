@@ -1,5 +1,5 @@
 import { renderToPipeableStream, renderToStaticMarkup } from 'react-dom/server';
-import { HelmetProvider } from 'react-helmet-async';
+import { Helmet } from 'react-helmet-async';
 import { analyticsScript, HINTS_REVEAL_SCRIPT, PROGRESS_SCRIPT, THEME_SCRIPT } from 'src/contracts/inline-scripts';
 import { chunksOfPage, type PageAssets, type RootData } from 'src/contracts/page-data';
 import type { PagePayload, PayloadInput, RenderInput, RenderOutput, ServerEntry } from 'src/contracts/ssr';
@@ -8,6 +8,7 @@ import { ErrorView } from 'web/components/error-view';
 import { I18nProvider, loadMessages } from 'web/i18n/i18n';
 import { LOCALES } from 'web/i18n/locales';
 import { FlushCoalescer } from 'web/lib/flush-coalescer';
+import { HelmetContext } from 'web/lib/head-tags';
 import { DocumentAssetsContext, HydrationJsonContext, ParseTimeScriptsContext, type DocumentAssets } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
 import { createMatcher, loadersOf, loadPageState, type PageState } from 'web/lib/router/page';
@@ -71,9 +72,9 @@ async function render(input: RenderInput): Promise<RenderOutput> {
             <RootDataContext.Provider value={root}>
               <I18nProvider locale={page.locale} messages={messages}>
                 <StaticRouter page={page}>
-                  <HelmetProvider>
+                  <HelmetContext value={Helmet}>
                     <RootLayout />
-                  </HelmetProvider>
+                  </HelmetContext>
                 </StaticRouter>
               </I18nProvider>
             </RootDataContext.Provider>
@@ -116,11 +117,11 @@ async function payload(input: PayloadInput): Promise<PagePayload> {
 
 function renderErrorDocument({ assets, status }: { assets: PageAssets; status: number }): string {
   return `<!DOCTYPE html>${renderToStaticMarkup(
-    <HelmetProvider>
+    <HelmetContext value={Helmet}>
       <Document assets={{ styles: assets.styles, preloads: [] }}>
         <ErrorView status={status} />
       </Document>
-    </HelmetProvider>,
+    </HelmetContext>,
   )}`;
 }
 
