@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { createContext, createElement, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { Helmet as HelmetComponent } from 'react-helmet-async';
 
 type Helmet = typeof HelmetComponent;
@@ -15,8 +15,9 @@ export const HelmetContext = createContext<Helmet | null>(null);
 
 /** Tags for the document's <head> (title, meta, link), written through Helmet; nothing until the browser has it. */
 export function HeadTags({ children }: { children: ReactNode }) {
-  const Helmet = useContext(HelmetContext);
-  return Helmet ? <Helmet>{children}</Helmet> : null;
+  const helmet = useContext(HelmetContext);
+  // The one Helmet component, from the context: never created during render.
+  return helmet ? createElement(helmet, null, children) : null;
 }
 
 /**

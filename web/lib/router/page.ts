@@ -52,7 +52,7 @@ export interface PageRoute<Id extends string = string> {
   load: () => Promise<ComponentType>;
   /**
    * Runs on the server before the page renders; its result is the page's data. Server-only: the
-   * client build replaces every `*.loader.ts` module with an empty one (vite.config.mts), so in the
+   * client build replaces every `*.loader.ts` module with an empty one (scripts/route-objects.mts), so in the
    * browser this is undefined and nothing the loader imports ships.
    */
   loader?: Loader;
