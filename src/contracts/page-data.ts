@@ -77,7 +77,7 @@ export interface PageAssets {
   pageChunks?: { url: string; map: PageChunks };
 }
 
-/** The page chunk map's name in the client build's manifest (written by scripts/route-objects.mts, with pageChunkMap). */
+/** The page chunk map's name in the client build's manifest (written by scripts/route-objects.mts). */
 export const PAGE_CHUNKS_ASSET = 'page-chunks.json';
 
 /**
