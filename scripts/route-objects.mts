@@ -11,7 +11,7 @@ import type { PAGE_CHUNKS_ASSET as PageChunksAsset, PageChunks } from '../src/co
 const PAGE_CHUNKS_ASSET: typeof PageChunksAsset = 'page-chunks.json';
 
 /** What only the server reads of a route object (web/lib/router/page.ts): matching, caching, loading, tests. */
-const SERVER_ONLY_ROUTE_FIELDS = new Set(['path', 'cache', 'query', 'access', 'loader', 'sample', 'sitemap']);
+const SERVER_ONLY_ROUTE_FIELDS = new Set(['path', 'cache', 'query', 'access', 'loader', 'sections', 'sample', 'sitemap']);
 
 /** One definePage() call of a routes file, as the build reads it. */
 export interface RouteObjectSource {

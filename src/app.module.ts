@@ -1,5 +1,4 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AppConfig } from './config/app-config';
 import { AuthModule } from './modules/auth/auth.module';
@@ -14,7 +13,7 @@ import { LevelsModule } from './modules/levels/levels.module';
 import { OpsModule } from './modules/ops/ops.module';
 import { ProgressModule } from './modules/progress/progress.module';
 import { SearchModule } from './modules/search/search.module';
-import { AppErrorFilter } from './platform/errors/app-error.filter';
+import { APP_ERROR_FILTER } from './platform/errors/app-error.filter';
 import { HealthModule } from './platform/health/health.module';
 import { MetricsModule } from './platform/metrics/metrics.module';
 import { PlatformModule } from './platform/platform.module';
@@ -40,7 +39,7 @@ export class AppModule {
         ...FEATURE_MODULES,
         SsrModule.forRoot(pages),
       ],
-      providers: [{ provide: APP_FILTER, useClass: AppErrorFilter }],
+      providers: [APP_ERROR_FILTER],
     };
   }
 }

@@ -7,6 +7,8 @@ import { loadConfig } from 'src/config/app-config';
 import { ContentImporter } from 'src/platform/content/content-importer';
 import { PlatformModule } from 'src/platform/platform.module';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
+import { GuideExistsError, NoGuideError } from 'src/modules/levels/domain/levels.errors';
+import { GuideVoteRepository } from 'src/modules/levels/domain/guide-vote-repository.port';
 import { LevelRepository } from 'src/modules/levels/domain/level-repository.port';
 import { LevelsModule } from 'src/modules/levels/levels.module';
 import { createTestDatabase, type TestDatabase } from './support/services';
@@ -141,10 +143,18 @@ describe('level guides on PostgreSQL', () => {
     ]);
   });
 
+  it('takes guide requests only for levels without a guide, and answers only about guides that exist', async () => {
+    await expect(inContext(() => levels.requestGuide(10, 'browser-a'))).rejects.toThrow(new GuideExistsError(10));
+    await expect(inContext(() => levels.recordFeedback(42, 'browser-a', { helpful: true }))).rejects.toThrow(new NoGuideError(42));
+    await expect(inContext(() => levels.guide(42))).rejects.toBeInstanceOf(NoGuideError);
+    expect(await inContext(() => levels.mostRequested(10))).not.toContainEqual(expect.objectContaining({ level: 10 }));
+    expect(await inContext(() => app.get(GuideVoteRepository).feedbackCounts(42))).toEqual({ helpful: 0, notHelpful: 0 });
+  });
+
   it('keeps one helpfulness answer per browser per level, the latest', async () => {
     await inContext(() => levels.recordFeedback(10, 'browser-a', { helpful: false, reason: 'unclear_step' }));
     await inContext(() => levels.recordFeedback(10, 'browser-a', { helpful: true }));
     await inContext(() => levels.recordFeedback(10, 'browser-b', { helpful: false, reason: 'wrong' }));
-    expect(await inContext(() => levels.feedbackCounts(10))).toEqual({ helpful: 1, notHelpful: 1 });
+    expect(await inContext(() => app.get(GuideVoteRepository).feedbackCounts(10))).toEqual({ helpful: 1, notHelpful: 1 });
   });
 });

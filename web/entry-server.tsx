@@ -11,7 +11,7 @@ import { FlushCoalescer } from 'web/lib/flush-coalescer';
 import { HelmetContext } from 'web/lib/head-tags';
 import { DocumentAssetsContext, HydrationJsonContext, ParseTimeScriptsContext, type DocumentAssets } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
-import { createMatcher, loadersOf, loadPageState, type PageState } from 'web/lib/router/page';
+import { createMatcher, loadersOf, loadPageState, sectionsOf, type PageState } from 'web/lib/router/page';
 import { StaticRouter } from 'web/lib/router/router';
 import { loadPage, PAGES } from 'web/route-table';
 import { RootLayout } from 'web/root';
@@ -130,5 +130,9 @@ export const serverEntry: ServerEntry = {
   render,
   payload,
   renderErrorDocument,
-  sitemapPaths: (payments) => PAGES.filter((page) => page.sitemap === 'always' || (payments && page.sitemap === 'with-payments')).map((page) => page.path),
+  sitemapPaths: (site) => {
+    const payments = site.config.settings.has_payment;
+    return PAGES.filter((page) => page.sitemap === 'always' || (payments && page.sitemap === 'with-payments')).map((page) => page.path);
+  },
+  pageSections: () => sectionsOf(PAGES),
 };

@@ -93,3 +93,23 @@ describe('the query parameters of cached routes (PageRoute.query)', () => {
     expect([...read].filter((name) => !listed.includes(name))).toEqual([]);
   });
 });
+
+describe('the page data sections of routes with a loader (PageRoute.sections)', () => {
+  const loaded = PAGES.filter((page) => page.loader);
+  // A path of each: its sample, else its own path with any parameter filled in.
+  const pathOf = (route: PageRoute) => samplePath(route) ?? route.path.replace(/:\w+/g, '1');
+
+  // A loader gets the sections its route lists and no other: one it reads but does not list is
+  // undefined here, and on a server without that section's module the start would not catch it.
+  it.each(loaded.map((page) => [page.id, pathOf(page)] as const))('%s reads only the sections it lists', async (_id, path) => {
+    const payload = await serverEntry.payload({ url: `http://localhost:3000${path}`, match: pageMatch(path, data), headers: {}, data, assets, buildId: 'test', signal: new AbortController().signal, admin: true });
+    expect(payload.errors ?? []).toEqual([]);
+  });
+
+  it('are what the server entry tells the bridge to check at start', () => {
+    const sections = serverEntry.pageSections();
+    expect(Object.keys(sections).sort()).toEqual(loaded.map((page) => page.id).sort());
+    expect(sections.level).toEqual(['levels']);
+    expect(sections.explore).toEqual(['content', 'levels']);
+  });
+});

@@ -182,3 +182,22 @@ export interface AdminOrderDetail {
   /** Gateway events applied to it (Stripe's, or the test checkout's), oldest first. */
   payment_events: { id: string; type: string; received_at: string }[];
 }
+
+/** Billing's section of the page data (src/modules/billing/adapters/pages/billing.pages.ts): null while payments are off. */
+export interface BillingPages {
+  /** The credit packs, trial and donation terms; null while payments are off. */
+  pricing(): Promise<PricingData | null>;
+  /** Admin pages only (route access 'admin'); null while payments are off. */
+  adminOrders(filter: { email?: string; number?: string; status?: OrderStatus }, page: number): Promise<Paged<AdminOrderView> | null>;
+  /** Null for no such order, or payments off. */
+  adminOrder(id: string): Promise<AdminOrderDetail | null>;
+  /** Signed webhook events acknowledged but not applied, newest first; null while payments are off. */
+  refusedEvents(page: number): Promise<Paged<RefusedEventView> | null>;
+}
+
+// Adds the section to PageData without editing page-data.ts (declaration merging): see PageData.
+declare module './page-data' {
+  interface PageData {
+    readonly billing: BillingPages;
+  }
+}

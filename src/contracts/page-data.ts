@@ -1,66 +1,20 @@
-import type { AdminOrderDetail, AdminOrderView, OrderStatus, Paged, PricingData, RefusedEventView } from './billing';
-import type { ContentPageView, ExploreData, MediaEntry, PostListData, PostListQuery, PostView } from './content';
-import type { GuideInsightsData, GuideInsightsQuery } from './guide-insights';
-import type { GuideReportPageData } from './guide-reports';
-import type { GuideRanges, LevelListData, LevelListQuery, LevelPageData, LevelSummary } from './levels';
-import type { AdminAttentionData, AdminQueuesData, ErrorGroupView, ErrorScope } from './ops';
 import type { PublicConfig } from './public-config';
-import type { SearchResults } from './search';
 
 /**
- * What page loaders may ask the server for. The SSR bridge implements it with in-process calls to
- * application services; each module adds the read methods its pages need.
+ * What page loaders may ask the server for: the site's rules, and one section per module (`levels`,
+ * `content`, ...), implemented in `src/modules/<name>/adapters/pages/` and composed by the SSR
+ * bridge. Each module declares its section in its own contract file, `src/contracts/<name>.ts`,
+ * by declaration merging (`declare module './page-data' { interface PageData { readonly levels:
+ * LevelsPages } }`): a module adds its section without editing this file.
  */
 export interface PageData {
   readonly config: PublicConfig;
   /** Redirect rules by path (server configuration): the page answers 301 to the target. */
   readonly redirects: ReadonlyMap<string, string>;
-  readonly levels: {
-    page(number: number): Promise<LevelPageData>;
-    list(query: LevelListQuery): Promise<LevelListData>;
-    /** The hard guides, longest reference time first (a list page's worth), and how many hard guides there are. */
-    hardest(): Promise<{ levels: LevelSummary[]; total: number }>;
-    featured(): Promise<LevelSummary[]>;
-    /** The levels with a published guide, as runs ("1-5 7 9"): where "Continue at level N" goes. */
-    guideRanges(): Promise<GuideRanges>;
-  };
-  readonly content: {
-    page(slug: string): Promise<ContentPageView | null>;
-    post(slug: string): Promise<PostView | null>;
-    posts(query: PostListQuery): Promise<PostListData>;
-    media(): Promise<MediaEntry[]>;
-    explore(): Promise<ExploreData>;
-  };
-  readonly billing: {
-    /** The credit packs, trial and donation terms; null while payments are off (has_payment). */
-    pricing(): Promise<PricingData | null>;
-    /** Admin pages only (route access 'admin'); null while payments are off. */
-    adminOrders(filter: { email?: string; number?: string; status?: OrderStatus }, page: number): Promise<Paged<AdminOrderView> | null>;
-    /** Null for no such order, or payments off. */
-    adminOrder(id: string): Promise<AdminOrderDetail | null>;
-    /** Signed webhook events acknowledged but not applied, newest first; null while payments are off. */
-    refusedEvents(page: number): Promise<Paged<RefusedEventView> | null>;
-  };
-  readonly search: {
-    /** The one search over guides, posts and pages (the query as typed; the page cuts it to 100 characters). */
-    results(query: string): Promise<SearchResults>;
-  };
-  readonly guideReports: {
-    /** Which guide the report page is about; null when the level has no published guide. */
-    page(number: number): Promise<GuideReportPageData | null>;
-  };
-  /** /admin/guides (admins only): the guides with what players said and did, and the most wanted missing ones. */
-  readonly guideInsights: {
-    overview(query: GuideInsightsQuery): Promise<GuideInsightsData>;
-  };
-  /** For the admin pages only: the SSR bridge renders them for admins alone (route access 'admin'). */
-  readonly ops: {
-    /** The most recently seen error groups first. */
-    errors(scope: ErrorScope): Promise<ErrorGroupView[]>;
-    queues(): Promise<AdminQueuesData>;
-    attention(): Promise<AdminAttentionData>;
-  };
 }
+
+/** The modules' sections of the page data: what a route lists in `sections` for its loader. */
+export type PageSectionName = Exclude<keyof PageData, 'config' | 'redirects'>;
 
 /** Files the browser needs for the page, from the client build's manifest (or Vite in development). */
 export interface PageAssets {

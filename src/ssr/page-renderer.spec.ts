@@ -7,7 +7,7 @@ import { fakePageData } from 'test/support/fake-page-data';
 import { fakeReply, fakeRequest, fakeServerEntry, foundMatch, html } from 'test/support/fake-http';
 import { PageRenderer } from './page-renderer';
 import type { ServerEntrySource } from './server-entry-source.port';
-import type { ServerPageData } from './server-page-data';
+import type { SitePageData } from './site-page-data';
 
 const assets = { scripts: ['/assets/entry.js'], styles: [], preloads: [] };
 const source = { entry: async () => undefined, assets: () => assets, buildId: 'b1' } as unknown as ServerEntrySource;
@@ -16,7 +16,7 @@ const config = { http: { publicUrl: 'https://guides.example' } } as AppConfig;
 function renderer() {
   const rendered: string[] = [];
   const metrics = { pageRendered: (target: string) => rendered.push(target) } as unknown as MetricsService;
-  return { rendered, pageRenderer: new PageRenderer(source, fakePageData() as unknown as ServerPageData, config, metrics) };
+  return { rendered, pageRenderer: new PageRenderer(source, { data: fakePageData() } as SitePageData, config, metrics) };
 }
 const signal = () => new AbortController().signal;
 

@@ -11,7 +11,7 @@ import type { RenderedResponse } from './encoded-response';
 import { pathOf } from './page-target';
 import { payloadHeaders } from './payload-headers';
 import { ServerEntrySource } from './server-entry-source.port';
-import { ServerPageData } from './server-page-data';
+import { SitePageData } from './site-page-data';
 
 /** Request headers page loaders may read; pages must not depend on anything else (caching). */
 const FORWARDED_HEADERS = ['accept-language', 'user-agent'];
@@ -29,7 +29,7 @@ export class PageRenderer {
 
   constructor(
     private readonly source: ServerEntrySource,
-    private readonly pageData: ServerPageData,
+    private readonly pageData: SitePageData,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
   ) {}
@@ -117,7 +117,7 @@ export class PageRenderer {
     return {
       url: `${this.config.http.publicUrl}${pathAndQuery}`,
       headers,
-      data: this.pageData,
+      data: this.pageData.data,
       assets: this.source.assets(),
       buildId: this.source.buildId,
       signal,

@@ -28,7 +28,7 @@ declare const __BUILD_ID__: string;
 const GUIDES = guidesCacheName(__BUILD_ID__);
 /** A guide is the page and its payload: 200 entries hold the last 100 guides kept. */
 const MAX_GUIDE_ENTRIES = 200;
-/** The worker's own fetches say so: `Purpose: prefetch` is not a guide view (src/ssr/guide-page-views.ts), and is kept. */
+/** The worker's own fetches say so: `Purpose: prefetch` is not a guide view (src/ssr/page-view.ts), and is kept. */
 const KEEP_HEADERS = { purpose: 'prefetch' };
 const isKeepRequest = (request: Request) => request.headers.get('purpose') === 'prefetch';
 

@@ -4,5 +4,6 @@
  */
 export { PaymentsEnabledGuard } from './adapters/http/payments-enabled.guard';
 export { CreditsService } from './application/credits.service';
+export { paymentsEnabled, requirePaymentsEnabled } from './application/payments-enabled';
 export { CreditLedger, type Charge, type ChargeState, type CreditLot, type GrantRequest, type HoldRequest, type LedgerEvent } from './domain/credit-ledger.port';
 export * from './domain/credits.errors';

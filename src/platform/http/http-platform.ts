@@ -10,6 +10,7 @@ import type { AppConfig } from 'src/config/app-config';
 import { JsonOnlyError, UploadBodyTypeError } from 'src/platform/errors/app-error';
 import type { RedisConnection } from 'src/platform/redis/redis.module';
 import { cspDirectives } from './csp';
+import { frameworkErrors } from './framework-errors';
 import { rateLimitStore } from './rate-limit-store';
 import { securityHeaders } from './security-headers';
 
@@ -17,6 +18,18 @@ import { securityHeaders } from './security-headers';
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /** The one file a multipart upload may carry (the image tool's 10 MB). */
 export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Fastify's options every web app shares, the web process (createWebApp) and the in-process
+ * controller specs (controller-harness.ts): the body limit, long route parameters, and the
+ * router's refusals answered in the API's shape.
+ */
+export const FASTIFY_OPTIONS = {
+  bodyLimit: BODY_LIMIT_BYTES,
+  routerOptions: { maxParamLength: 512 },
+  return503OnClosing: true,
+  frameworkErrors,
+} as const;
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const API_PATH = /^\/(api|auth)\//;

@@ -60,9 +60,8 @@ export class MailSendProcessor implements OnModuleInit {
 
   onModuleInit(): void {
     this.processors.register('mail.send', async ({ outboxId }) => {
-      // A context of its own per job, never the global EntityManager.
-      const em = this.em.fork();
-      const [message] = await em.execute<Claimed[]>(
+      // this.em resolves to the job's own context: JobProcessors.run opens one per attempt.
+      const [message] = await this.em.execute<Claimed[]>(
         // A lease still set but expired: that attempt's process died mid-send (a deploy, a crash), its
         // outcome unknown, so it counts as one, and two such end the entry before a third send.
         `update mail_outbox
@@ -84,19 +83,18 @@ export class MailSendProcessor implements OnModuleInit {
           : unknown && unknownOutcomes >= MAIL_UNKNOWN_OUTCOMES_MAX ? `no answer ${unknownOutcomes} times (it may have arrived)`
           : message.attempts >= this.maxAttempts ? `${message.attempts} attempts`
           : undefined;
-        await em.nativeUpdate(OutboxMailSchema, { id: outboxId }, { sendingUntil: null, unknownOutcomes, lastError: lastErrorOf(error), ...(why ? { failedAt: new Date() } : {}) });
+        await this.em.nativeUpdate(OutboxMailSchema, { id: outboxId }, { sendingUntil: null, unknownOutcomes, lastError: lastErrorOf(error), ...(why ? { failedAt: new Date() } : {}) });
         if (!why) throw error;
         this.logger.warn(`Mail ${outboxId} given up: ${why}; kept with its last error on /admin`);
         throw new PermanentJobError(error instanceof Error ? error.message : String(error), { cause: error });
       }
-      await em.nativeDelete(OutboxMailSchema, { id: outboxId });
+      await this.em.nativeDelete(OutboxMailSchema, { id: outboxId });
     });
   }
 
   /** Why a job found nothing to send: sent already, given up, in flight elsewhere, or out of attempts or of unknown outcomes. */
   private async notClaimed(outboxId: string): Promise<void> {
-    const em = this.em.fork();
-    const row = await em.findOne(OutboxMailSchema, { id: outboxId });
+    const row = await this.em.findOne(OutboxMailSchema, { id: outboxId });
     if (!row || row.failedAt) return;
     if (row.sendingUntil && row.sendingUntil > new Date()) {
       this.logger.log(`Mail ${outboxId} is being sent by another attempt: this one does nothing`);
@@ -105,7 +103,7 @@ export class MailSendProcessor implements OnModuleInit {
     const unknownOutcomes = row.unknownOutcomes + (row.sendingUntil ? 1 : 0);
     const why = unknownOutcomes >= MAIL_UNKNOWN_OUTCOMES_MAX ? `no answer ${unknownOutcomes} times (it may have arrived)` : `${row.attempts} attempts`;
     const lastError = row.sendingUntil ? 'A send was cut off (its process stopped mid-send)' : (row.lastError ?? `${row.attempts} attempts used`);
-    await em.nativeUpdate(OutboxMailSchema, { id: outboxId }, { failedAt: new Date(), sendingUntil: null, unknownOutcomes, lastError });
+    await this.em.nativeUpdate(OutboxMailSchema, { id: outboxId }, { failedAt: new Date(), sendingUntil: null, unknownOutcomes, lastError });
     this.logger.warn(`Mail ${outboxId} given up: ${why}; kept with its last error on /admin`);
   }
 }

@@ -14,6 +14,7 @@ export const pricing = definePage({
   path: '/pricing',
   page: () => import('web/features/billing/pricing.page'),
   loader: pricingLoader,
+  sections: ['billing'],
   cache: true,
   sitemap: 'with-payments',
 });
@@ -23,6 +24,7 @@ export const testCheckout = definePage({
   path: '/payment/test-checkout',
   page: () => import('web/features/billing/test-checkout.page'),
   loader: testCheckoutLoader,
+  sections: ['billing'],
   cache: true,
   query: ['order'],
 });

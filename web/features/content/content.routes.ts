@@ -13,6 +13,7 @@ export const blog = definePage({
   path: '/blog',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
+  sections: ['content'],
   cache: true,
   query: ['query', 'page'],
   sitemap: 'always',
@@ -23,6 +24,7 @@ export const post = definePage({
   path: '/blog/*slug',
   page: () => import('web/features/content/post.page'),
   loader: postLoader,
+  sections: ['content'],
   cache: true,
   sample: '/blog/2026/search-every-guide',
 });
@@ -32,6 +34,7 @@ export const category = definePage({
   path: '/category/:tag',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
+  sections: ['content'],
   cache: true,
   query: ['page'],
   sample: '/category/tips',
@@ -42,13 +45,14 @@ export const month = definePage({
   path: '/month/:month',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
+  sections: ['content'],
   cache: true,
   query: ['page'],
   sample: '/month/2026-11',
 });
 
 /** Old post addresses: a redirect to /blog/{slug}, or the 404 page. */
-export const detail = definePage({ id: 'detail', path: '/detail/:slug', loader: detailLoader, sample: '/detail/hints-first' });
+export const detail = definePage({ id: 'detail', path: '/detail/:slug', loader: detailLoader, sections: ['content'], sample: '/detail/hints-first' });
 
 export const faq = definePage({
   id: 'faq',
@@ -71,6 +75,7 @@ export const media = definePage({
   path: '/media',
   page: () => import('web/features/content/media.page'),
   loader: mediaLoader,
+  sections: ['content'],
   cache: true,
   sitemap: 'always',
 });
@@ -80,6 +85,7 @@ export const explore = definePage({
   path: '/explore',
   page: () => import('web/features/content/explore.page'),
   loader: exploreLoader,
+  sections: ['content', 'levels'],
   cache: true,
   sitemap: 'always',
 });
@@ -90,6 +96,7 @@ export const contentPage = definePage({
   path: '/:slug',
   page: () => import('web/features/content/content.page'),
   loader: contentLoader,
+  sections: ['content'],
   cache: true,
   sample: '/terms-of-service',
 });

@@ -7,6 +7,7 @@ export const adminGuides = definePage({
   path: '/admin/guides',
   page: () => import('web/features/guide-insights/admin-guides.page'),
   loader: adminGuidesLoader,
+  sections: ['guideInsights'],
   access: 'admin',
   query: ['sort', 'dir', 'page'],
 });

@@ -7,6 +7,7 @@ export const guideReport = definePage({
   path: '/levels/:id/report',
   page: () => import('web/features/guide-reports/guide-report.page'),
   loader: guideReportLoader,
+  sections: ['guideReports'],
   cache: true,
   sample: '/levels/27/report',
 });

@@ -9,6 +9,7 @@ export const home = definePage({
   path: '/',
   page: () => import('web/features/levels/home.page'),
   loader: homeLoader,
+  sections: ['levels'],
   cache: true,
   sitemap: 'always',
 });
@@ -18,6 +19,7 @@ export const levels = definePage({
   path: '/levels',
   page: () => import('web/features/levels/levels.page'),
   loader: levelsLoader,
+  sections: ['levels'],
   cache: true,
   query: ['level', 'difficulty', 'query', 'page'],
   sitemap: 'always',
@@ -29,6 +31,7 @@ export const hardest = definePage({
   path: '/levels/hardest',
   page: () => import('web/features/levels/hardest.page'),
   loader: hardestLoader,
+  sections: ['levels'],
   cache: true,
   sitemap: 'always',
 });
@@ -38,6 +41,7 @@ export const level = definePage({
   path: '/levels/:id',
   page: () => import('web/features/levels/level.page'),
   loader: levelLoader,
+  sections: ['levels'],
   cache: true,
   sample: '/levels/27',
 });

@@ -12,6 +12,7 @@ export const admin = definePage({
   path: '/admin',
   page: () => import('web/features/ops/admin.page'),
   loader: adminLoader,
+  sections: ['ops'],
   access: 'admin',
 });
 
@@ -20,6 +21,7 @@ export const adminErrors = definePage({
   path: '/admin/errors',
   page: () => import('web/features/ops/admin-errors.page'),
   loader: adminErrorsLoader,
+  sections: ['ops'],
   access: 'admin',
 });
 
@@ -29,6 +31,7 @@ export const adminOrders = definePage({
   path: '/admin/orders',
   page: () => import('web/features/ops/admin-orders.page'),
   loader: adminOrdersLoader,
+  sections: ['billing'],
   access: 'admin',
   query: ['email', 'number', 'status', 'page'],
 });
@@ -38,6 +41,7 @@ export const adminOrder = definePage({
   path: '/admin/orders/:id',
   page: () => import('web/features/ops/admin-order.page'),
   loader: adminOrderLoader,
+  sections: ['billing'],
   access: 'admin',
 });
 
@@ -47,5 +51,6 @@ export const adminQueues = definePage({
   path: '/admin/queues',
   page: () => import('web/features/ops/admin-queues.page'),
   loader: adminQueuesLoader,
+  sections: ['ops'],
   access: 'admin',
 });

@@ -7,5 +7,6 @@ export const progress = definePage({
   path: '/progress',
   page: () => import('web/features/progress/progress.page'),
   loader: progressLoader,
+  sections: ['levels'],
   cache: true,
 });

@@ -7,6 +7,7 @@ export const search = definePage({
   path: '/search',
   page: () => import('web/features/search/search.page'),
   loader: searchLoader,
+  sections: ['search'],
   cache: true,
   query: ['q'],
   // Audited and rendered with results (the accessibility test, the route-table spec).

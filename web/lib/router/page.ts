@@ -1,4 +1,4 @@
-import type { PageData } from 'src/contracts/page-data';
+import type { PageData, PageSectionName } from 'src/contracts/page-data';
 import type { LocaleHints, MatchedRoute, PageFound, PageMatch, RouteMatch, SiteRules } from 'src/contracts/ssr';
 import type { ComponentType } from 'react';
 import { DEFAULT_LOCALE, localeRedirect, localizePath, splitLocale } from 'web/i18n/locale';
@@ -56,6 +56,12 @@ export interface PageRoute<Id extends string = string> {
    * browser this is undefined and nothing the loader imports ships.
    */
   loader?: Loader;
+  /**
+   * The page data sections its loader reads (`['levels']` for `data.levels.page(27)`): the loader
+   * gets these and no other, and the server refuses to start while one is missing (its module not
+   * loaded). Server only.
+   */
+  sections?: readonly PageSectionName[];
   /** The HTML depends only on content (not on the visitor), so the server may cache it. */
   cache?: boolean;
   /**
@@ -96,9 +102,30 @@ export function definePage<const Id extends string>({ page, ...route }: PageDefi
   return { ...route, load: page ? () => page().then((m) => m.default) : async () => Nothing };
 }
 
-/** The loaders of a route table by route id: what loadPageState runs (on the server). */
+/**
+ * The loaders of a route table by route id: what loadPageState runs (on the server). Each gets the
+ * site's rules and the sections its route lists only, so a section read but not listed fails in
+ * tests (web/route-table.spec.tsx), not when its module is missing from a deployment.
+ */
 export const loadersOf = (routes: readonly PageRoute[]): Record<string, Loader> =>
-  Object.fromEntries(routes.flatMap((route) => (route.loader ? [[route.id, route.loader]] : [])));
+  Object.fromEntries(routes.flatMap((route) => (route.loader ? [[route.id, withSections(route.loader, route.sections ?? [])]] : [])));
+
+function withSections(loader: Loader, sections: readonly PageSectionName[]): Loader {
+  // One view per page data object (the server has one): nothing is copied per request.
+  const views = new WeakMap<PageData, PageData>();
+  return (args) => {
+    let data = views.get(args.data);
+    if (!data) {
+      data = { config: args.data.config, redirects: args.data.redirects, ...Object.fromEntries(sections.map((name) => [name, args.data[name]])) } as PageData;
+      views.set(args.data, data);
+    }
+    return loader({ ...args, data });
+  };
+}
+
+/** The page data sections each route's loader reads, by route id (routes without a loader read none). */
+export const sectionsOf = (routes: readonly PageRoute[]): Record<string, readonly PageSectionName[]> =>
+  Object.fromEntries(routes.flatMap((route) => (route.loader ? [[route.id, route.sections ?? []]] : [])));
 
 /** A deliberate answer other than 200 (a 404 for a missing level, say), thrown by a loader. */
 export class PageError extends Error {

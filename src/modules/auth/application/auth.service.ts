@@ -9,6 +9,7 @@ import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
 import {
   InvalidCredentialsError,
   InvalidLinkError,
+  LoginDisabledError,
   PasswordSignInPausedError,
   TooManyAttemptsError,
   UnconfirmedAccountError,
@@ -70,6 +71,17 @@ export class AuthService {
     return new Date();
   }
 
+  /** Accounts are on (HAS_LOGIN): confirming an address needs no more. */
+  private requireLogin(): void {
+    if (!this.config.public.settings.has_login) throw new LoginDisabledError();
+  }
+
+  /** Email sign-in is on too (EMAIL_LOGIN): every password and emailed-link action asks. */
+  private requireEmailLogin(): void {
+    const { has_login, email_login } = this.config.public.settings;
+    if (!has_login || !email_login) throw new LoginDisabledError();
+  }
+
   /** The sign-in slowdown's wait (a method so a unit test can see the delays without waiting them). */
   protected wait(ms: number): Promise<void> {
     return new Promise((resolve) => setTimeout(resolve, ms));
@@ -80,6 +92,7 @@ export class AuthService {
    * address already has an account (its owner gets an email saying so), so sign-up reveals nothing.
    */
   async signUp(input: SignUpInput): Promise<void> {
+    this.requireEmailLogin();
     const email = normalizeEmail(input.email);
     await this.limit(`sign-up:${email}`, MAIL_LIMIT);
     // Hashed before the lookup, used or not: a taken address must not answer 30 ms sooner.
@@ -97,6 +110,7 @@ export class AuthService {
 
   /** The Resend button: a new link for an unconfirmed account; silently nothing otherwise. */
   async resendConfirmation(rawEmail: string): Promise<void> {
+    this.requireEmailLogin();
     const email = normalizeEmail(rawEmail);
     await this.limit(`resend:${email}`, MAIL_LIMIT);
     await this.queueLinkRequest(email, 'account_confirm', true);
@@ -104,6 +118,7 @@ export class AuthService {
 
   /** Confirms the address behind a confirmation link: once, before it expires. */
   async confirmEmail(token: string): Promise<void> {
+    this.requireLogin();
     const userId = await this.consume(token, 'account_confirm');
     await this.users.update(userId, { confirmedAt: this.clock() });
     await this.events.confirmed(userId);
@@ -115,6 +130,7 @@ export class AuthService {
    * pause password checks for it; its owner is never locked out: an emailed link still signs them in.
    */
   async signIn(input: SignInInput, clientIp: string): Promise<SignedIn> {
+    this.requireEmailLogin();
     const email = normalizeEmail(input.email);
     const clientKey = `sign-in:${email}:${clientIp}`;
     const addressKey = `sign-in-failures:${email}`;
@@ -148,6 +164,7 @@ export class AuthService {
    * paused); the same answer whether the address has an account or not.
    */
   async requestSignInLink(rawEmail: string): Promise<void> {
+    this.requireEmailLogin();
     const email = normalizeEmail(rawEmail);
     const budget = await this.limiter.hit(`sign-in-link:${email}`, LINK_MAILS.max, LINK_MAILS.windowMs);
     await this.queueLinkRequest(email, 'sign_in_link', budget.allowed);
@@ -155,6 +172,7 @@ export class AuthService {
 
   /** Signs in with an emailed sign-in link: once, within 15 minutes, for a confirmed account. */
   async signInWithLink(token: string): Promise<SignedIn> {
+    this.requireEmailLogin();
     const userId = await this.consume(token, 'sign_in_link');
     const user = await this.users.findById(userId);
     if (!user?.confirmedAt) throw new InvalidLinkError();
@@ -174,6 +192,7 @@ export class AuthService {
 
   /** Mails a reset link when the address has an account; the same answer either way. */
   async requestPasswordReset(rawEmail: string): Promise<void> {
+    this.requireEmailLogin();
     const email = normalizeEmail(rawEmail);
     const budget = await this.limiter.hit(`reset:${email}`, LINK_MAILS.max, LINK_MAILS.windowMs);
     await this.queueLinkRequest(email, 'password_reset', budget.allowed);
@@ -217,6 +236,7 @@ export class AuthService {
    * password is out), and the link does not sign anyone in. It also proves the address.
    */
   async resetPassword(input: PasswordResetInput): Promise<void> {
+    this.requireEmailLogin();
     const userId = await this.consume(input.token, 'password_reset');
     const user = await this.users.findById(userId);
     if (!user) throw new InvalidLinkError();

@@ -14,6 +14,7 @@ import {
   type Paged,
   type PricingData,
 } from 'src/contracts/billing';
+import { paymentsEnabled, requirePaymentsEnabled } from 'src/modules/credits';
 import { OrderNotFoundError, OrderNotPayableError, TestCheckoutUnavailableError, TooManyOpenCheckoutsError, UnknownPackError } from '../domain/billing.errors';
 import type { Order } from '../domain/order';
 import { OrderRepository } from '../domain/order-repository.port';
@@ -21,7 +22,6 @@ import { PaymentGateway, type PaymentUpdate } from '../domain/payment-gateway.po
 import { PricingCatalog } from '../domain/pricing-catalog.port';
 import { ORDERS_PAGE_SIZE, OrderViews, pageCount, toOrderView } from './order-views.service';
 import { PaymentEventsService } from './payment-events.service';
-import { requirePaymentsEnabled } from './payments-enabled';
 
 /** Pending orders older than this expire (a checkout session lives 24 hours). */
 export const PENDING_ORDER_TTL_MS = 24 * 60 * 60_000;
@@ -47,7 +47,7 @@ export class CheckoutService {
 
   /** The pricing page's data; null while payments are off. */
   pricing(): PricingData | null {
-    if (!this.config.payments.enabled) return null;
+    if (!paymentsEnabled(this.config)) return null;
     return {
       packs: this.catalog.packs(),
       test_mode: this.gateway.kind === 'local',

@@ -1,12 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import type { OrderView } from 'src/contracts/billing';
+import { requirePaymentsEnabled } from 'src/modules/credits';
 import { OrderNotFoundError, RefundKeyConflictError, RefundNotPossibleError } from '../domain/billing.errors';
 import { OrderRepository } from '../domain/order-repository.port';
 import { PaymentGateway } from '../domain/payment-gateway.port';
 import { OrderViews } from './order-views.service';
 import { PaymentEventsService } from './payment-events.service';
-import { requirePaymentsEnabled } from './payments-enabled';
 
 /** An admin's refund of an order; what it does to the credits is the 'refunded' event's (PaymentReversalsService). */
 @Injectable()

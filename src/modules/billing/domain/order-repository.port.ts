@@ -56,7 +56,6 @@ export abstract class OrderRepository {
   /** Applies the changes, only while the order's status is one of `from` (when given); false when it was not. */
   abstract update(id: string, changes: OrderChanges, from?: readonly OrderStatus[]): Promise<boolean>;
   abstract listForUser(userId: string, page: number, pageSize: number): Promise<{ items: Order[]; total: number }>;
-  abstract list(filter: { status?: OrderStatus }, page: number, pageSize: number): Promise<{ items: Order[]; total: number }>;
   /**
    * Remembers a gateway event (and its order, once known); false when it was seen before (then it
    * must change nothing). `problem`: why a signed event was refused unapplied (the admin lists those).

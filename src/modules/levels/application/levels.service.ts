@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from 'src/config/app-config';
 import {
   formatGuideRanges,
   helpfulShare,
@@ -18,6 +17,7 @@ import { SEARCH_LIMITS, type SearchTerms } from 'src/contracts/search';
 import type { Level } from '../domain/level';
 import { GuideVoteRepository } from '../domain/guide-vote-repository.port';
 import { LevelRepository } from '../domain/level-repository.port';
+import { GuideExistsError, NoGuideError } from '../domain/levels.errors';
 
 /** Levels shown on the home page and linked from the footer, when they have guides. */
 const FEATURED = [1, 27, 33, 60, 136, 233];
@@ -49,13 +49,7 @@ export class LevelsService {
   constructor(
     private readonly levels: LevelRepository,
     private readonly votes: GuideVoteRepository,
-    private readonly config: AppConfig,
   ) {}
-
-  /** Numbers the site knows about: 1 to the search maximum (635 by default). */
-  inRange(number: number): boolean {
-    return Number.isInteger(number) && number >= 1 && number <= this.config.public.levels.searchMax;
-  }
 
   /** A published guide, or null (also the check other modules make that a guide exists). */
   async level(number: number): Promise<LevelDetail | null> {
@@ -63,10 +57,11 @@ export class LevelsService {
     return level ? toDetail(level) : null;
   }
 
-  /** A published guide with its helpful share once it has enough answers (the API's level detail). */
-  async guide(number: number): Promise<LevelDetail | null> {
+  /** A published guide with its helpful share once it has enough answers (the API's level detail); NoGuideError without one. */
+  async guide(number: number): Promise<LevelDetail> {
     const [level, helpful] = await Promise.all([this.levels.findPublished(number), this.helpful(number)]);
-    return level ? { ...toDetail(level), ...helpful } : null;
+    if (!level) throw new NoGuideError(number);
+    return { ...toDetail(level), ...helpful };
   }
 
   /**
@@ -123,18 +118,17 @@ export class LevelsService {
     return this.levels.recentlyUpdated(limit);
   }
 
-  /** Counts one request per browser; answers the total so the page can show it. */
+  /** Counts one request per browser for a level without a guide (GuideExistsError with one); answers the total so the page can show it. */
   async requestGuide(number: number, voterId: string, now = new Date()): Promise<{ counted: boolean; requests: number }> {
+    if (await this.levels.findPublished(number)) throw new GuideExistsError(number);
     const counted = await this.votes.addRequest(number, voterHash(voterId), now);
     return { counted, requests: await this.votes.requestCount(number) };
   }
 
+  /** "Was this helpful?" on a published guide (NoGuideError without one): one answer per browser, the latest. */
   async recordFeedback(number: number, voterId: string, feedback: GuideFeedback, now = new Date()): Promise<void> {
+    if (!(await this.levels.findPublished(number))) throw new NoGuideError(number);
     await this.votes.saveFeedback(number, voterHash(voterId), feedback.helpful, feedback.helpful ? undefined : feedback.reason, now);
-  }
-
-  feedbackCounts(number: number) {
-    return this.votes.feedbackCounts(number);
   }
 
   /** The most requested levels without a guide: `npm run content:wanted` and /admin/guides both list these. */

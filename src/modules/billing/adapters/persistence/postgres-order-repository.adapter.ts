@@ -182,10 +182,6 @@ export class PostgresOrderRepository extends OrderRepository {
     return this.page(`user_id = ?`, [userId], page, pageSize);
   }
 
-  list(filter: { status?: OrderStatus }, page: number, pageSize: number): Promise<{ items: Order[]; total: number }> {
-    return filter.status ? this.page(`status = ?`, [filter.status], page, pageSize) : this.page(`true`, [], page, pageSize);
-  }
-
   async recordEvent(id: string, type: string, problem?: string): Promise<boolean> {
     const rows = await this.sql(`insert into payment_events (id, type, problem) values (?, ?, ?) on conflict (id) do nothing returning id`, [
       id.slice(0, 255),
