@@ -122,7 +122,7 @@ module.exports = {
       name: 'loaders-are-server-only',
       severity: 'error',
       comment:
-        'A loader (*.loader.ts) runs on the server; the client build empties it (vite.config.mts). Only route objects import one; a page reads its type with `import type`.',
+        'A loader (*.loader.ts) runs on the server; the client build empties it (scripts/route-objects.mts). Only route objects import one; a page reads its type with `import type`.',
       from: { pathNot: '\\.routes\\.ts$' },
       to: { path: '\\.loader\\.ts$', dependencyTypesNot: ['type-only'] },
     },

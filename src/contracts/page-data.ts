@@ -23,43 +23,25 @@ export interface PageAssets {
   styles: string[];
   /** Chunks the entry imports, preloaded so they download in parallel. */
   preloads: string[];
-  /** Per page: its chunk and the chunks it imports (read with chunksOfPage). */
-  pageChunks?: PageChunks;
+  /**
+   * The build's page chunk map (PAGE_CHUNKS_ASSET), read by the server: it preloads the rendered
+   * page's chunks, and the browser fetches the map from `url` when it first goes to another page.
+   * None in development, where Vite serves modules one by one.
+   */
+  pageChunks?: { url: string; map: PageChunks };
 }
 
+/** The page chunk map's name in the client build's manifest (written by scripts/route-objects.mts). */
+export const PAGE_CHUNKS_ASSET = 'page-chunks.json';
+
 /**
- * Each page's chunks, sent in every page's hydration data: every file is named once and pages list
- * indexes into `files`, under their route id ('level'). Written out per page, the same paths
- * repeated would add some 5 KB to every page. The server reads the build's manifest by page module
- * and keys the map by route id (forRoutes), so the browser needs no module paths.
+ * Each page's chunks, by route id ('level'): every file is named once and pages list indexes into
+ * `files`. A file of its own (hashes do not compress: written out per page, in every page's HTML,
+ * the map cost 3.6 KB of each response), fetched once by the browser.
  */
 export interface PageChunks {
   files: string[];
   pages: Record<string, number[]>;
-}
-
-/** PageChunks from each page's list of files, by any key (the build's page modules). */
-export function pageChunkMap(byKey: Record<string, string[]>): PageChunks {
-  const files: string[] = [];
-  const index = new Map<string, number>();
-  const pages: Record<string, number[]> = {};
-  for (const [key, list] of Object.entries(byKey)) {
-    pages[key] = list.map((file) => {
-      if (!index.has(file)) index.set(file, files.push(file) - 1);
-      return index.get(file)!;
-    });
-  }
-  return { files, pages };
-}
-
-/** The same map keyed by route id: `modules` gives each route's page module. */
-export function forRoutes(chunks: PageChunks, modules: Record<string, string | undefined>): PageChunks {
-  const pages: Record<string, number[]> = {};
-  for (const [routeId, module] of Object.entries(modules)) {
-    const list = module && chunks.pages[module];
-    if (list) pages[routeId] = list;
-  }
-  return { files: chunks.files, pages };
 }
 
 /** The files of a page: its chunk first, then its imports. */
@@ -68,9 +50,13 @@ export function chunksOfPage(chunks: PageChunks | undefined, key: string | undef
   return (chunks.pages[key] ?? []).map((i) => chunks.files[i]!);
 }
 
-/** Data of the root route: everything the layout needs, sent once with the first page. */
+/**
+ * Data of the root route: what the layout needs, sent once with the first page in its hydration
+ * data. The document's script and style links are the server's alone (the browser renders none).
+ */
 export interface RootData {
   config: PublicConfig;
-  assets: PageAssets;
   buildId: string;
+  /** The URL of the page chunk map (PageAssets.pageChunks), fetched when the browser first goes to another page. */
+  pageChunks?: string;
 }

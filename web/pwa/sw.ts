@@ -1,7 +1,7 @@
 /**
  * The service worker, built by vite-plugin-pwa (injectManifest: this file, with the build's file
  * list put in place of self.__WB_MANIFEST) into dist/client/sw.js. One worker per build:
- * - precached (workbox-precaching): the build's JS and CSS and the offline page (`/offline`), all
+ * - precached (workbox-precaching): the build's JS and CSS, its page chunk map and the offline page (`/offline`), all
  *   fetched at install; files of older builds are deleted when this one takes over (the precache
  *   drops what its list no longer names; cleanupOutdatedCaches, caches of older Workbox versions);
  * - guides read (web/pwa/caching-rules.ts says which requests are guides): network first, the

@@ -7,7 +7,6 @@ import accountLoader from 'web/features/auth/account.loader';
 export const authLogin = definePage({
   id: 'auth-login',
   path: '/auth/login',
-  module: 'web/features/auth/login.page.tsx',
   page: () => import('web/features/auth/login.page'),
   loader: accountPageLoader,
 });
@@ -15,7 +14,6 @@ export const authLogin = definePage({
 export const authSignUp = definePage({
   id: 'auth-signup',
   path: '/auth/signup',
-  module: 'web/features/auth/sign-up.page.tsx',
   page: () => import('web/features/auth/sign-up.page'),
   loader: accountPageLoader,
 });
@@ -23,7 +21,6 @@ export const authSignUp = definePage({
 export const authEmailVerifications = definePage({
   id: 'auth-email-verifications',
   path: '/auth/email_verifications',
-  module: 'web/features/auth/email-verification.page.tsx',
   page: () => import('web/features/auth/email-verification.page'),
   loader: accountPageLoader,
 });
@@ -31,7 +28,6 @@ export const authEmailVerifications = definePage({
 export const authConfirm = definePage({
   id: 'auth-confirm',
   path: '/auth/confirm',
-  module: 'web/features/auth/confirm.page.tsx',
   page: () => import('web/features/auth/confirm.page'),
   loader: accountPageLoader,
 });
@@ -39,7 +35,6 @@ export const authConfirm = definePage({
 export const authSignInLink = definePage({
   id: 'auth-sign-in-link',
   path: '/auth/sign_in_link',
-  module: 'web/features/auth/sign-in-link.page.tsx',
   page: () => import('web/features/auth/sign-in-link.page'),
   loader: accountPageLoader,
 });
@@ -47,7 +42,6 @@ export const authSignInLink = definePage({
 export const authForgotPassword = definePage({
   id: 'auth-forgot-password',
   path: '/auth/forgot_password',
-  module: 'web/features/auth/forgot-password.page.tsx',
   page: () => import('web/features/auth/forgot-password.page'),
   loader: accountPageLoader,
 });
@@ -55,7 +49,6 @@ export const authForgotPassword = definePage({
 export const authPasswordReset = definePage({
   id: 'auth-password-reset',
   path: '/auth/password_reset',
-  module: 'web/features/auth/password-reset.page.tsx',
   page: () => import('web/features/auth/password-reset.page'),
   loader: accountPageLoader,
 });

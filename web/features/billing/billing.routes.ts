@@ -12,7 +12,6 @@ import testCheckoutLoader from 'web/features/billing/test-checkout.loader';
 export const pricing = definePage({
   id: 'pricing',
   path: '/pricing',
-  module: 'web/features/billing/pricing.page.tsx',
   page: () => import('web/features/billing/pricing.page'),
   loader: pricingLoader,
   sections: ['billing'],
@@ -23,7 +22,6 @@ export const pricing = definePage({
 export const testCheckout = definePage({
   id: 'payment-test-checkout',
   path: '/payment/test-checkout',
-  module: 'web/features/billing/test-checkout.page.tsx',
   page: () => import('web/features/billing/test-checkout.page'),
   loader: testCheckoutLoader,
   sections: ['billing'],
@@ -34,7 +32,6 @@ export const testCheckout = definePage({
 export const paymentSuccess = definePage({
   id: 'payment-success',
   path: '/payment/success',
-  module: 'web/features/billing/payment-success.page.tsx',
   page: () => import('web/features/billing/payment-success.page'),
   loader: paymentsOnLoader,
   cache: true,
@@ -44,7 +41,6 @@ export const paymentSuccess = definePage({
 export const billing = definePage({
   id: 'billing',
   path: '/billing',
-  module: 'web/features/billing/billing.page.tsx',
   page: () => import('web/features/billing/billing.page'),
   loader: paymentsOnLoader,
   cache: true,
@@ -64,7 +60,6 @@ export const receipt = definePage({
 export const usage = definePage({
   id: 'usage',
   path: '/usage',
-  module: 'web/features/billing/usage.page.tsx',
   page: () => import('web/features/billing/usage.page'),
   loader: paymentsOnLoader,
   cache: true,

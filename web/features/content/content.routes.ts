@@ -11,7 +11,6 @@ import postLoader from 'web/features/content/post.loader';
 export const blog = definePage({
   id: 'blog',
   path: '/blog',
-  module: 'web/features/content/blog-list.page.tsx',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
   sections: ['content'],
@@ -23,7 +22,6 @@ export const blog = definePage({
 export const post = definePage({
   id: 'post',
   path: '/blog/*slug',
-  module: 'web/features/content/post.page.tsx',
   page: () => import('web/features/content/post.page'),
   loader: postLoader,
   sections: ['content'],
@@ -34,7 +32,6 @@ export const post = definePage({
 export const category = definePage({
   id: 'category',
   path: '/category/:tag',
-  module: 'web/features/content/blog-list.page.tsx',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
   sections: ['content'],
@@ -46,7 +43,6 @@ export const category = definePage({
 export const month = definePage({
   id: 'month',
   path: '/month/:month',
-  module: 'web/features/content/blog-list.page.tsx',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
   sections: ['content'],
@@ -61,7 +57,6 @@ export const detail = definePage({ id: 'detail', path: '/detail/:slug', loader: 
 export const faq = definePage({
   id: 'faq',
   path: '/faq',
-  module: 'web/features/content/faq.page.tsx',
   page: () => import('web/features/content/faq.page'),
   cache: true,
   sitemap: 'always',
@@ -70,7 +65,6 @@ export const faq = definePage({
 export const download = definePage({
   id: 'download',
   path: '/download',
-  module: 'web/features/content/download.page.tsx',
   page: () => import('web/features/content/download.page'),
   cache: true,
   sitemap: 'always',
@@ -79,7 +73,6 @@ export const download = definePage({
 export const media = definePage({
   id: 'media',
   path: '/media',
-  module: 'web/features/content/media.page.tsx',
   page: () => import('web/features/content/media.page'),
   loader: mediaLoader,
   sections: ['content'],
@@ -90,7 +83,6 @@ export const media = definePage({
 export const explore = definePage({
   id: 'explore',
   path: '/explore',
-  module: 'web/features/content/explore.page.tsx',
   page: () => import('web/features/content/explore.page'),
   loader: exploreLoader,
   sections: ['content', 'levels'],
@@ -102,7 +94,6 @@ export const explore = definePage({
 export const contentPage = definePage({
   id: 'page',
   path: '/:slug',
-  module: 'web/features/content/content.page.tsx',
   page: () => import('web/features/content/content.page'),
   loader: contentLoader,
   sections: ['content'],

@@ -5,7 +5,6 @@ import adminGuidesLoader from 'web/features/guide-insights/admin-guides.loader';
 export const adminGuides = definePage({
   id: 'admin-guides',
   path: '/admin/guides',
-  module: 'web/features/guide-insights/admin-guides.page.tsx',
   page: () => import('web/features/guide-insights/admin-guides.page'),
   loader: adminGuidesLoader,
   sections: ['guideInsights'],

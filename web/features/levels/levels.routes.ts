@@ -7,7 +7,6 @@ import levelsLoader from 'web/features/levels/levels.loader';
 export const home = definePage({
   id: 'home',
   path: '/',
-  module: 'web/features/levels/home.page.tsx',
   page: () => import('web/features/levels/home.page'),
   loader: homeLoader,
   sections: ['levels'],
@@ -18,7 +17,6 @@ export const home = definePage({
 export const levels = definePage({
   id: 'levels',
   path: '/levels',
-  module: 'web/features/levels/levels.page.tsx',
   page: () => import('web/features/levels/levels.page'),
   loader: levelsLoader,
   sections: ['levels'],
@@ -31,7 +29,6 @@ export const levels = definePage({
 export const hardest = definePage({
   id: 'hardest',
   path: '/levels/hardest',
-  module: 'web/features/levels/hardest.page.tsx',
   page: () => import('web/features/levels/hardest.page'),
   loader: hardestLoader,
   sections: ['levels'],
@@ -42,7 +39,6 @@ export const hardest = definePage({
 export const level = definePage({
   id: 'level',
   path: '/levels/:id',
-  module: 'web/features/levels/level.page.tsx',
   page: () => import('web/features/levels/level.page'),
   loader: levelLoader,
   sections: ['levels'],
@@ -57,7 +53,6 @@ export const level = definePage({
 export const levelMissing = definePage({
   id: 'level-missing',
   path: '/levels/:id',
-  module: 'web/features/levels/level-missing.page.tsx',
   page: () => import('web/features/levels/level-missing.page'),
   cache: true,
   sample: '/levels/15',

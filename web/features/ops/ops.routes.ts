@@ -10,7 +10,6 @@ import adminQueuesLoader from 'web/features/ops/admin-queues.loader';
 export const admin = definePage({
   id: 'admin',
   path: '/admin',
-  module: 'web/features/ops/admin.page.tsx',
   page: () => import('web/features/ops/admin.page'),
   loader: adminLoader,
   sections: ['ops'],
@@ -20,7 +19,6 @@ export const admin = definePage({
 export const adminErrors = definePage({
   id: 'admin-errors',
   path: '/admin/errors',
-  module: 'web/features/ops/admin-errors.page.tsx',
   page: () => import('web/features/ops/admin-errors.page'),
   loader: adminErrorsLoader,
   sections: ['ops'],
@@ -31,7 +29,6 @@ export const adminErrors = definePage({
 export const adminOrders = definePage({
   id: 'admin-orders',
   path: '/admin/orders',
-  module: 'web/features/ops/admin-orders.page.tsx',
   page: () => import('web/features/ops/admin-orders.page'),
   loader: adminOrdersLoader,
   sections: ['billing'],
@@ -42,7 +39,6 @@ export const adminOrders = definePage({
 export const adminOrder = definePage({
   id: 'admin-order',
   path: '/admin/orders/:id',
-  module: 'web/features/ops/admin-order.page.tsx',
   page: () => import('web/features/ops/admin-order.page'),
   loader: adminOrderLoader,
   sections: ['billing'],
@@ -53,7 +49,6 @@ export const adminOrder = definePage({
 export const adminQueues = definePage({
   id: 'admin-queues',
   path: '/admin/queues',
-  module: 'web/features/ops/admin-queues.page.tsx',
   page: () => import('web/features/ops/admin-queues.page'),
   loader: adminQueuesLoader,
   sections: ['ops'],

@@ -5,7 +5,6 @@ import searchLoader from 'web/features/search/search.loader';
 export const search = definePage({
   id: 'search',
   path: '/search',
-  module: 'web/features/search/search.page.tsx',
   page: () => import('web/features/search/search.page'),
   loader: searchLoader,
   sections: ['search'],
