@@ -57,7 +57,6 @@ export const authPasswordReset = definePage({
 export const account = definePage({
   id: 'account',
   path: '/account',
-  module: 'web/features/auth/account.page.tsx',
   page: () => import('web/features/auth/account.page'),
   loader: accountLoader,
   cache: true,
@@ -66,7 +65,6 @@ export const account = definePage({
 export const accountUnsubscribe = definePage({
   id: 'account-unsubscribe',
   path: '/account/unsubscribe',
-  module: 'web/features/auth/unsubscribe.page.tsx',
   page: () => import('web/features/auth/unsubscribe.page'),
   loader: accountLoader,
   cache: true,

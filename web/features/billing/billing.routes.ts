@@ -50,7 +50,6 @@ export const billing = definePage({
 export const receipt = definePage({
   id: 'billing-receipt',
   path: '/billing/receipts/:order',
-  module: 'web/features/billing/receipt.page.tsx',
   page: () => import('web/features/billing/receipt.page'),
   loader: paymentsOnLoader,
   cache: true,
