@@ -35,6 +35,7 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const API_PATH = /^\/(api|auth)\//;
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 const MULTIPART_FORM_TYPE = /^multipart\/form-data\s*(;|$)/i;
+const URLENCODED_FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 /** The API write that takes a multipart form as well as JSON: the image upload. */
 const UPLOAD_ROUTE = 'POST /api/v1/images';
 /** RFC 8058's one-click unsubscribe: mail providers POST `List-Unsubscribe=One-Click` as a form (the signed token is the credential). */
@@ -79,15 +80,17 @@ export async function configureHttpPlatform(
 
   // API writes take JSON only: another site's HTML form (urlencoded, multipart, text) cannot make one.
   // The upload takes multipart/form-data too (a cross-site form can send that: SignedInGuard
-  // refuses it), and nothing else, so an urlencoded form never reaches it.
+  // refuses it), and nothing else, so an urlencoded form never reaches it. The one-click unsubscribe
+  // takes the urlencoded form mail providers send (RFC 8058), and nothing else beside JSON.
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (!WRITE_METHODS.has(request.method) || !API_PATH.test(routedPath(request))) return done();
     const route = `${request.method} ${request.routeOptions.url}`;
-    if (route === RAW_BODY_ROUTE || route === UNSUBSCRIBE_ROUTE) return done();
+    if (route === RAW_BODY_ROUTE) return done();
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
     const type = request.headers['content-type'] ?? '';
     if (!hasBody || JSON_TYPE.test(type)) return done();
     if (route === UPLOAD_ROUTE) return done(MULTIPART_FORM_TYPE.test(type) ? undefined : new UploadBodyTypeError());
+    if (route === UNSUBSCRIBE_ROUTE && URLENCODED_FORM_TYPE.test(type)) return done();
     done(new JsonOnlyError());
   });
 
