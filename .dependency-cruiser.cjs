@@ -25,7 +25,7 @@ module.exports = {
       name: 'application-uses-ports-not-adapters',
       severity: 'error',
       comment: 'Use cases call ports; the module file binds adapters to them.',
-      from: { path: '^src/modules/([^/]+)/application/', pathNot: '\\.test-fixtures\\.ts$' },
+      from: { path: '^src/modules/([^/]+)/application/' },
       to: { path: ['^src/modules/[^/]+/adapters/', '@mikro-orm', 'fastify', 'ioredis', 'bullmq'] },
     },
     {
@@ -33,8 +33,15 @@ module.exports = {
       severity: 'error',
       comment:
         "Another module is reached through its public face, src/modules/<name>/index.ts (its ports, services, errors and types). Module files may also import another module's module file, for Nest's `imports`.",
-      from: { path: '^src/modules/([^/]+)/', pathNot: '^src/modules/[^/]+/[^/]+\\.module\\.ts$' },
+      from: { path: '^src/modules/([^/]+)/', pathNot: ['^src/modules/[^/]+/[^/]+\\.module\\.ts$', '^src/modules/[^/]+/testing/'] },
       to: { path: '^src/modules/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'testing-talks-through-index-or-testing',
+      severity: 'error',
+      comment: "A module's fakes (testing/) reach another module through its index.ts, or its fakes (a billing test bed spends through the credits module's in-memory ledger).",
+      from: { path: '^src/modules/([^/]+)/testing/' },
+      to: { path: '^src/modules/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$', '^src/modules/[^/]+/testing/'] },
     },
     {
       name: 'module-files-wire-only',
@@ -52,6 +59,14 @@ module.exports = {
       to: { path: '^src/modules/', pathNot: ['^src/modules/[^/]+/index\\.ts$', '^src/modules/[^/]+/[^/]+\\.module\\.ts$'] },
     },
     {
+      name: 'ssr-knows-no-module',
+      severity: 'error',
+      comment:
+        "The SSR bridge composes what modules add to the page registries (src/platform/pages: page data sections, sitemap entries, page views) and calls no module's service: a module's page is that module's and its web feature's alone. Auth's face is the exception (is this visitor an admin, for admin pages); module files may be imported to wire them.",
+      from: { path: '^src/ssr/' },
+      to: { path: '^src/modules/[^/]+/index\\.ts$', pathNot: '^src/modules/auth/index\\.ts$' },
+    },
+    {
       name: 'index-is-a-face-not-wiring',
       severity: 'error',
       comment:
@@ -59,7 +74,7 @@ module.exports = {
       from: { path: '^src/modules/([^/]+)/index\\.ts$' },
       to: {
         path: ['^src/modules/[^/]+/[^/]+\\.module\\.ts$', '^src/modules/[^/]+/adapters/'],
-        pathNot: ['^src/modules/[^/]+/adapters/http/[^/]+\\.guards?\\.ts$', '^src/modules/ops/adapters/http/bull-board\\.queue-dashboard\\.ts$'],
+        pathNot: '^src/modules/[^/]+/adapters/http/[^/]+\\.guards?\\.ts$',
       },
     },
     {
@@ -107,7 +122,7 @@ module.exports = {
       name: 'loaders-are-server-only',
       severity: 'error',
       comment:
-        'A loader (*.loader.ts) runs on the server; the client build empties it (vite.config.mts). Only route objects import one; a page reads its type with `import type`.',
+        'A loader (*.loader.ts) runs on the server; the client build empties it (scripts/route-objects.mts). Only route objects import one; a page reads its type with `import type`.',
       from: { pathNot: '\\.routes\\.ts$' },
       to: { path: '\\.loader\\.ts$', dependencyTypesNot: ['type-only'] },
     },
@@ -122,16 +137,16 @@ module.exports = {
       name: 'config-only-in-config',
       severity: 'error',
       comment: 'Tests may build configs from their own environment; production code never imports test helpers.',
-      from: { path: '^(src|web)/', pathNot: '\\.test-fixtures\\.ts$' },
+      from: { path: '^(src|web)/' },
       to: { path: '^test/' },
     },
     {
-      name: 'test-fixtures-are-for-specs',
+      name: 'testing-is-for-specs',
       severity: 'error',
       comment:
-        'A *.test-fixtures.ts file holds the fakes and set-up its neighbouring specs share: like a spec, it may use adapters and test/ helpers, and only specs (which are not cruised) import it.',
-      from: {},
-      to: { path: '\\.test-fixtures\\.ts$' },
+        "A testing/ folder (src/modules/<name>/testing/, src/platform/<area>/testing/) holds in-memory fakes of its ports and the set-up specs share: only specs (which are not cruised), test/ and other testing/ folders import it, never the code that runs (the build leaves it out).",
+      from: { pathNot: ['^test/', '^src/.+/testing/'] },
+      to: { path: '^src/.+/testing/' },
     },
   ],
   options: {

@@ -28,7 +28,7 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
-    files: ['**/*.spec.ts', '**/*.spec.tsx', 'test/**'],
+    files: ['**/*.spec.ts', '**/*.spec.tsx', 'test/**', 'src/**/testing/**'],
     languageOptions: { globals: { ...globals.jest } },
   },
 );

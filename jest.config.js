@@ -60,7 +60,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      roots: ['<rootDir>/src', '<rootDir>/web'],
+      roots: ['<rootDir>/src', '<rootDir>/web', '<rootDir>/scripts'],
       testMatch: ['**/*.spec.ts', '**/*.spec.tsx'],
       setupFiles: [...shared.setupFiles, '<rootDir>/test/support/no-services.ts'],
     },

@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import ts from 'typescript';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { routeObjects } from './scripts/route-objects.mts';
 
 /** The client build's id, set by buildId() and read when the service worker is built after the bundle. */
 let clientBuildId: string | undefined;
@@ -73,7 +73,8 @@ const PWA_KILL_SWITCH = process.env.PWA_KILL_SWITCH === '1';
  * worker on Workbox's modules, because what it keeps is the site's own rule (web/pwa/caching-rules.ts:
  * guides with the next two, this build's pages only, never signed-in answers), which generateSW's
  * runtimeCaching options cannot say. The plugin builds it after the client bundle into
- * dist/client/sw.js with the precache list: the build's JS and CSS, the favicon, and the offline page
+ * dist/client/sw.js with the precache list: the build's JS and CSS, the page chunk map (client-side
+ * navigation reads it, offline too), the favicon, and the offline page
  * (revisioned by the build id, so each build precaches its own). The pages register it themselves,
  * after load (web/pwa/pwa-client.ts); the server makes the web manifest from the site's settings.
  */
@@ -97,58 +98,17 @@ const pwa = () =>
       },
     },
     injectManifest: {
-      globPatterns: ['assets/**/*.{js,css}', 'favicon.svg'],
+      globPatterns: ['assets/**/*.{js,css,json}', 'favicon.svg'],
       manifestTransforms: [async (entries) => ({ manifest: [...entries, { url: 'offline', revision: currentBuildId(), size: 0 }], warnings: [] })],
       buildPlugins: { vite: [{ name: 'sw-build-id', config: () => ({ define: { __BUILD_ID__: JSON.stringify(currentBuildId()) } }) }] },
     },
   });
 
-/** What only the server reads of a route object (web/lib/router/page.ts): matching, caching, loading, tests. */
-const SERVER_ONLY_ROUTE_FIELDS = new Set(['path', 'module', 'cache', 'query', 'access', 'loader', 'sample', 'sitemap']);
-
-/**
- * Route objects (`definePage({...})` in web/features/<feature>/*.routes.ts) carry their server-only
- * parts, and the client build leaves them out: each loader module (*.loader.ts) is an empty one, so
- * neither the loader nor what it imports (zod schemas, say) ships, and the fields above are dropped
- * from each definePage() call. In the browser a route is its id, page and colorMode: the server
- * matches URLs and hands the browser the route id (PageState.routeId), and the page chunk map is
- * keyed by route id (forRoutes in src/contracts/page-data.ts).
- */
-function serverOnlyRouteParts(): Plugin {
-  return {
-    name: 'server-only-route-parts',
-    enforce: 'pre',
-    load(id) {
-      // *.server.ts: other server-only work of a page (its structured data), a default export that is undefined in the browser.
-      if (this.environment.config.consumer === 'client' && /\.(loader|server)\.ts$/.test(id.split('?', 1)[0]!)) return 'export default undefined;';
-    },
-    transform(code, id) {
-      if (this.environment.config.consumer !== 'client' || !/\.routes\.ts$/.test(id.split('?', 1)[0]!)) return;
-      const source = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
-      const edits: { start: number; end: number; text: string }[] = [];
-      const visit = (node: ts.Node) => {
-        if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'definePage') {
-          const [route] = node.arguments;
-          if (!route || !ts.isObjectLiteralExpression(route)) throw new Error(`${id}: definePage() takes an object literal`);
-          const kept = route.properties.filter((property) => {
-            if (!ts.isPropertyAssignment(property) && !ts.isShorthandPropertyAssignment(property)) throw new Error(`${id}: definePage() takes plain properties`);
-            return !SERVER_ONLY_ROUTE_FIELDS.has(property.name.getText(source));
-          });
-          edits.push({ start: route.getStart(source), end: route.getEnd(), text: `{ ${kept.map((property) => property.getText(source)).join(', ')} }` });
-        }
-        ts.forEachChild(node, visit);
-      };
-      visit(source);
-      return edits.reduceRight((text, edit) => text.slice(0, edit.start) + edit.text + text.slice(edit.end), code);
-    },
-  };
-}
-
 /** One config for the client bundle (dist/client) and the server-rendering bundle (dist/ssr). */
 export default defineConfig(({ isSsrBuild }) => ({
   root: resolve(import.meta.dirname),
   publicDir: 'web/public',
-  plugins: [serverOnlyRouteParts(), react(), tailwindcss(), buildId(), ...(isSsrBuild ? [] : [appIcons(), pwa()])],
+  plugins: [routeObjects(), react(), tailwindcss(), buildId(), ...(isSsrBuild ? [] : [appIcons(), pwa()])],
   define: { __PWA_KILL_SWITCH__: JSON.stringify(PWA_KILL_SWITCH) },
   resolve: {
     alias: { src: resolve(import.meta.dirname, 'src'), web: resolve(import.meta.dirname, 'web') },
@@ -176,6 +136,8 @@ export default defineConfig(({ isSsrBuild }) => ({
               groups: [
                 { name: 'zod-jitless', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]web[\\/]lib[\\/]zod-jitless\.ts$/ },
                 { name: 'stored-state', test: /[\\/]web[\\/]lib[\\/](use-)?stored-state\.ts$|[\\/](web[\\/]lib|src[\\/]contracts)[\\/]progress(-store)?\.ts$/, includeDependenciesRecursively: false },
+                // Helmet, loaded after the first render (web/lib/head-tags.tsx), by its name.
+                { name: 'helmet', test: /[\\/]node_modules[\\/](react-helmet-async|react-fast-compare|shallowequal|invariant)[\\/]/, includeDependenciesRecursively: false },
                 // The guide and "not covered yet" pages share their navigation; the level lists share the rest.
                 { name: 'level-bits', test: /[\\/]web[\\/](components[\\/]level-bits|features[\\/]levels[\\/]level-nav)\.tsx$/, includeDependenciesRecursively: false },
               ],
@@ -183,8 +145,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           },
         },
         modulePreload: {
-          // A page chunk's imports are preloaded by web/entry-client.tsx from assets.pageChunks (the
-          // hydration data already carries them), so the entry does not carry vite's copy of that list.
+          // A page chunk's imports are preloaded by web/entry-client.tsx from the page chunk map
+          // (scripts/route-objects.mts), fetched on the first navigation: the entry does not carry vite's copy of that list.
           // The service worker's client loads after the page, when nothing is waiting on it: no list of its imports either.
           resolveDependencies: (file: string, deps: string[]) => (/\.page-[\w-]+\.js$|\/pwa-client-[\w-]+\.js$/.test(file) ? [] : deps),
         },

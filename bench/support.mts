@@ -22,13 +22,14 @@ export function pinLoadGenerator(): void {
 }
 
 /**
- * Runs `node ...args` pinned to core 0, with only PATH and the given environment. With `output`,
- * its stdout and stderr are piped for the caller to read (its logs).
+ * Runs `node ...args` pinned to core 0, with only PATH and the given environment, in the repository
+ * (or `cwd`: another checkout's build). With `output`, its stdout and stderr are piped for the
+ * caller to read (its logs).
  */
-export function serve(args: string[], env: Record<string, string>, options: { output?: boolean } = {}): ChildProcess {
+export function serve(args: string[], env: Record<string, string>, options: { output?: boolean; cwd?: string } = {}): ChildProcess {
   const command = hasTaskset ? 'taskset' : process.execPath;
   const argv = hasTaskset ? ['-c', '0', process.execPath, ...args] : args;
-  return spawn(command, argv, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: options.output ? ['ignore', 'pipe', 'pipe'] : 'ignore' });
+  return spawn(command, argv, { cwd: options.cwd ?? ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: options.output ? ['ignore', 'pipe', 'pipe'] : 'ignore' });
 }
 
 /**

@@ -16,6 +16,8 @@ import { Migration20261126020000Search } from './Migration20261126020000Search';
 import { Migration20261126120000GuideInsights } from './Migration20261126120000GuideInsights';
 import { Migration20261128160000ImageJobOptions } from './Migration20261128160000ImageJobOptions';
 import { Migration20261128160100MailOutboxSends } from './Migration20261128160100MailOutboxSends';
+import { Migration20261128210000MoneyAndAccounts } from './Migration20261128210000MoneyAndAccounts';
+import { Migration20261128195000ProgressRevisions } from './Migration20261128195000ProgressRevisions';
 
 /**
  * Every migration, in order. Append new ones (npm run migration:create writes the file); never edit
@@ -39,4 +41,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126120000GuideInsights', class: Migration20261126120000GuideInsights },
   { name: 'Migration20261128160000ImageJobOptions', class: Migration20261128160000ImageJobOptions },
   { name: 'Migration20261128160100MailOutboxSends', class: Migration20261128160100MailOutboxSends },
+  { name: 'Migration20261128195000ProgressRevisions', class: Migration20261128195000ProgressRevisions },
+  { name: 'Migration20261128210000MoneyAndAccounts', class: Migration20261128210000MoneyAndAccounts },
 ];

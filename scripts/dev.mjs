@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 
 const OUT = 'var/dev/server';
 const env = { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' };
-const swc = (watch) => [process.execPath, ['node_modules/@swc/cli/bin/swc.js', 'src', 'migrations', '-d', OUT, '--quiet', '--ignore', '**/*.spec.ts,**/*.test-fixtures.ts', ...(watch ? ['--watch'] : [])]];
+const swc = (watch) => [process.execPath, ['node_modules/@swc/cli/bin/swc.js', 'src', 'migrations', '-d', OUT, '--quiet', '--ignore', '**/*.spec.ts,**/testing/**', ...(watch ? ['--watch'] : [])]];
 
 // One full compile first, so the server starts on code that is all there.
 const first = spawn(...swc(false), { stdio: 'inherit', env });

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(fileURLToPath(import.meta.url), '../..');
 const STAMP = join(root, 'dist/.build-stamp');
-const SOURCES = ['src', 'web', 'migrations', 'package-lock.json', 'vite.config.mts', '.swcrc', 'tsconfig.json', 'scripts/build-models.mjs', 'scripts/models', 'scripts/precompress.mjs', 'scripts/bundle-server.mjs'];
+const SOURCES = ['src', 'web', 'migrations', 'package-lock.json', 'vite.config.mts', 'scripts/route-objects.mts', '.swcrc', 'tsconfig.json', 'scripts/build-models.mjs', 'scripts/models', 'scripts/precompress.mjs', 'scripts/bundle-server.mjs'];
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0;

@@ -8,8 +8,8 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { TooManyConnectionsError } from './platform/errors/app-error';
 import { applyConnectionLimits, ConnectionCutLog, connectionLimitOptions } from './platform/http/connection-limits';
-import { BODY_LIMIT_BYTES, configureHttpPlatform } from './platform/http/http-platform';
-import { frameworkErrors, writeClientError } from './platform/http/framework-errors';
+import { configureHttpPlatform, FASTIFY_OPTIONS } from './platform/http/http-platform';
+import { writeClientError } from './platform/http/framework-errors';
 import { setupOpenApi } from './platform/http/openapi';
 import { registerMetricsHttp } from './platform/metrics/metrics-http.adapter';
 import { MetricsService } from './platform/metrics/metrics.service';
@@ -27,13 +27,10 @@ export async function createWebApp(config: AppConfig, rootDir: string, options: 
   const cuts = new ConnectionCutLog(new NestLogger('HTTP'), limits);
   const adapter = new FastifyAdapter({
     ...connectionLimitOptions(limits),
-    bodyLimit: BODY_LIMIT_BYTES,
+    ...FASTIFY_OPTIONS,
     // A hop count trusts that many proxies in front (what Fastify does with a number, typed as a function).
     trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     genReqId: (req: IncomingMessage) => requestIdOf(req),
-    routerOptions: { maxParamLength: 512 },
-    return503OnClosing: true,
-    frameworkErrors,
     clientErrorHandler: (error, socket) => {
       if ((error as NodeJS.ErrnoException).code === 'ERR_HTTP_REQUEST_TIMEOUT') cuts.note('slow request');
       writeClientError(error, socket);
@@ -58,7 +55,8 @@ export async function createWebApp(config: AppConfig, rootDir: string, options: 
   await configureHttpPlatform(app, config, app.get(RedisConnection));
   registerMetricsHttp(app, app.get(MetricsService), config);
   setupOpenApi(app, config);
-  // The pages' own hooks (cache fast path, metrics labels, the queue dashboard) install as SsrModule starts.
+  // The client files (dist/client, or Vite's middleware in development). The pages' own hooks (cache
+  // fast path, metrics labels, guide views, the queue dashboard) install as SsrModule starts (SsrHttpHooks).
   await SsrModule.registerAssets(app, pages, rootDir);
   return app;
 }

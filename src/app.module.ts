@@ -1,8 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import type { DestinationStream } from 'pino';
 import { AppConfig } from './config/app-config';
+import { AccountModule } from './modules/account/account.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { BillingModule } from './modules/billing/billing.module';
 import { ContentModule } from './modules/content/content.module';
@@ -15,7 +15,7 @@ import { LevelsModule } from './modules/levels/levels.module';
 import { OpsModule } from './modules/ops/ops.module';
 import { ProgressModule } from './modules/progress/progress.module';
 import { SearchModule } from './modules/search/search.module';
-import { AppErrorFilter } from './platform/errors/app-error.filter';
+import { APP_ERROR_FILTER } from './platform/errors/app-error.filter';
 import { HealthModule } from './platform/health/health.module';
 import { MetricsModule } from './platform/metrics/metrics.module';
 import { PlatformModule } from './platform/platform.module';
@@ -23,7 +23,7 @@ import type { ServerEntrySource } from './ssr/server-entry-source.port';
 import { SsrModule } from './ssr/ssr.module';
 
 /** The feature modules (bounded contexts); each imports what it uses. The worker and `npm run migrate` load them too. */
-export const FEATURE_MODULES = [AuthModule, ErrorLogModule, LevelsModule, ContentModule, CreditsModule, BillingModule, ImageToolModule, GuideReportsModule, GuideInsightsModule, OpsModule, ProgressModule, SearchModule];
+export const FEATURE_MODULES = [AuthModule, ErrorLogModule, LevelsModule, ContentModule, CreditsModule, BillingModule, ImageToolModule, GuideReportsModule, GuideInsightsModule, OpsModule, ProgressModule, SearchModule, AccountModule];
 
 /** The web process: platform, feature modules, and last the SSR catch-all for pages. */
 @Module({})
@@ -41,7 +41,7 @@ export class AppModule {
         ...FEATURE_MODULES,
         SsrModule.forRoot(pages),
       ],
-      providers: [{ provide: APP_FILTER, useClass: AppErrorFilter }],
+      providers: [APP_ERROR_FILTER],
     };
   }
 }

@@ -159,6 +159,9 @@ describe('credits and Stripe payments, end to end', () => {
     expect(await balance(token)).toBe(500);
     expect((await history(token))[0]).toMatchObject({ kind: 'grant', credits: 500, description: expect.stringContaining(order_.number) });
     expect(await lotsOf(order.orderId)).toEqual([expect.objectContaining({ granted: 500, remaining: 500 })]);
+    // Checkout was asked for an invoice: the receipt links to Stripe's hosted page of it, and takes no "test mode" mark.
+    expect(sent.params).toMatchObject({ invoice_creation: { enabled: 'true' } });
+    expect(await read(`/api/v1/orders/${order.orderId}/receipt`, token)).toMatchObject({ invoice_url: `https://invoice.stripe.test/i/${paid.session.invoice as string}`, order: { test: false } });
 
     const before = await snapshot(token, order.orderId);
     await expectOutcome(await postWebhook(delivery.body, delivery.signature), 'duplicate');

@@ -5,7 +5,15 @@ import { ROOT, type RunningApp } from './support/app-process';
 import { hydrated, settled } from './support/browser';
 import { poll } from './support/poll';
 import { startSite, type Site } from './support/site';
+import { chunksOfPage, PAGE_CHUNKS_ASSET, type PageChunks } from 'src/contracts/page-data';
 import { PAGES } from 'web/route-table';
+
+/** The build's page chunk map (scripts/route-objects.mts) and its URL, as the server reads them. */
+async function builtPageChunks(): Promise<{ url: string; map: PageChunks }> {
+  const manifest = JSON.parse(await readFile(join(ROOT, 'dist/client/.vite/manifest.json'), 'utf8')) as Record<string, { file: string }>;
+  const { file } = manifest[PAGE_CHUNKS_ASSET]!;
+  return { url: `/${file}`, map: JSON.parse(await readFile(join(ROOT, 'dist/client', file), 'utf8')) as PageChunks };
+}
 
 describe('the site in a real browser', () => {
   let app: RunningApp;
@@ -385,8 +393,7 @@ describe('the site in a real browser', () => {
 
   it('reloads once for a page chunk that fails to load, and not again within 10 s', async () => {
     // The content pages' chunk (the legal pages) is gone, as after a deploy.
-    const manifest = JSON.parse(await readFile(join(ROOT, 'dist/client/.vite/manifest.json'), 'utf8')) as Record<string, { file: string }>;
-    const chunk = manifest[PAGES.find((route) => route.id === 'page')!.module!]!.file;
+    const chunk = chunksOfPage((await builtPageChunks()).map, 'page')[0]!.slice(1);
     const context = await browser.newContext();
     const page = await context.newPage();
     try {
@@ -535,6 +542,66 @@ describe('the site in a real browser', () => {
       // The click used the prefetched payload: no second request for it (the new page may
       // prefetch its own links meanwhile, so only this path is counted).
       expect(requests.get('/levels/233/_payload.json')).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("renders the first page without the page chunk map or Helmet, fetches the map once for the pages that follow, preloads each one's chunks from it and replaces the head tags", async () => {
+    const { url, map } = await builtPageChunks();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    page.on('pageerror', (error) => problems.push(error.message));
+    // The map is held until the first page has hydrated, Helmet until a link is clicked: the first page waits for neither.
+    let mapRequests = 0;
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**${url}`, async (route) => {
+      mapRequests++;
+      await held;
+      await route.continue();
+    });
+    let releaseHelmet = () => undefined as void;
+    const helmetHeld = new Promise<void>((resolve) => (releaseHelmet = resolve));
+    await page.route('**/assets/helmet-*.js', async (route) => {
+      await helmetHeld;
+      await route.continue();
+    });
+    try {
+      const response = await page.goto(`${app.url}/levels/27`);
+      const html = await response!.text();
+      // The HTML names the map, not its files; it preloads the level page's own chunks.
+      const hydration = JSON.parse(/<script type="application\/json" id="__page">(.*?)<\/script>/s.exec(html)![1]!) as { root: Record<string, unknown> };
+      expect(hydration.root).toEqual(expect.objectContaining({ pageChunks: url }));
+      expect(Object.keys(hydration.root).sort()).toEqual(['buildId', 'config', 'pageChunks']);
+      for (const href of chunksOfPage(map, 'level')) expect(html).toContain(`<link rel="modulepreload" href="${href}"/>`);
+      expect(html).not.toContain(chunksOfPage(map, 'blog')[0]);
+      await hydrated(page);
+      release();
+
+      // A navigation to a page of other chunks: each is preloaded from the map, fetched once.
+      await page.locator('header a[href="/levels"]').first().click();
+      releaseHelmet();
+      await page.getByRole('heading', { name: /^All Mystery Doors levels/ }).waitFor();
+      // The first page's head tags, the server's, gave way to the next page's: the navigation waited for Helmet to take them over.
+      const head = () =>
+        page.evaluate(() => ({
+          titles: [...document.querySelectorAll('title')].map((title) => title.textContent),
+          descriptions: document.querySelectorAll('meta[name=description]').length,
+          canonicals: [...document.querySelectorAll('link[rel=canonical]')].map((link) => new URL(link.getAttribute('href')!).pathname),
+          ogUrls: [...document.querySelectorAll('meta[property="og:url"]')].map((meta) => new URL(meta.getAttribute('content')!).pathname),
+        }));
+      await poll(head).toEqual({ titles: [expect.stringMatching(/^All Mystery Doors Levels/)], descriptions: 1, canonicals: ['/levels'], ogUrls: ['/levels'] });
+      await page.goto(`${app.url}/blog`).then(() => hydrated(page));
+      await page.locator('footer a[href="/terms-of-service"]').click();
+      await page.getByRole('heading', { name: 'Terms of Service' }).waitFor();
+      const preloaded = await page.evaluate(() => [...document.querySelectorAll('link[rel=modulepreload]')].map((link) => link.getAttribute('href')));
+      expect(preloaded).toEqual(expect.arrayContaining(chunksOfPage(map, 'page')));
+      // One map per page load: the /levels navigation's, then the /blog page's.
+      expect(mapRequests).toBe(2);
+      expect(problems).toEqual([]);
     } finally {
       await context.close();
     }

@@ -8,6 +8,7 @@ import { EXPLORE_LIMITS } from 'src/contracts/content';
 import { SiteContentService } from 'src/modules/content/application/site-content.service';
 import { ContentModule } from 'src/modules/content/content.module';
 import { ContentImporter } from 'src/platform/content/content-importer';
+import { measureRoundTrips } from 'src/platform/database/round-trips';
 import { PlatformModule } from 'src/platform/platform.module';
 import { createTestDatabase, type TestDatabase } from './support/services';
 
@@ -49,7 +50,8 @@ describe('the blog on PostgreSQL, larger than /explore lists', () => {
   });
 
   it('lists on /explore the most used categories and the latest months only, with the counts and where older posts start', async () => {
-    const explore = await inContext(() => content.explore());
+    const { value: explore, roundTrips } = await inContext(() => measureRoundTrips(() => content.explore()));
+    expect(roundTrips).toBe(1);
     expect(explore.tagCount).toBe(46);
     expect(explore.monthCount).toBe(POSTS);
     expect(explore.tags).toHaveLength(EXPLORE_LIMITS.tags);

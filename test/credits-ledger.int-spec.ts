@@ -13,6 +13,7 @@ import { PostgresCreditLedger } from 'src/modules/credits/adapters/persistence/p
 import { CreditsService } from 'src/modules/credits/application/credits.service';
 import { CreditLedger } from 'src/modules/credits/domain/credit-ledger.port';
 import { InsufficientCreditsError } from 'src/modules/credits/domain/credits.errors';
+import { creditLedgerContract } from 'src/modules/credits/testing/credit-ledger.contract';
 import { createTestDatabase, type TestDatabase } from './support/services';
 
 /**
@@ -79,6 +80,13 @@ describe.each(['postgres', 'embedded'] as const)('the credit ledger on %s', (kin
     );
     expect(Number(row!.events)).toBe(Number(row!.lots));
   }
+
+  // The port's rules case by case, the same cases InMemoryCreditLedger passes (its unit spec).
+  creditLedgerContract(() => ({
+    ledger,
+    newUser,
+    expireIn: async (sourceRef, ms) => void (await sql(`update credit_lots set expires_at = now() + make_interval(secs => ?) where source_ref = ?`, [ms / 1000, sourceRef])),
+  }));
 
   const hold = (userId: string, key: string = randomUUID(), amount = 1) => ledger.hold({ userId, amount, idempotencyKey: key, description: 'Image conversion' });
 

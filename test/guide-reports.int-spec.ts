@@ -81,7 +81,7 @@ describe('guide reports on PostgreSQL', () => {
   it('runs the job outside any request, as a worker does (its own MikroORM context)', async () => {
     const report = await inContext(() => app.get(GuideReportsService).report(11, { kind: 'video_mismatch' }));
     await sql.query('update guide_reports set notified_at = null where id = $1', [report.id]);
-    await app.get(JobProcessors).handler('guide-report.notify')({ reportId: report.id }, { id: 'w-1', name: 'guide-report.notify', attempt: 1, attempts: 5 });
+    await app.get(JobProcessors).run('guide-report.notify', { reportId: report.id }, { id: 'w-1', name: 'guide-report.notify', attempt: 1, attempts: 5 });
     const { rows } = await sql.query('select notified_at from guide_reports where id = $1', [report.id]);
     expect(rows[0].notified_at).not.toBeNull();
   });

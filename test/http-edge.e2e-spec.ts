@@ -123,7 +123,9 @@ describe('the HTTP edge of the web app', () => {
     const answers: string[] = [];
     const expected: string[] = [];
     for (const { method, path } of checked) {
-      for (const [type, body] of [['application/x-www-form-urlencoded', 'a=1&b=2'], ['text/plain', '{}']] as const) {
+      // The one-click unsubscribe takes the urlencoded form mail providers send (RFC 8058), and text no more than the others.
+      const bodies = [['application/x-www-form-urlencoded', 'a=1&b=2'], ['text/plain', '{}']] as const;
+      for (const [type, body] of path === '/api/v1/reminders/unsubscribe' ? bodies.slice(1) : bodies) {
         const plain = await send(method, path, type, body);
         const plainAnswer = `${plain.status} ${await plain.text()}`;
         expect(`${method} ${path} ${type}: ${plainAnswer}`).toMatch(/: 415 .*REQUEST\.JSON_ONLY/);

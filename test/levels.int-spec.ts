@@ -5,8 +5,11 @@ import { MikroORM, RequestContext } from '@mikro-orm/core';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { loadConfig } from 'src/config/app-config';
 import { ContentImporter } from 'src/platform/content/content-importer';
+import { measureRoundTrips } from 'src/platform/database/round-trips';
 import { PlatformModule } from 'src/platform/platform.module';
 import { LevelsService } from 'src/modules/levels/application/levels.service';
+import { GuideExistsError, NoGuideError } from 'src/modules/levels/domain/levels.errors';
+import { GuideVoteRepository } from 'src/modules/levels/domain/guide-vote-repository.port';
 import { LevelRepository } from 'src/modules/levels/domain/level-repository.port';
 import { LevelsModule } from 'src/modules/levels/levels.module';
 import { createTestDatabase, type TestDatabase } from './support/services';
@@ -115,6 +118,17 @@ describe('level guides on PostgreSQL', () => {
     expect((await inContext(() => levels.list({ page: 2, query: undefined }))).levels).toEqual([]);
   });
 
+  it('answers a list page with its total and the filter counts in one round trip, past the last page too', async () => {
+    const roundTrips = async <T>(work: () => Promise<T>) => inContext(() => measureRoundTrips(work));
+    const hard = await roundTrips(() => levels.list({ page: 1, query: undefined, difficulty: 'hard' }));
+    expect(hard).toMatchObject({ roundTrips: 1, value: { total: 2, pageCount: 1, counts: { easy: 1, medium: 1, hard: 2, all: 4 } } });
+    // The text narrows the counts; the difficulty only the page and its total.
+    const words = await roundTrips(() => levels.list({ page: 1, query: 'constellation', difficulty: 'hard' }));
+    expect(words).toMatchObject({ roundTrips: 1, value: { levels: [], total: 0, counts: { easy: 0, medium: 1, hard: 0, all: 1 } } });
+    const past = await roundTrips(() => levels.list({ page: 9, query: undefined }));
+    expect(past).toMatchObject({ roundTrips: 1, value: { levels: [], total: 4, pageCount: 1, counts: { all: 4 } } });
+  });
+
   it('reads the hardest guides and the feed’s latest changes in one query each, bounded', async () => {
     // Hard: 11 (6:00) and 20 (7:30); longest first.
     expect(await inContext(() => levels.hardest())).toEqual({ levels: [expect.objectContaining({ number: 20 }), expect.objectContaining({ number: 11 })], total: 2 });
@@ -141,10 +155,31 @@ describe('level guides on PostgreSQL', () => {
     ]);
   });
 
+  it('takes guide requests only for levels without a guide, and answers only about guides that exist', async () => {
+    await expect(inContext(() => levels.requestGuide(10, 'browser-a'))).rejects.toThrow(new GuideExistsError(10));
+    await expect(inContext(() => levels.recordFeedback(42, 'browser-a', { helpful: true }))).rejects.toThrow(new NoGuideError(42));
+    await expect(inContext(() => levels.guide(42))).rejects.toBeInstanceOf(NoGuideError);
+    expect(await inContext(() => levels.mostRequested(10))).not.toContainEqual(expect.objectContaining({ level: 10 }));
+    expect(await inContext(() => app.get(GuideVoteRepository).feedbackCounts(42))).toEqual({ helpful: 0, notHelpful: 0 });
+  });
+
   it('keeps one helpfulness answer per browser per level, the latest', async () => {
     await inContext(() => levels.recordFeedback(10, 'browser-a', { helpful: false, reason: 'unclear_step' }));
     await inContext(() => levels.recordFeedback(10, 'browser-a', { helpful: true }));
     await inContext(() => levels.recordFeedback(10, 'browser-b', { helpful: false, reason: 'wrong' }));
-    expect(await inContext(() => levels.feedbackCounts(10))).toEqual({ helpful: 1, notHelpful: 1 });
+    expect(await inContext(() => app.get(GuideVoteRepository).feedbackCounts(10))).toEqual({ helpful: 1, notHelpful: 1 });
+  });
+
+  it('reads the level page, its neighbours and its helpful share in one round trip, from the tenth answer on', async () => {
+    const page = () => inContext(() => measureRoundTrips(() => levels.levelPage(11)));
+    for (let i = 0; i < 9; i++) await inContext(() => levels.recordFeedback(11, `voter-${i}`, i < 6 ? { helpful: true } : { helpful: false, reason: 'wrong' }));
+    const nine = await page();
+    expect(nine).toMatchObject({ roundTrips: 1, value: { kind: 'guide', prev: { number: 10 }, next: { number: 20 } } });
+    expect(nine.value.kind === 'guide' && nine.value.level.helpful).toBeUndefined();
+    await inContext(() => levels.recordFeedback(11, 'voter-9', { helpful: true }));
+    expect(await page()).toMatchObject({ roundTrips: 1, value: { kind: 'guide', level: { number: 11, helpful: { percent: 70, votes: 10 } } } });
+    expect(await inContext(() => levels.guide(11))).toMatchObject({ number: 11, helpful: { percent: 70, votes: 10 } });
+    // A level without a guide is one round trip too, and its answers (none) do not matter.
+    expect(await inContext(() => measureRoundTrips(() => levels.levelPage(15)))).toMatchObject({ roundTrips: 1, value: { kind: 'not-covered', number: 15 } });
   });
 });

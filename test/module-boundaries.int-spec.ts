@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 const ROOT = resolve(__dirname, '..');
 const DEPCRUISE = join(ROOT, 'node_modules/.bin/depcruise');
 
-// levels: a public face, a service, an adapter, a module file. search and ssr import it every way.
+// levels: a public face, a service, an adapter, a module file. search, the CLI and ssr import it every way.
 const TREE: Record<string, string> = {
   'src/modules/levels/index.ts': "export { LevelsService } from './application/levels.service';\n",
   'src/modules/levels/application/levels.service.ts': 'export class LevelsService {}\n',
@@ -35,9 +35,15 @@ const TREE: Record<string, string> = {
   // An index.ts that hands out an adapter: importing the face would drag in Postgres.
   'src/modules/credits/index.ts': "export { PostgresLedger } from './adapters/persistence/postgres-ledger.adapter';\n",
   'src/modules/credits/adapters/persistence/postgres-ledger.adapter.ts': 'export class PostgresLedger {}\n',
-  // The SSR bridge: through the index is fine, past it is not.
-  'src/ssr/page-data.ts': "import { LevelsService } from '../modules/levels/index';\nexport const ok = LevelsService;\n",
+  // The CLI: through the index is fine. The SSR bridge: not even through the index (it knows no module's service), nor past it.
+  'src/cli/levels-report.ts': "import { LevelsService } from '../modules/levels/index';\nexport const ok = LevelsService;\n",
+  'src/ssr/page-data.ts': "import { LevelsService } from '../modules/levels/index';\nexport const service = LevelsService;\n",
   'src/ssr/deep-page-data.ts': "import { LevelsService } from '../modules/levels/application/levels.service';\nexport const deep = LevelsService;\n",
+  // Fakes: for specs and other fakes only; a fake reaches another module through its index or its fakes.
+  'src/modules/levels/testing/in-memory-levels.ts': "import { LevelsService } from '../application/levels.service';\nexport class InMemoryLevels { s = LevelsService; }\n",
+  'src/modules/levels/application/uses-fake.ts': "import { InMemoryLevels } from '../testing/in-memory-levels';\nexport const fake = InMemoryLevels;\n",
+  'src/modules/search/testing/search-bed.ts':
+    "import { InMemoryLevels } from '../../levels/testing/in-memory-levels';\nimport { LevelsService } from '../../levels/application/levels.service';\nexport const bed = [InMemoryLevels, LevelsService];\n",
 };
 
 interface Violation {
@@ -94,8 +100,9 @@ describe('module boundaries (dependency-cruiser rules)', () => {
     ]);
   });
 
-  it('reports the SSR bridge importing a module’s internals', () => {
+  it('reports the SSR bridge importing a module’s internals, or a module’s service through its index.ts', () => {
     expect(found('src/ssr/deep-page-data.ts')).toEqual(['outside-modules-through-index -> src/modules/levels/application/levels.service.ts']);
+    expect(found('src/ssr/page-data.ts')).toEqual(['ssr-knows-no-module -> src/modules/levels/index.ts']);
   });
 
   it('reports an index.ts that exports an adapter', () => {
@@ -104,10 +111,16 @@ describe('module boundaries (dependency-cruiser rules)', () => {
     ]);
   });
 
+  it('reports code that runs importing a fake, and a fake reaching past another module’s index', () => {
+    expect(found('src/modules/levels/application/uses-fake.ts')).toEqual(['testing-is-for-specs -> src/modules/levels/testing/in-memory-levels.ts']);
+    expect(found('src/modules/search/testing/search-bed.ts')).toEqual(['testing-talks-through-index-or-testing -> src/modules/levels/application/levels.service.ts']);
+    expect(found('src/modules/levels/testing/in-memory-levels.ts')).toEqual([]);
+  });
+
   it('allows the index.ts, and the module file for wiring', () => {
     expect(found('src/modules/search/application/search.service.ts')).toEqual([]);
     expect(found('src/modules/search/search.module.ts')).toEqual([]);
-    expect(found('src/ssr/page-data.ts')).toEqual([]);
+    expect(found('src/cli/levels-report.ts')).toEqual([]);
     expect(found('src/modules/levels/levels.module.ts')).toEqual([]);
   });
 });

@@ -305,6 +305,19 @@ describe('the npm scripts the README and docs/ list', () => {
       expect(run.output).toMatch(/CPU per uncached level page: [\d.]+ ms uncompressed, [\d.]+ ms compressed: [\d.]+x/);
       expect(run.code).toBe(0);
     },
+    async 'bench:pages'() {
+      const run = await npm('bench:pages', { BENCH_ROUNDS: '1', BENCH_SECONDS: '0.2', BENCH_WARM_UP_SECONDS: '0' }).finish();
+      // Every route, rendered per request and cached, and the baseline: bytes, round trips, CPU, req/s and the CPU ratio.
+      for (const route of ['/levels/27', '/', '/levels', '/pricing']) {
+        for (const server of ['this\\s+cached', 'this\\s+uncached', 'baseline\\s+baseline']) {
+          expect(run.output).toMatch(new RegExp(`^${route}\\s+${server}(\\s+\\d+){4}\\s+([\\d.]+|-)(\\s+[\\d.]+){3}\\s+[\\d.]+x$`, 'm'));
+        }
+        expect(run.output).toMatch(new RegExp(`^${route}: this build's bodies for br,gzip: .*: cached never bigger$`, 'm'));
+      }
+      for (const setting of ['brotli 1', 'brotli 5', 'gzip 6']) expect(run.output).toMatch(new RegExp(`^${setting}\\s+\\d+(\\s+[\\d.]+){2}\\s+(-?\\d+|-)\\s+\\d+\\s+[\\d.]+$`, 'm'));
+      expect(run.output).toMatch(/this build: identity [\d.]+ ms, br, gzip [\d.]+ ms/);
+      expect(run.code).toBe(0);
+    },
     async 'bench:memory'() {
       const run = await npm('bench:memory', { BENCH_URLS: '50', BENCH_REST_SECONDS: '0', BENCH_IDLE_SECONDS: '0' }).finish();
       expect(run.output).toMatch(/50 distinct URLs in [\d.]+ s \(\d+ req\/s, 0 not 200\)/);

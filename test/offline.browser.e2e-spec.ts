@@ -121,6 +121,11 @@ describe('guides offline, and a new build announced', () => {
       '/levels/3/_payload.json',
     ]);
 
+    // The build's files are precached, the page chunk map with them: a navigation offline preloads as one online does.
+    const precached = Object.entries(await cachedUrls(page)).flatMap(([name, paths]) => (name.startsWith('workbox-precache') ? paths : []));
+    expect(precached).toContainEqual(expect.stringMatching(/^\/assets\/page-chunks-[\w-]+\.json\b/));
+    expect(precached).toContainEqual(expect.stringMatching(/^\/assets\/helmet-[\w-]+\.js\b/));
+
     await context.setOffline(true);
     try {
       await page.goto(url('/levels/3'));

@@ -160,8 +160,16 @@ describe('progress in a real browser', () => {
     await other.goto(url('/levels'));
     await poll(async () => [await markOf(other, 1), await markOf(other, 2), await markOf(other, 27)]).toEqual(['solved', 'solved', 'stuck']);
 
-    // A change on the laptop reaches the phone at its next page.
+    // A change on the laptop reaches the phone at its next page; it is one small request, that mark only.
+    const sent: { levels: { level: number }[]; since?: string }[] = [];
+    other.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/v1/me/progress') sent.push(request.postDataJSON());
+    });
     await mark(other, 27, 'Solved it');
+    await poll(() => sent.find((body) => body.levels.some((item) => item.level === 27))).toEqual({
+      levels: [{ level: 27, state: 'solved', ago: expect.any(Number) }],
+      since: expect.any(String),
+    });
     await poll(async () => {
       await page.goto(url('/levels'));
       await settled(page);

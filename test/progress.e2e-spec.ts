@@ -93,6 +93,35 @@ describe('progress over HTTP (PostgreSQL)', () => {
       expect((await call('/api/v1/me/progress', { method: 'DELETE', token })).status).toBe(204);
     });
 
+    it('after the first sync, takes and answers only what changed since the cursor; refuses a cursor not of this account', async () => {
+      const token = await site.signedInUser('delta@example.com');
+      const post = (json: unknown) => call('/api/v1/me/progress', { method: 'POST', token, json });
+      const laptop = await (await sync(token, [{ level: 10, state: 'solved', ago: HOUR }, { level: 11, state: 'stuck', ago: HOUR }])).json();
+      const phone = await (await sync(token, [])).json();
+      expect(states(phone)).toEqual({ 10: 'solved', 11: 'stuck' });
+
+      // A tap on the phone: one entry out, and back only that one (the answer to a delta).
+      const tap = { levels: [{ level: 12, state: 'solved', ago: 0 }], since: phone.cursor };
+      const tapped = await (await post(tap)).json();
+      expect(states(tapped)).toEqual({ 12: 'solved' });
+      expect(tapped.cursor).not.toBe(phone.cursor);
+      // The same tap again (its answer was lost): nothing changes for the account.
+      expect(states(await (await post(tap)).json())).toEqual({ 12: 'solved' });
+      // The laptop, since its cursor, gets the phone's change and nothing it already had.
+      const pulled = await (await post({ levels: [], since: laptop.cursor })).json();
+      expect(states(pulled)).toEqual({ 12: 'solved' });
+      expect((await (await post({ levels: [], since: pulled.cursor })).json()).levels).toEqual([]);
+      expect(states(await (await sync(token, [])).json())).toEqual({ 10: 'solved', 11: 'stuck', 12: 'solved' });
+
+      // Another account's cursor (this browser was signed in as someone else): 409, start over without it.
+      const other = await (await sync(await site.signedInUser('delta-other@example.com'), [])).json();
+      const refused = await post({ levels: [{ level: 13, state: 'solved', ago: 0 }], since: other.cursor });
+      expect(refused.status).toBe(409);
+      expect((await refused.json()).code).toBe('PROGRESS.SYNC_RESTART');
+      // A cursor that is not one: 400, and bounded.
+      for (const since of ['', 'x'.repeat(60), '../..', 12, null]) expect((await post({ levels: [], since })).status).toBe(400);
+    });
+
     it('goes with the account when the account is deleted', async () => {
       const token = await site.signedInUser('leaving@example.com');
       await sync(token, [{ level: 10, state: 'solved', ago: 0 }]);

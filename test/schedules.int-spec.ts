@@ -8,6 +8,7 @@ import { loadConfig, AppConfig } from 'src/config/app-config';
 import { BillingHousekeeping } from 'src/modules/billing/adapters/schedule/billing-housekeeping';
 import { CheckoutService } from 'src/modules/billing/application/checkout.service';
 import { CreditsHousekeeping } from 'src/modules/credits/adapters/schedule/credits-housekeeping';
+import { CreditRemindersService } from 'src/modules/credits/application/credit-reminders.service';
 import { CreditsService } from 'src/modules/credits/application/credits.service';
 import { GuideViewsFlush } from 'src/modules/guide-insights/adapters/schedule/guide-views-flush';
 import { GuideViews } from 'src/modules/guide-insights/application/guide-views.service';
@@ -46,6 +47,7 @@ describe('the scheduled work', () => {
         { provide: EntityManager, useValue: {} },
         { provide: JobQueue, useValue: {} },
         { provide: CreditsService, useValue: idle },
+        { provide: CreditRemindersService, useValue: { run: async () => ({}) } },
         { provide: CheckoutService, useValue: idle },
         { provide: ImageConversionRunner, useValue: idle },
         { provide: GuideReportsService, useValue: idle },
@@ -57,7 +59,7 @@ describe('the scheduled work', () => {
     await app.init();
     try {
       const registry = app.get(SchedulerRegistry);
-      const tasks = ['outbox.mail', 'credits.housekeeping', 'billing.expire-pending', 'outbox.images', 'images.housekeeping', 'guide-reports.delete-expired', 'guide-reports.digest', 'guide-insights.flush-views'];
+      const tasks = ['outbox.mail', 'credits.housekeeping', 'credits.reminders', 'billing.expire-pending', 'outbox.images', 'images.housekeeping', 'guide-reports.delete-expired', 'guide-reports.digest', 'guide-insights.flush-views'];
       expect(registry.getIntervals().sort()).toEqual([...tasks].sort());
       expect(registry.getTimeouts().sort()).toEqual(tasks.map((name) => `${name}.first`).sort());
     } finally {

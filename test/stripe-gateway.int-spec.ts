@@ -29,6 +29,7 @@ const makeOrder = (overrides: Partial<Order> = {}): Order => ({
   gatewaySessionId: null,
   gatewayPaymentRef: null,
   paymentMethod: null,
+  invoiceUrl: null,
   createdAt: new Date(),
   paidAt: null,
   updatedAt: new Date(),
@@ -108,6 +109,7 @@ describe('StripePaymentGateway: the real Stripe SDK against a local stand-in of 
         line_items: [{ quantity: '1', price_data: { currency: 'usd', unit_amount: '1999', product_data: { name: 'Big pack: 500 credits' } } }],
         client_reference_id: order.id,
         customer_email: 'buyer@example.com',
+        invoice_creation: { enabled: 'true' },
         metadata: { order_id: order.id },
         payment_intent_data: { metadata: { order_id: order.id } },
         success_url: 'https://guides.example/payment/success?order=ORD-7K3M9Q2X',
@@ -138,9 +140,18 @@ describe('StripePaymentGateway: the real Stripe SDK against a local stand-in of 
         currency: 'usd',
         paymentRef: paymentIntent,
         paymentMethod: 'Visa •••• 4242',
+        invoiceUrl: `https://invoice.stripe.test/i/${session.invoice as string}`,
       });
-      const read = standIn.requests.at(-1)!;
-      expect(read).toMatchObject({ method: 'GET', path: `/v1/payment_intents/${paymentIntent}`, query: { expand: ['latest_charge'] } });
+      const reads = standIn.requests.slice(-2);
+      expect(reads[0]).toMatchObject({ method: 'GET', path: `/v1/payment_intents/${paymentIntent}`, query: { expand: ['latest_charge'] } });
+      // Checkout was asked for an invoice: the receipt links to its hosted page.
+      expect(reads[1]).toMatchObject({ method: 'GET', path: `/v1/invoices/${session.invoice as string}` });
+    });
+
+    it('pays without an invoice link when Stripe does not answer for the invoice', async () => {
+      const { session } = await paidCheckout();
+      const event = await deliver('checkout.session.completed', { ...session, invoice: 'in_test_missing' });
+      expect(event.update).toMatchObject({ type: 'paid', invoiceUrl: null });
     });
 
     it('reads the payment intent id from an expanded payment_intent object too', async () => {
@@ -375,6 +386,7 @@ describe('StripePaymentGateway: the real Stripe SDK against a local stand-in of 
         currency: 'usd',
         paymentRef: paymentIntent,
         paymentMethod: 'Visa •••• 1881',
+        invoiceUrl: expect.stringMatching(/^https:\/\/invoice\.stripe\.test\/i\/in_test_/),
       });
 
       const expired = await checkout();

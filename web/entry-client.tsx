@@ -1,14 +1,14 @@
 import './styles/app.css';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { HelmetProvider } from 'react-helmet-async';
 import type { HydrationData } from 'web/entry-server';
 import { isStaleBuild, reloadForChunkError } from 'web/lib/build-check';
 import { I18nProvider, loadMessages } from 'web/i18n/i18n';
 import { readCookie, LOCALE_COOKIE, rememberLocale } from 'web/i18n/locale';
 import { configureErrorReporter, installGlobalErrorReporting } from 'web/lib/error-reporter';
 import { HYDRATION_DATA_ID } from 'src/contracts/inline-scripts';
-import { chunksOfPage } from 'src/contracts/page-data';
+import { chunksOfPage, type PageChunks } from 'src/contracts/page-data';
+import { browserHeadTags } from 'web/lib/head-tags';
 import { HydrationJsonContext } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
 import { loadPage } from 'web/route-table';
@@ -26,18 +26,44 @@ installGlobalErrorReporting();
 addEventListener('load', () => (window.requestIdleCallback ?? setTimeout)(() => import('web/pwa/pwa-client').catch(() => undefined)));
 
 /**
- * Loads a page's chunk with its imports preloaded beside it (as vite does for other dynamic imports):
- * their list is the server's, assets.pageChunks, already in the hydration data.
+ * The build's page chunk map (PageChunks), fetched the first time another page is loaded (a
+ * navigation, or a link's prefetch), never for the first render: the server's HTML preloads that
+ * page's chunks. Hashed and immutable, and precached by the service worker for reading offline.
+ * Only an optimisation: without it (a failed fetch, asked again next time) pages load all the same.
  */
-function loadPageAndChunks(routeId: string): Promise<void> {
-  for (const href of chunksOfPage(root.assets.pageChunks, routeId)) {
-    if (document.head.querySelector(`link[href="${href}"]`)) continue;
-    const link = document.createElement('link');
-    link.rel = 'modulepreload';
-    link.href = href;
-    document.head.append(link);
-  }
-  return loadPage(routeId);
+let chunkMap: Promise<PageChunks | undefined> | undefined;
+function pageChunkMap(): Promise<PageChunks | undefined> {
+  const url = root.pageChunks;
+  if (!url) return Promise.resolve(undefined);
+  chunkMap ??= fetch(url)
+    .then((response) => (response.ok ? (response.json() as Promise<PageChunks>) : undefined))
+    .catch(() => undefined)
+    .then((map) => {
+      if (!map) chunkMap = undefined;
+      return map;
+    });
+  return chunkMap;
+}
+
+// Helmet writes the head tags of the pages after this one: loaded once this one has hydrated.
+const { BrowserHeadTags, ready: headTagsReady } = browserHeadTags();
+
+/**
+ * Loads a page's chunk and, as vite does for other dynamic imports, preloads the chunks it imports
+ * beside it (their list from the map, which downloads alongside the page's chunk the first time).
+ * The page shows once Helmet has the page on screen's head tags, so that the next page's replace them.
+ */
+async function loadPageAndChunks(routeId: string): Promise<void> {
+  void pageChunkMap().then((map) => {
+    for (const href of chunksOfPage(map, routeId)) {
+      if (document.head.querySelector(`link[href="${href}"]`)) continue;
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.href = href;
+      document.head.append(link);
+    }
+  });
+  await Promise.all([loadPage(routeId), headTagsReady]);
 }
 
 // A first visit remembers the language it arrived in (route, or the server's redirect).
@@ -56,9 +82,9 @@ void Promise.all([loadMessages(page.locale), loadPage(page.routeId)])
           <RootDataContext.Provider value={root}>
             <I18nProvider locale={page.locale} messages={loaded[0]}>
               <BrowserRouter initial={page} loadPage={loadPageAndChunks} fullLoadFirst={isStaleBuild} onChunkError={reloadForChunkError}>
-                <HelmetProvider>
+                <BrowserHeadTags>
                   <RootLayout />
-                </HelmetProvider>
+                </BrowserHeadTags>
               </BrowserRouter>
             </I18nProvider>
           </RootDataContext.Provider>

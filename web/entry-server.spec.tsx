@@ -58,6 +58,22 @@ describe('serverEntry.render', () => {
     expect(html).not.toContain('nonce');
   });
 
+  it("preloads the page's own chunks from the page chunk map, and hands the browser the map's URL, not the map", async () => {
+    const pageChunks = {
+      url: '/assets/page-chunks-abc.json',
+      map: { files: ['/assets/home.page-a.js', '/assets/level-card-b.js', '/assets/blog-list.page-c.js'], pages: { home: [0, 1], blog: [2, 1] } },
+    };
+    const output = await serverEntry.render(input('/', base, { assets: { ...assets, preloads: ['/assets/i18n-abc.js'], pageChunks } }));
+    if (output.kind !== 'html') throw new Error('expected html');
+    const html = await text(output.stream);
+    const head = html.slice(0, html.indexOf('</head>'));
+    const preloads = [...head.matchAll(/<link rel="modulepreload" href="([^"]+)"\/>/g)].map((m) => m[1]);
+    expect(preloads).toEqual(['/assets/i18n-abc.js', '/assets/home.page-a.js', '/assets/level-card-b.js']);
+    expect(html).not.toContain('blog-list.page');
+    // The first render needs the site's config and build id; the map's URL is for the pages after it.
+    expect(JSON.parse(hydrationJson(html)).root).toEqual({ config, buildId: 'test-build', pageChunks: '/assets/page-chunks-abc.json' });
+  });
+
   it('escapes loader data so it cannot close the script element', async () => {
     const hostile = { ...base, config: { ...config, siteName: '</script><script>alert(1)</script>' } };
     const output = await serverEntry.render(input('/', hostile));
@@ -161,6 +177,7 @@ describe('the payment pages', () => {
     test_mode: true,
     trial: { credits: 10, days: 14 },
     donation: { credits_per_dollar: 50, min_usd: 1, max_usd: 500, validity_days: 365 },
+    refund_rule: { window_days: 14, max_used_percent: 10 },
   };
   const on = fakePageData({ config: paymentsOn, billing: { ...fakePageData().billing, pricing: async () => pricing } });
   const withStripe = fakePageData({ config: { ...paymentsOn, testPayments: false }, billing: { ...fakePageData().billing, pricing: async () => ({ ...pricing, test_mode: false }) } });

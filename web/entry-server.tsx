@@ -1,16 +1,17 @@
 import { renderToPipeableStream, renderToStaticMarkup } from 'react-dom/server';
-import { HelmetProvider } from 'react-helmet-async';
+import { Helmet } from 'react-helmet-async';
 import { analyticsScript, HINTS_REVEAL_SCRIPT, PROGRESS_SCRIPT, THEME_SCRIPT } from 'src/contracts/inline-scripts';
-import { forRoutes, type PageAssets, type RootData } from 'src/contracts/page-data';
+import { chunksOfPage, type PageAssets, type RootData } from 'src/contracts/page-data';
 import type { PagePayload, PayloadInput, RenderInput, RenderOutput, ServerEntry } from 'src/contracts/ssr';
 import { Document } from 'web/components/document';
 import { ErrorView } from 'web/components/error-view';
 import { I18nProvider, loadMessages } from 'web/i18n/i18n';
 import { LOCALES } from 'web/i18n/locales';
 import { FlushCoalescer } from 'web/lib/flush-coalescer';
-import { HydrationJsonContext, ParseTimeScriptsContext } from 'web/lib/render-context';
+import { HelmetContext } from 'web/lib/head-tags';
+import { DocumentAssetsContext, HydrationJsonContext, ParseTimeScriptsContext, type DocumentAssets } from 'web/lib/render-context';
 import { RootDataContext } from 'web/lib/root-data';
-import { createMatcher, loadersOf, loadPageState, type PageState } from 'web/lib/router/page';
+import { createMatcher, loadersOf, loadPageState, sectionsOf, type PageState } from 'web/lib/router/page';
 import { StaticRouter } from 'web/lib/router/router';
 import { loadPage, PAGES } from 'web/route-table';
 import { RootLayout } from 'web/root';
@@ -24,19 +25,8 @@ const PARSE_TIME_SCRIPTS = { theme: THEME_SCRIPT, hintsReveal: HINTS_REVEAL_SCRI
 const matchPage = createMatcher(PAGES, LOCALES);
 /** The loaders of the route objects, by route id. */
 const LOADERS = loadersOf(PAGES);
-const MODULES = Object.fromEntries(PAGES.map((page) => [page.id, page.module]));
-/** The build's page chunks keyed by route id (the browser's route objects carry no module path); computed once per assets object. */
-const keyed = new WeakMap<PageAssets, PageAssets>();
-function byRoute(assets: PageAssets): PageAssets {
-  let result = keyed.get(assets);
-  if (!result) {
-    result = assets.pageChunks ? { ...assets, pageChunks: forRoutes(assets.pageChunks, MODULES) } : assets;
-    keyed.set(assets, result);
-  }
-  return result;
-}
 
-/** What the browser needs to hydrate: read by web/entry-client.tsx. */
+/** What the browser needs to hydrate, and nothing else: read by web/entry-client.tsx. */
 export interface HydrationData {
   root: RootData;
   page: PageState;
@@ -54,8 +44,11 @@ async function render(input: RenderInput): Promise<RenderOutput> {
   const { state: page, failure } = await resolve(input);
   if (page.redirect) return { kind: 'redirect', status: page.status, location: page.redirect };
   const [messages] = await Promise.all([loadMessages(page.locale), loadPage(page.routeId)]);
-  const root: RootData = { config: input.data.config, assets: byRoute(input.assets), buildId: input.buildId };
+  const { pageChunks } = input.assets;
+  const root: RootData = { config: input.data.config, buildId: input.buildId, ...(pageChunks ? { pageChunks: pageChunks.url } : {}) };
   const hydration: HydrationData = { root, page };
+  // The page's own chunks download in parallel with the entry instead of after it.
+  const documentAssets: DocumentAssets = { styles: input.assets.styles, preloads: [...input.assets.preloads, ...chunksOfPage(pageChunks?.map, page.routeId)] };
 
   return new Promise<RenderOutput>((resolveOutput, reject) => {
     let failed = false;
@@ -75,15 +68,17 @@ async function render(input: RenderInput): Promise<RenderOutput> {
     const { pipe, abort } = renderToPipeableStream(
       <HydrationJsonContext.Provider value={scriptSafeJson(hydration)}>
         <ParseTimeScriptsContext.Provider value={PARSE_TIME_SCRIPTS}>
-          <RootDataContext.Provider value={root}>
-            <I18nProvider locale={page.locale} messages={messages}>
-              <StaticRouter page={page}>
-                <HelmetProvider>
-                  <RootLayout />
-                </HelmetProvider>
-              </StaticRouter>
-            </I18nProvider>
-          </RootDataContext.Provider>
+          <DocumentAssetsContext.Provider value={documentAssets}>
+            <RootDataContext.Provider value={root}>
+              <I18nProvider locale={page.locale} messages={messages}>
+                <StaticRouter page={page}>
+                  <HelmetContext value={Helmet}>
+                    <RootLayout />
+                  </HelmetContext>
+                </StaticRouter>
+              </I18nProvider>
+            </RootDataContext.Provider>
+          </DocumentAssetsContext.Provider>
         </ParseTimeScriptsContext.Provider>
       </HydrationJsonContext.Provider>,
       {
@@ -121,13 +116,12 @@ async function payload(input: PayloadInput): Promise<PagePayload> {
 }
 
 function renderErrorDocument({ assets, status }: { assets: PageAssets; status: number }): string {
-  const styles: PageAssets = { scripts: [], styles: assets.styles, preloads: [] };
   return `<!DOCTYPE html>${renderToStaticMarkup(
-    <HelmetProvider>
-      <Document assets={styles}>
+    <HelmetContext value={Helmet}>
+      <Document assets={{ styles: assets.styles, preloads: [] }}>
         <ErrorView status={status} />
       </Document>
-    </HelmetProvider>,
+    </HelmetContext>,
   )}`;
 }
 
@@ -136,5 +130,9 @@ export const serverEntry: ServerEntry = {
   render,
   payload,
   renderErrorDocument,
-  sitemapPaths: (payments) => PAGES.filter((page) => page.sitemap === 'always' || (payments && page.sitemap === 'with-payments')).map((page) => page.path),
+  sitemapPaths: (site) => {
+    const payments = site.config.settings.has_payment;
+    return PAGES.filter((page) => page.sitemap === 'always' || (payments && page.sitemap === 'with-payments')).map((page) => page.path);
+  },
+  pageSections: () => sectionsOf(PAGES),
 };

@@ -1,6 +1,5 @@
 import { Component, createElement, lazy, Suspense, useSyncExternalStore, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import type { InsufficientCreditsBody } from 'src/contracts/billing';
-import { chunksOfPage } from 'src/contracts/page-data';
 import { Document } from 'web/components/document';
 import { ErrorView } from 'web/components/error-view';
 import { Footer } from 'web/components/footer';
@@ -10,24 +9,24 @@ import { Toaster } from 'web/components/toaster';
 import { useT } from 'web/i18n/i18n';
 import { reportError } from 'web/lib/error-reporter';
 import { lowCreditStore } from 'web/lib/low-credit';
-import { useRootData } from 'web/lib/root-data';
+import { useDocumentAssets } from 'web/lib/render-context';
+import { useSiteConfig } from 'web/lib/root-data';
 import { usePage } from 'web/lib/router/router';
 import { ForcedColorModeContext, forcedColorMode, useColorMode } from 'web/lib/theme';
 import { colorModeOf, loadedPage } from 'web/route-table';
 
 /** The site layout: header, the current page, footer. */
 export function RootLayout() {
-  const { assets, config } = useRootData();
+  const config = useSiteConfig();
+  const assets = useDocumentAssets();
   const page = usePage();
   const t = useT();
-  // The page's own chunk downloads in parallel with the entry instead of after it.
-  const preloads = [...assets.preloads, ...chunksOfPage(assets.pageChunks, page.routeId)];
   // A page may force a colour mode: rendered on <html> for the first paint, kept on navigation.
   const forced = forcedColorMode(page.routeId, colorModeOf(page.routeId));
   useColorMode(forced);
   return (
     <ForcedColorModeContext value={forced}>
-      <Document assets={{ ...assets, preloads }} analyticsId={config.analyticsId} forcedColorMode={forced}>
+      <Document assets={assets} analyticsId={config.analyticsId} forcedColorMode={forced}>
         <div className="flex min-h-dvh flex-col">
           <a
             href="#main"

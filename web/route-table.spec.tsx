@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { loadConfig } from 'src/config/app-config';
 import type { PricingData } from 'src/contracts/billing';
@@ -7,6 +8,7 @@ import { serverEntry } from './entry-server';
 import type { PageRoute } from 'web/lib/router/page';
 import { pageMatch } from 'test/support/page-match';
 import { PAGES } from './route-table';
+import { readRouteObjects } from '../scripts/route-objects.mts';
 
 /** A path of a route: its own when it has no parameters, else its route object's `sample`. */
 const samplePath = (route: PageRoute) => route.sample ?? (/[:*]/.test(route.path) ? undefined : route.path);
@@ -16,6 +18,7 @@ const pricing: PricingData = {
   test_mode: true,
   trial: { credits: 10, days: 14 },
   donation: { credits_per_dollar: 50, min_usd: 1, max_usd: 500, validity_days: 365 },
+  refund_rule: { window_days: 14, max_used_percent: 10 },
 };
 // Payments on, so the account pages render rather than 404.
 const data = fakePageData({ config: loadConfig({ HAS_LOGIN: 'true', HAS_PAYMENT: 'true' }).public, billing: { ...fakePageData().billing, pricing: async () => pricing } });
@@ -48,12 +51,20 @@ describe('the route table', () => {
     expect(new Set(PAGES.map((page) => page.id)).size).toBe(PAGES.length);
   });
 
-  // `module` is the manifest key the server preloads the page's chunk by: the file `page` imports.
-  it.each(PAGES.filter((page) => page.module).map((page) => [page.id, page] as const))('%s: its module is the page file its component comes from', async (_id, page) => {
-    expect(page.module).toMatch(/^web\/features\/[^/]+\/[^/]+\.page\.tsx$/);
-    expect(existsSync(page.module!)).toBe(true);
-    const module = (await import(page.module!.replace(/\.tsx$/, ''))) as { default: unknown };
-    expect(await page.load()).toBe(module.default);
+  // The build keys each page's chunks by route id, reading the page from the route's own import() (scripts/route-objects.mts).
+  const read = readdirSync('web/features').flatMap((feature) =>
+    readdirSync(join('web/features', feature))
+      .filter((file) => file.endsWith('.routes.ts'))
+      .flatMap((file) => readRouteObjects(readFileSync(join('web/features', feature, file), 'utf8'), file)),
+  );
+
+  it('is read whole by the build: every route of the table, found in its routes file', () => {
+    expect(PAGES.map((page) => page.id).filter((id) => !read.some((route) => route.id === id))).toEqual([]);
+  });
+
+  it.each(read.filter((route) => route.page).map((route) => [route.id, route.page!] as const))('%s: the page the build reads is the component the route loads', async (id, page) => {
+    const module = (await import(page)) as { default: unknown };
+    expect(await PAGES.find((route) => route.id === id)!.load()).toBe(module.default);
   });
 });
 
@@ -81,5 +92,25 @@ describe('the query parameters of cached routes (PageRoute.query)', () => {
       if (output.kind === 'html') await drain(output.stream);
     });
     expect([...read].filter((name) => !listed.includes(name))).toEqual([]);
+  });
+});
+
+describe('the page data sections of routes with a loader (PageRoute.sections)', () => {
+  const loaded = PAGES.filter((page) => page.loader);
+  // A path of each: its sample, else its own path with any parameter filled in.
+  const pathOf = (route: PageRoute) => samplePath(route) ?? route.path.replace(/:\w+/g, '1');
+
+  // A loader gets the sections its route lists and no other: one it reads but does not list is
+  // undefined here, and on a server without that section's module the start would not catch it.
+  it.each(loaded.map((page) => [page.id, pathOf(page)] as const))('%s reads only the sections it lists', async (_id, path) => {
+    const payload = await serverEntry.payload({ url: `http://localhost:3000${path}`, match: pageMatch(path, data), headers: {}, data, assets, buildId: 'test', signal: new AbortController().signal, admin: true });
+    expect(payload.errors ?? []).toEqual([]);
+  });
+
+  it('are what the server entry tells the bridge to check at start', () => {
+    const sections = serverEntry.pageSections();
+    expect(Object.keys(sections).sort()).toEqual(loaded.map((page) => page.id).sort());
+    expect(sections.level).toEqual(['levels']);
+    expect(sections.explore).toEqual(['content', 'levels']);
   });
 });

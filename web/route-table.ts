@@ -17,7 +17,7 @@ import { indexRoutes } from 'web/lib/router/route-index';
  * match wins: a page is added here with one line. The last two catch any content page by slug,
  * then every other path (404). Sitemap order is this order.
  */
-export const PAGES: PageRoute[] = [
+export const PAGES = [
   levels.home,
   levels.levels,
   levels.hardest,
@@ -41,10 +41,13 @@ export const PAGES: PageRoute[] = [
   auth.authSignInLink,
   auth.authForgotPassword,
   auth.authPasswordReset,
+  auth.account,
+  auth.accountUnsubscribe,
   billing.pricing,
   billing.testCheckout,
   billing.paymentSuccess,
   billing.billing,
+  billing.receipt,
   billing.usage,
   imageTool.imageTool,
   progress.progress,
@@ -57,6 +60,13 @@ export const PAGES: PageRoute[] = [
   ops.adminQueues,
   content.contentPage,
   content.notFound,
-];
+] satisfies PageRoute[];
+
+// The table's ids are the type RouteId (web/lib/router/page.ts): an id written elsewhere is checked against them.
+declare module 'web/lib/router/page' {
+  interface RouteRegister {
+    id: (typeof PAGES)[number]['id'];
+  }
+}
 
 export const { colorModeOf, loadPage, loadedPage } = indexRoutes(PAGES);

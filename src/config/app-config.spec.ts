@@ -83,6 +83,17 @@ describe('loadConfig', () => {
     expect(google.auth.google).toBeUndefined();
   });
 
+  it('reads the seller, the refund rule and the reminders, and names a live site without a seller address', () => {
+    const live = { NODE_ENV: 'production', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
+    const bare = loadConfig(live);
+    expect(bare.payments).toMatchObject({ seller: { name: 'Mystery Doors Guide', address: [] }, refundRule: { windowDays: 14, maxUsedPercent: 10 }, reminders: { lowBalanceCredits: 3, expiryDays: 7 } });
+    expect(bare.warnings).toEqual(['STRIPE_SECRET_KEY without SELLER_ADDRESS: receipts of real payments name no seller address']);
+    const set = loadConfig({ ...live, SELLER_NAME: 'Doors Ltd', SELLER_ADDRESS: '1 Lane;  City ; ', REFUND_WINDOW_DAYS: '0', REMINDER_LOW_BALANCE_CREDITS: '0' });
+    expect(set.payments).toMatchObject({ seller: { name: 'Doors Ltd', address: ['1 Lane', 'City'] }, refundRule: { windowDays: 0 }, reminders: { lowBalanceCredits: 0 } });
+    expect(set.warnings).toEqual([]);
+    expect(() => loadConfig({ ...live, REFUND_MAX_USED_PERCENT: '101' })).toThrow(/REFUND_MAX_USED_PERCENT/);
+  });
+
   it('uses PostgreSQL when DATABASE_URL is set, migrating at start in every NODE_ENV unless MIGRATE_ON_START=false', () => {
     const url = 'postgres://app@db:5432/site';
     expect(loadConfig({ DATABASE_URL: url, NODE_ENV: 'development' }).database).toEqual({

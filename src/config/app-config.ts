@@ -104,6 +104,12 @@ export class AppConfig {
     maxOpenCheckouts: number;
     /** When the success page may ask the gateway about a pending order (ms after the order, one look-up each, ascending). */
     lookupDelaysMs: readonly number[];
+    /** Who the receipts name as the seller. */
+    seller: { name: string; address: string[] };
+    /** Self-service refunds: a pack paid within `windowDays` with less than `maxUsedPercent` of its credits used. */
+    refundRule: { windowDays: number; maxUsedPercent: number };
+    /** Reminder mails: below this balance after a spend, and this many days before a lot expires (0: off). */
+    reminders: { lowBalanceCredits: number; expiryDays: number; everyMs: number };
   };
   readonly images: {
     retentionDays: number;
@@ -225,6 +231,9 @@ export class AppConfig {
           : undefined,
       maxOpenCheckouts: e.CHECKOUT_MAX_OPEN,
       lookupDelaysMs: [...e.STRIPE_LOOKUP_DELAYS_MS].sort((a, b) => a - b),
+      seller: { name: e.SELLER_NAME ?? e.SITE_NAME, address: e.SELLER_ADDRESS.split(/\\n|;|\n/).map((line) => line.trim()).filter(Boolean) },
+      refundRule: { windowDays: e.REFUND_WINDOW_DAYS, maxUsedPercent: e.REFUND_MAX_USED_PERCENT },
+      reminders: { lowBalanceCredits: e.REMINDER_LOW_BALANCE_CREDITS, expiryDays: e.REMINDER_EXPIRY_DAYS, everyMs: e.REMINDER_INTERVAL_MS },
     };
     this.webApp = { shortName: e.SITE_SHORT_NAME ?? e.SITE_NAME };
     this.public = {

@@ -236,6 +236,17 @@ export const envSchema = z.object({
   STRIPE_API_URL: z.url({ protocol: /^https?$/ }).max(2048).default('https://api.stripe.com'),
   // Checkouts a user may have open (pending, younger than a checkout session's 24 hours) at once.
   CHECKOUT_MAX_OPEN: z.coerce.number().int().min(1).max(100).default(3),
+  // The seller named on receipts (SITE_NAME when unset) and its postal address ('\n' or ';' between lines).
+  SELLER_NAME: optionalText(120),
+  SELLER_ADDRESS: z.string().trim().max(400).default(''),
+  // Self-service refunds: a pack paid within this many days with less than this share of its credits used (0 days: none).
+  REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+  REFUND_MAX_USED_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
+  // Reminders: mail when a spend leaves fewer credits than this (0: never), and this many days before a lot with credits left expires (0: never).
+  REMINDER_LOW_BALANCE_CREDITS: z.coerce.number().int().min(0).max(100_000).default(3),
+  REMINDER_EXPIRY_DAYS: z.coerce.number().int().min(0).max(90).default(7),
+  // How often the reminders due are looked for, where the jobs run (tests shorten it).
+  REMINDER_INTERVAL_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
   // When the success page may ask Stripe about a pending order, in ms after the order: one look-up
   // each, at most this many in all; the webhook is the news otherwise. Tests shorten them.
   STRIPE_LOOKUP_DELAYS_MS: z
@@ -336,6 +347,7 @@ export function settingWarnings(e: Env): string[] {
   if (s.login && !e.EMAIL_LOGIN && !s.google) warnings.push('HAS_LOGIN=true with EMAIL_LOGIN=false and no Google sign-in: nobody can sign in');
   if (e.ADMIN_EMAILS.length && !s.login) warnings.push('ADMIN_EMAILS without HAS_LOGIN=true: admins cannot sign in, the admin screens stay hidden');
   if (e.STRIPE_SECRET_KEY && !s.payments) warnings.push('STRIPE_SECRET_KEY is set but payments are off (HAS_PAYMENT and HAS_LOGIN): it is not used');
+  if (e.STRIPE_SECRET_KEY && s.payments && !e.SELLER_ADDRESS) warnings.push('STRIPE_SECRET_KEY without SELLER_ADDRESS: receipts of real payments name no seller address');
   if (e.TEST_PAYMENTS && e.STRIPE_SECRET_KEY) warnings.push('TEST_PAYMENTS=true with STRIPE_SECRET_KEY: Stripe takes the payments, TEST_PAYMENTS is ignored');
   if (e.IMAGE_STORE !== 's3' && (e.S3_BUCKET || e.S3_ENDPOINT)) warnings.push('S3_BUCKET or S3_ENDPOINT without IMAGE_STORE=s3: images are kept in files under DATA_DIR');
   if (e.WORKER_METRICS_PORT && !e.REDIS_URL) warnings.push('WORKER_METRICS_PORT without REDIS_URL: there is no worker process to listen');

@@ -60,3 +60,12 @@ export const passwordResetSchema = z
   .strict()
   .superRefine(withConfirmation);
 export type PasswordResetInput = z.infer<typeof passwordResetSchema>;
+
+/** PUT /api/v1/account/password: the current password (not needed right after a sign-in by link) and the new one, twice. */
+export const passwordChangeSchema = z
+  .object({ current_password: z.string().max(PASSWORD_MAX).optional(), password: newPassword, password_confirmation: z.string({ error: 'Please confirm the password' }).max(PASSWORD_MAX) })
+  .superRefine(withConfirmation);
+export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;
+
+/** DELETE /api/v1/account: the password, or nothing right after a sign-in by an emailed link. */
+export const accountDeletionSchema = z.strictObject({ password: z.string().max(PASSWORD_MAX).optional() });

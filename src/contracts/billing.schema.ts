@@ -9,7 +9,11 @@ import {
   type AdminOrderView,
   type CheckoutInput,
   type CheckoutView,
+  type CreditExportRow,
   type CreditPack,
+  type ExportView,
+  type OrderExportRow,
+  type ReceiptView,
   type CreditsView,
   type LedgerEventView,
   type OrderView,
@@ -78,6 +82,7 @@ export const pricingSchema = z.object({
   test_mode: z.boolean().describe('Payments go to the local test checkout: no real money'),
   trial: z.object({ credits: z.number().int(), days: z.number().int() }),
   donation: z.object({ credits_per_dollar: z.number().int(), min_usd: z.number().int(), max_usd: z.number().int(), validity_days: z.number().int() }),
+  refund_rule: z.object({ window_days: z.number().int(), max_used_percent: z.number().int() }).describe('Self-service refunds: a pack paid within window_days with less than max_used_percent of its credits used'),
 }) satisfies z.ZodType<PricingData>;
 
 export const checkoutViewSchema = z.object({
@@ -103,7 +108,54 @@ export const orderViewSchema = z.object({
   credits_taken_back: z.number().int().describe('Credits actually taken back (spent ones cannot be)'),
   refund_failed_cents: z.number().int().describe('Refunds that failed after they were counted'),
   dispute_won_at: isoDate.nullable().describe('When a dispute closed with the payment standing'),
+  self_refund: z.object({ allowed: z.boolean(), reason: z.string().nullable() }).nullable().describe('Whether the buyer may refund it themself now, and why not'),
 }) satisfies z.ZodType<OrderView>;
+
+export const receiptSchema = z.object({
+  order: orderViewSchema,
+  seller: z.object({ name: z.string(), address: z.array(z.string()) }),
+  buyer_email: z.string().nullable(),
+  items: z.array(z.object({ description: z.string(), quantity: z.number().int(), credits: z.number().int(), amount_cents: z.number().int() })),
+  refunds: z.array(z.object({ amount_cents: z.number().int(), created_at: isoDate, by: z.enum(['you', 'admin', 'payment_service']) })),
+  invoice_url: z.string().nullable().describe("Stripe's hosted invoice"),
+}) satisfies z.ZodType<ReceiptView>;
+
+/** ?format=csv|json&tz=Area/City of the exports. */
+export const exportQuerySchema = z.strictObject({
+  format: z.enum(['csv', 'json'], { error: 'format is "csv" or "json"' }).default('csv'),
+  tz: z
+    .string()
+    .max(64)
+    .default('UTC')
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'tz must be an IANA time zone such as Europe/Berlin'),
+});
+
+const exportSchema = <T extends z.ZodType>(row: T) =>
+  z.object({ time_zone: z.string(), rows: z.array(row), totals: z.record(z.string(), z.union([z.number(), z.string()])) });
+
+export const orderExportSchema = exportSchema(
+  z.object({
+    number: z.string(),
+    date: z.string(),
+    description: z.string(),
+    status: z.enum(ORDER_STATUSES),
+    amount_usd: z.string(),
+    refunded_usd: z.string(),
+    credits: z.number().int(),
+    payment_method: z.string(),
+  }),
+) satisfies z.ZodType<ExportView<OrderExportRow>>;
+
+export const creditExportSchema = exportSchema(
+  z.object({ date: z.string(), kind: z.enum(LEDGER_EVENT_KINDS), lot: z.string(), reason: z.string(), credits: z.number().int(), balance_after: z.number().int() }),
+) satisfies z.ZodType<ExportView<CreditExportRow>>;
 
 export const refusedEventPageSchema = paged(
   z.object({ id: z.string(), type: z.string(), problem: z.string().describe('Why it was not applied'), received_at: isoDate }),

@@ -37,6 +37,13 @@ export interface PricingData {
   test_mode: boolean;
   trial: { credits: number; days: number };
   donation: { credits_per_dollar: number; min_usd: number; max_usd: number; validity_days: number };
+  refund_rule: RefundRule;
+}
+
+/** Self-service refunds: a pack paid within `window_days` with less than `max_used_percent` of its credits used (window 0: none). */
+export interface RefundRule {
+  window_days: number;
+  max_used_percent: number;
 }
 
 /** POST /api/v1/checkout: a pack, or a donation of whole dollars (exactly one of the two). */
@@ -80,6 +87,50 @@ export interface OrderView {
   refund_failed_cents: number;
   /** When a dispute of the payment closed with the payment standing (its credits came back). */
   dispute_won_at: string | null;
+  /** Whether its owner may refund it themself now (REFUND_WINDOW_DAYS, REFUND_MAX_USED_PERCENT), and why not; null for orders never paid. */
+  self_refund: { allowed: boolean; reason: string | null } | null;
+}
+
+/** /billing/receipts/{order}: what a receipt shows. */
+export interface ReceiptView {
+  order: OrderView;
+  seller: { name: string; address: string[] };
+  /** Null once the account is deleted. */
+  buyer_email: string | null;
+  items: { description: string; quantity: number; credits: number; amount_cents: number }[];
+  /** Each refund with its date; one the payment service reported without us (its dashboard) is dated by its event. */
+  refunds: { amount_cents: number; created_at: string; by: 'you' | 'admin' | 'payment_service' }[];
+  /** Stripe's hosted invoice, when Checkout made one. */
+  invoice_url: string | null;
+}
+
+/** A row of the orders export (CSV and JSON): dates in the requested time zone. */
+export interface OrderExportRow {
+  number: string;
+  date: string;
+  description: string;
+  status: OrderStatus;
+  amount_usd: string;
+  refunded_usd: string;
+  credits: number;
+  payment_method: string;
+}
+
+/** A row of the credit history export: which lot, why, the change and the balance after it. */
+export interface CreditExportRow {
+  date: string;
+  kind: LedgerEventKind;
+  lot: string;
+  reason: string;
+  credits: number;
+  balance_after: number;
+}
+
+/** An export as JSON: the rows, the time zone their dates are in, and the totals. */
+export interface ExportView<Row> {
+  time_zone: string;
+  rows: Row[];
+  totals: Record<string, number | string>;
 }
 
 /** A signed webhook event acknowledged but not applied: unreadable, or of the other mode (live or test). */
@@ -181,4 +232,23 @@ export interface AdminOrderDetail {
   refunds: { amount_cents: number; refunded_cents: number; admin: string | null; created_at: string }[];
   /** Gateway events applied to it (Stripe's, or the test checkout's), oldest first. */
   payment_events: { id: string; type: string; received_at: string }[];
+}
+
+/** Billing's section of the page data (src/modules/billing/adapters/pages/billing.pages.ts): null while payments are off. */
+export interface BillingPages {
+  /** The credit packs, trial and donation terms; null while payments are off. */
+  pricing(): Promise<PricingData | null>;
+  /** Admin pages only (route access 'admin'); null while payments are off. */
+  adminOrders(filter: { email?: string; number?: string; status?: OrderStatus }, page: number): Promise<Paged<AdminOrderView> | null>;
+  /** Null for no such order, or payments off. */
+  adminOrder(id: string): Promise<AdminOrderDetail | null>;
+  /** Signed webhook events acknowledged but not applied, newest first; null while payments are off. */
+  refusedEvents(page: number): Promise<Paged<RefusedEventView> | null>;
+}
+
+// Adds the section to PageData without editing page-data.ts (declaration merging): see PageData.
+declare module './page-data' {
+  interface PageData {
+    readonly billing: BillingPages;
+  }
 }

@@ -80,3 +80,19 @@ export interface ExploreData {
   /** When months are left out: the page of /blog where the posts older than the listed months start. */
   olderPostsPage?: number;
 }
+
+/** Site content's section of the page data (src/modules/content/adapters/pages/content.pages.ts). */
+export interface ContentPages {
+  page(slug: string): Promise<ContentPageView | null>;
+  post(slug: string): Promise<PostView | null>;
+  posts(query: PostListQuery): Promise<PostListData>;
+  media(): Promise<MediaEntry[]>;
+  explore(): Promise<ExploreData>;
+}
+
+// Adds the section to PageData without editing page-data.ts (declaration merging): see PageData.
+declare module './page-data' {
+  interface PageData {
+    readonly content: ContentPages;
+  }
+}

@@ -86,3 +86,16 @@ export interface GuideInsightsData {
   recent_days: number;
   min_votes: number;
 }
+
+/** Guide insights' section of the page data (src/modules/guide-insights/adapters/pages/guide-insights.pages.ts): /admin/guides, admins only. */
+export interface GuideInsightsPages {
+  /** The guides with what players said and did, and the most wanted missing ones. */
+  overview(query: GuideInsightsQuery): Promise<GuideInsightsData>;
+}
+
+// Adds the section to PageData without editing page-data.ts (declaration merging): see PageData.
+declare module './page-data' {
+  interface PageData {
+    readonly guideInsights: GuideInsightsPages;
+  }
+}

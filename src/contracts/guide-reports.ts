@@ -42,3 +42,16 @@ export interface GuideReportView {
   /** When an admin marked it handled; null while it is open. */
   handled_at: string | null;
 }
+
+/** Guide reports' section of the page data (src/modules/guide-reports/adapters/pages/guide-reports.pages.ts). */
+export interface GuideReportsPages {
+  /** Which guide the report page is about; null when the level has no published guide. */
+  page(number: number): Promise<GuideReportPageData | null>;
+}
+
+// Adds the section to PageData without editing page-data.ts (declaration merging): see PageData.
+declare module './page-data' {
+  interface PageData {
+    readonly guideReports: GuideReportsPages;
+  }
+}

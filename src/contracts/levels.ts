@@ -138,3 +138,21 @@ export function parseLevelId(raw: string, max: number): number | null {
   const number = Number(raw);
   return number <= max ? number : null;
 }
+
+/** The levels' section of the page data (src/modules/levels/adapters/pages/levels.pages.ts). */
+export interface LevelsPages {
+  page(number: number): Promise<LevelPageData>;
+  list(query: LevelListQuery): Promise<LevelListData>;
+  /** The hard guides, longest reference time first (a list page's worth), and how many hard guides there are. */
+  hardest(): Promise<{ levels: LevelSummary[]; total: number }>;
+  featured(): Promise<LevelSummary[]>;
+  /** The levels with a published guide, as runs ("1-5 7 9"): where "Continue at level N" goes. */
+  guideRanges(): Promise<GuideRanges>;
+}
+
+// Adds the section to PageData without editing page-data.ts (declaration merging): see PageData.
+declare module './page-data' {
+  interface PageData {
+    readonly levels: LevelsPages;
+  }
+}

@@ -63,3 +63,18 @@ export interface AdminAttentionData {
   /** Set while Redis refuses writes or is unreachable, in words ("Redis is out of memory (maxmemory)…"). */
   redis_problem: string | null;
 }
+
+/** Ops' section of the page data (src/modules/ops/adapters/pages/ops.pages.ts): the admin pages only (route access 'admin'). */
+export interface OpsPages {
+  /** The most recently seen error groups first. */
+  errors(scope: ErrorScope): Promise<ErrorGroupView[]>;
+  queues(): Promise<AdminQueuesData>;
+  attention(): Promise<AdminAttentionData>;
+}
+
+// Adds the section to PageData without editing page-data.ts (declaration merging): see PageData.
+declare module './page-data' {
+  interface PageData {
+    readonly ops: OpsPages;
+  }
+}

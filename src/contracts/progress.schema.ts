@@ -12,16 +12,21 @@ const progressItemSchema = z.strictObject({
   ago: z.number().int().min(0).max(MAX_AGE_MS).describe("Milliseconds between the change and the sender's now (ages, so clocks are never compared)"),
 });
 
+/** A cursor as the server writes them (a tag of the account, a revision): bounded, never free text. */
+const cursorSchema = z.string().max(48).regex(/^[\w-]{1,32}\.\d{1,15}$/, 'Not a cursor this server gave');
+
 export const progressSyncInputSchema = z.strictObject({
   levels: z
     .array(progressItemSchema)
     .max(PROGRESS_SYNC_BATCH)
     .refine((items) => new Set(items.map((item) => item.level)).size === items.length, 'Each level may appear once'),
+  since: cursorSchema.optional().describe("The last answer's cursor: then `levels` holds only the changes since, and so does the answer. None: the full merge (a browser's first sync with this account)"),
 }) satisfies z.ZodType<ProgressSyncInput, unknown>;
 
 export const progressSyncResultSchema = z.object({
   levels: z.array(z.object({ level: z.number().int(), state: z.enum(STATES), ago: z.number().int() })),
   clearedAgo: z.number().int().nullable().describe('How long ago the player last cleared everything; null if never'),
+  cursor: z.string().describe('Send it as `since` with the next sync'),
 }) satisfies z.ZodType<ProgressSyncResult>;
 
 export const progressExportSchema = z.object({

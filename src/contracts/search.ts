@@ -97,3 +97,16 @@ export interface RankedHits<H> {
   total: number;
   hits: (H & RankedHit)[];
 }
+
+/** Search's section of the page data (src/modules/search/adapters/pages/search.pages.ts). */
+export interface SearchPages {
+  /** The one search over guides, posts and pages (the query as typed; the page cuts it to 100 characters). */
+  results(query: string): Promise<SearchResults>;
+}
+
+// Adds the section to PageData without editing page-data.ts (declaration merging): see PageData.
+declare module './page-data' {
+  interface PageData {
+    readonly search: SearchPages;
+  }
+}

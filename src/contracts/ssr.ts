@@ -123,8 +123,10 @@ export interface ServerEntry {
   match(pathAndQuery: string, site: SiteRules, hints?: LocaleHints): PageMatch;
   render(input: RenderInput): Promise<RenderOutput>;
   payload(input: PayloadInput): Promise<PagePayload>;
-  /** The paths of the route table's pages listed in sitemap.xml (in its order): the ones with payments too when they are on. */
-  sitemapPaths(payments: boolean): string[];
+  /** The paths of the route table's pages listed in sitemap.xml (in its order): those marked 'with-payments' too while the site's settings have payments on. */
+  sitemapPaths(site: SiteRules): string[];
+  /** The page data sections each route's loader reads (its route object's `sections`), by route id: the bridge checks them at start. */
+  pageSections(): Record<string, readonly string[]>;
   /** The page shown when rendering itself failed: plain, with no data and no loaders. */
   renderErrorDocument(input: { assets: PageAssets; status: number }): string;
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { pageChunkMap, type PageAssets } from 'src/contracts/page-data';
+import { PAGE_CHUNKS_ASSET, type PageAssets, type PageChunks } from 'src/contracts/page-data';
 import type { ServerEntry } from 'src/contracts/ssr';
 import { ServerEntrySource } from './server-entry-source.port';
 
@@ -28,25 +28,13 @@ export class BuiltServerEntrySource extends ServerEntrySource {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, ManifestChunk>;
     const entry = manifest[CLIENT_ENTRY];
     if (!entry) throw new Error(`The client manifest has no entry for ${CLIENT_ENTRY}`);
-    const imports = (entry.imports ?? []).map((key) => `/${manifest[key]!.file}`);
-    // Each page chunk with everything it imports that the entry does not already bring.
-    const closure = (key: string, seen = new Set<string>()): string[] => {
-      if (seen.has(key) || key === CLIENT_ENTRY) return [];
-      seen.add(key);
-      const chunk = manifest[key];
-      if (!chunk) return [];
-      return [`/${chunk.file}`, ...(chunk.imports ?? []).flatMap((k) => closure(k, seen))];
-    };
-    const pageChunks = pageChunkMap(Object.fromEntries(
-      Object.keys(manifest)
-        .filter((key) => key.startsWith('web/features/') && key.endsWith('.page.tsx'))
-        .map((key) => [key, closure(key).filter((file) => !imports.includes(file))]),
-    ));
+    const chunkMap = manifest[PAGE_CHUNKS_ASSET];
+    if (!chunkMap) throw new Error(`The client build has no ${PAGE_CHUNKS_ASSET}: run "npm run build" again`);
     this.pageAssets = {
       scripts: [`/${entry.file}`],
       styles: (entry.css ?? []).map((file) => `/${file}`),
-      preloads: imports,
-      pageChunks,
+      preloads: (entry.imports ?? []).map((key) => `/${manifest[key]!.file}`),
+      pageChunks: { url: `/${chunkMap.file}`, map: JSON.parse(readFileSync(join(distDir, 'client', chunkMap.file), 'utf8')) as PageChunks },
     };
     this.buildId = (JSON.parse(readFileSync(join(distDir, 'client/builds/latest.json'), 'utf8')) as { id: string }).id;
   }

@@ -3,12 +3,12 @@ import { fakeRequest, fakeServerEntry, foundMatch } from 'test/support/fake-http
 import { PageMatcher } from './page-matcher';
 import { pageTarget } from './page-target';
 import type { ServerEntrySource } from './server-entry-source.port';
-import type { ServerPageData } from './server-page-data';
+import type { SitePageData } from './site-page-data';
 
 function matcher() {
   const fake = fakeServerEntry({ match: (path) => foundMatch({ pattern: path.startsWith('/levels/') ? '/levels/:id' : '*' }) });
   const source = { entry: async () => fake.entry } as unknown as ServerEntrySource;
-  return { pageMatcher: new PageMatcher(source, fakePageData() as unknown as ServerPageData), calls: fake.calls };
+  return { pageMatcher: new PageMatcher(source, { data: fakePageData() } as SitePageData), calls: fake.calls };
 }
 
 describe('PageMatcher', () => {

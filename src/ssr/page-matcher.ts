@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { LocaleHints, PageMatch, ServerEntry } from 'src/contracts/ssr';
 import { PAYLOAD_SUFFIX, pageTarget, refusalOf, type PageTarget } from './page-target';
 import { ServerEntrySource } from './server-entry-source.port';
-import { ServerPageData } from './server-page-data';
+import { SitePageData } from './site-page-data';
 
 const localeHints = (request: FastifyRequest): LocaleHints => ({
   cookie: request.headers.cookie,
@@ -23,7 +23,7 @@ export class PageMatcher {
 
   constructor(
     private readonly source: ServerEntrySource,
-    private readonly site: ServerPageData,
+    private readonly site: SitePageData,
   ) {}
 
   /** The server entry (in development a fresh one per request, with Vite's changes). */
@@ -42,7 +42,7 @@ export class PageMatcher {
   of(request: FastifyRequest, target: PageTarget, entry: ServerEntry): PageMatch {
     let match = this.matches.get(request);
     if (!match) {
-      match = entry.match(target.pagePathAndQuery, this.site, target.payload ? undefined : localeHints(request));
+      match = entry.match(target.pagePathAndQuery, this.site.data, target.payload ? undefined : localeHints(request));
       this.matches.set(request, match);
     }
     return match;
@@ -70,7 +70,7 @@ export class PageMatcher {
       if (!this.loaded) return 'page';
       // An absolute-form target names no page of this site: the catch-all's label, as for any unknown path.
       if (refusalOf(request.url) === 'absolute-form') return '*';
-      match = this.loaded.match(target.pagePathAndQuery, this.site);
+      match = this.loaded.match(target.pagePathAndQuery, this.site.data);
     }
     return target.payload ? `${match.pattern}${PAYLOAD_SUFFIX}` : match.pattern;
   }

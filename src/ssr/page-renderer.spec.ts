@@ -1,13 +1,17 @@
+import { EventEmitter } from 'node:events';
+import { gunzipSync } from 'node:zlib';
 import { Logger } from '@nestjs/common';
+import type { Pool } from 'pg';
 import type { AppConfig } from 'src/config/app-config';
 import type { PagePayload } from 'src/contracts/ssr';
 import { DatabaseUnavailableError } from 'src/platform/database/database.errors';
+import { countRoundTrips } from 'src/platform/database/round-trips';
 import type { MetricsService } from 'src/platform/metrics/metrics.service';
 import { fakePageData } from 'test/support/fake-page-data';
 import { fakeReply, fakeRequest, fakeServerEntry, foundMatch, html } from 'test/support/fake-http';
 import { PageRenderer } from './page-renderer';
 import type { ServerEntrySource } from './server-entry-source.port';
-import type { ServerPageData } from './server-page-data';
+import type { SitePageData } from './site-page-data';
 
 const assets = { scripts: ['/assets/entry.js'], styles: [], preloads: [] };
 const source = { entry: async () => undefined, assets: () => assets, buildId: 'b1' } as unknown as ServerEntrySource;
@@ -15,10 +19,23 @@ const config = { http: { publicUrl: 'https://guides.example' } } as AppConfig;
 
 function renderer() {
   const rendered: string[] = [];
-  const metrics = { pageRendered: (target: string) => rendered.push(target) } as unknown as MetricsService;
-  return { rendered, pageRenderer: new PageRenderer(source, fakePageData() as unknown as ServerPageData, config, metrics) };
+  const loaded: [string, number][] = [];
+  const metrics = {
+    pageRendered: (target: string) => rendered.push(target),
+    pageLoaded: (route: string, roundTrips: number) => loaded.push([route, roundTrips]),
+  } as unknown as MetricsService;
+  return { rendered, loaded, pageRenderer: new PageRenderer(source, { data: fakePageData() } as SitePageData, config, metrics) };
 }
 const signal = () => new AbortController().signal;
+
+/** A pool connection as the round-trip counter sees it (pg's Client: one `query` call per round trip). */
+function countedClient() {
+  const pool = new EventEmitter();
+  countRoundTrips(pool as unknown as Pool);
+  const client = { query: async (sql: string) => ({ rows: [{ sql }] }) };
+  pool.emit('connect', client);
+  return client;
+}
 
 describe('PageRenderer', () => {
   // Failures are logged by design; the log is not what these tests read.
@@ -36,6 +53,41 @@ describe('PageRenderer', () => {
     expect(sent).toMatchObject({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' } });
     expect(String(sent.body)).toBe('<html>27</html>');
     expect(rendered).toEqual(['stream']);
+  });
+
+  it('compresses a finished page once, gzip for a browser, and leaves a small one as it is', async () => {
+    const { pageRenderer } = renderer();
+    const page = `<!DOCTYPE html><main>${'<p class="mt-2 text-gray-700">Tap the brass key.</p>'.repeat(100)}</main>`;
+    const asked = (encoding: string) => fakeRequest('/levels/27', { headers: { 'accept-encoding': encoding } });
+    const browser = fakeReply();
+    await pageRenderer.stream(fakeServerEntry({ html: () => html(page) }).entry, asked('gzip, deflate, br, zstd'), browser.reply, foundMatch(), '/levels/27', signal(), false);
+    expect(browser.sent.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'accept-encoding' });
+    expect(gunzipSync(browser.sent.body as Buffer).toString()).toBe(page);
+    const small = fakeReply();
+    const request = asked('gzip, br');
+    await pageRenderer.stream(fakeServerEntry({ html: () => html('<html>27</html>') }).entry, request, small.reply, foundMatch(), '/levels/27', signal(), false);
+    expect(small.sent.headers['content-encoding']).toBeUndefined();
+    expect(String(small.sent.body)).toBe('<html>27</html>');
+    // @fastify/compress is told to leave it alone too.
+    expect(request.headers['x-no-compression']).toBe('1');
+  });
+
+  it('records each load\'s database round trips under the page\'s label, a payload\'s with its suffix', async () => {
+    const { pageRenderer, loaded } = renderer();
+    const client = countedClient();
+    const { entry } = fakeServerEntry();
+    const render = entry.render;
+    entry.render = async (input) => (await client.query('select 1'), render(input));
+    const payload = entry.payload;
+    entry.payload = async (input) => (await Promise.all([client.query('select 1'), client.query('select 2')]), payload(input));
+    await pageRenderer.stream(entry, fakeRequest('/levels/27'), fakeReply().reply, foundMatch(), '/levels/27', signal(), false);
+    await pageRenderer.payload(entry, fakeRequest('/levels/27/_payload.json'), fakeReply().reply, foundMatch(), '/levels/27', signal(), false);
+    await pageRenderer.pageForCache(entry, fakeRequest('/'), foundMatch({ pattern: '/' }), '/');
+    expect(loaded).toEqual([
+      ['/levels/:id', 1],
+      ['/levels/:id/_payload.json', 2],
+      ['/', 1],
+    ]);
   });
 
   it('never lets an admin page be stored, and follows a loader\'s redirect', async () => {

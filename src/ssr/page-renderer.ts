@@ -5,13 +5,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from 'src/config/app-config';
 import type { PageFound, PageMatch, PayloadInput, RenderInput, ServerEntry } from 'src/contracts/ssr';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from 'src/platform/database/database.errors';
+import { measureRoundTrips } from 'src/platform/database/round-trips';
 import { MetricsService } from 'src/platform/metrics/metrics.service';
 import { isCrawler } from './crawlers';
-import type { RenderedResponse } from './encoded-response';
-import { pathOf } from './page-target';
+import { compressForRequest, type RenderedResponse } from './encoded-response';
+import { PAYLOAD_SUFFIX, pathOf } from './page-target';
 import { payloadHeaders } from './payload-headers';
 import { ServerEntrySource } from './server-entry-source.port';
-import { ServerPageData } from './server-page-data';
+import { SitePageData } from './site-page-data';
 
 /** Request headers page loaders may read; pages must not depend on anything else (caching). */
 const FORWARDED_HEADERS = ['accept-language', 'user-agent'];
@@ -29,7 +30,7 @@ export class PageRenderer {
 
   constructor(
     private readonly source: ServerEntrySource,
-    private readonly pageData: ServerPageData,
+    private readonly pageData: SitePageData,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
   ) {}
@@ -39,7 +40,7 @@ export class PageRenderer {
     // Not tied to this request: other requests wait for the same render.
     const input: RenderInput = { ...this.baseInput(request, key, new AbortController().signal), match, headers: {}, waitForAll: true };
     this.metrics.pageRendered('cache');
-    const output = await entry.render(input);
+    const output = await this.load(match, false, () => entry.render(input));
     if (output.kind !== 'html') return null;
     const body = await readAll(output.stream);
     this.logErrors(output.errors, request);
@@ -50,7 +51,7 @@ export class PageRenderer {
 
   /** A payload for the cache: found pages only, as for the HTML; anything else is answered uncached. */
   async payloadForCache(entry: ServerEntry, request: FastifyRequest, match: PageMatch, key: string): Promise<RenderedResponse | null> {
-    const { errors, ...payload } = await entry.payload({ ...this.baseInput(request, key, new AbortController().signal), match, headers: {} });
+    const { errors, ...payload } = await this.load(match, true, () => entry.payload({ ...this.baseInput(request, key, new AbortController().signal), match, headers: {} }));
     this.logErrors(errors ?? [], request);
     if (payload.status !== 200 || errors?.length) return null;
     return { status: 200, contentType: JSON_TYPE, body: Buffer.from(JSON.stringify(payload)) };
@@ -61,7 +62,7 @@ export class PageRenderer {
     const input: RenderInput = { ...this.baseInput(request, pathAndQuery, signal, admin), match, waitForAll: isCrawler(request.headers['user-agent']) };
     try {
       this.metrics.pageRendered('stream');
-      const output = await entry.render(input);
+      const output = await this.load(match, false, () => entry.render(input));
       if (output.kind === 'redirect') {
         void reply.redirect(output.location, output.status);
         return;
@@ -78,10 +79,15 @@ export class PageRenderer {
         .header('content-type', HTML_TYPE)
         // An admin page depends on who asks: never stored.
         .header('cache-control', admin ? 'no-store' : 'no-cache');
-      // A page React finished in its shell (no page suspends on the server today) is one chunk
-      // already: sent whole, it goes out with its length and is compressed in one call. A page
-      // still rendering streams, compressed as it comes (one flush per React flush).
-      void reply.send(output.complete ? await readAll(output.stream) : output.stream);
+      // A page still rendering streams, compressed by @fastify/compress as it comes (one flush per
+      // React flush). A page React finished in its shell (no page suspends on the server today) is
+      // one chunk already: compressed here in one call (compressForRequest), sent with its length.
+      if (!output.complete) return void reply.send(output.stream);
+      const { encoding, body } = compressForRequest(await readAll(output.stream), request.headers['accept-encoding']);
+      void reply.header('vary', 'accept-encoding');
+      if (encoding === 'identity') request.headers['x-no-compression'] = '1';
+      else void reply.header('content-encoding', encoding);
+      void reply.send(body);
     } catch (error) {
       if (signal.aborted) return;
       this.logger.error({ err: error, path: pathOf(request) }, 'Page failed to render');
@@ -92,7 +98,7 @@ export class PageRenderer {
   /** Answers the payload uncached, with a weak ETag of its JSON (304 when the client has it). */
   async payload(entry: ServerEntry, request: FastifyRequest, reply: FastifyReply, match: PageMatch, pathAndQuery: string, signal: AbortSignal, admin: boolean): Promise<void> {
     payloadHeaders(reply);
-    const { errors, ...payload } = await entry.payload({ ...this.baseInput(request, pathAndQuery, signal, admin), match });
+    const { errors, ...payload } = await this.load(match, true, () => entry.payload({ ...this.baseInput(request, pathAndQuery, signal, admin), match }));
     this.logErrors(errors ?? [], request);
     if (errors?.some(isDatabaseUnavailable)) {
       void reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).header('cache-control', 'no-store');
@@ -108,6 +114,13 @@ export class PageRenderer {
     void reply.status(payload.status).type(JSON_TYPE).send(body);
   }
 
+  /** Runs a render or payload (its loader inside) and records its database round trips under the page's metrics label. */
+  private async load<T>(match: PageMatch, payload: boolean, work: () => Promise<T>): Promise<T> {
+    const { value, roundTrips } = await measureRoundTrips(work);
+    this.metrics.pageLoaded(payload ? `${match.pattern}${PAYLOAD_SUFFIX}` : match.pattern, roundTrips);
+    return value;
+  }
+
   private baseInput(request: FastifyRequest, pathAndQuery: string, signal: AbortSignal, admin = false): Omit<PayloadInput, 'match'> {
     const headers: Record<string, string> = {};
     for (const name of FORWARDED_HEADERS) {
@@ -117,7 +130,7 @@ export class PageRenderer {
     return {
       url: `${this.config.http.publicUrl}${pathAndQuery}`,
       headers,
-      data: this.pageData,
+      data: this.pageData.data,
       assets: this.source.assets(),
       buildId: this.source.buildId,
       signal,

@@ -11,16 +11,16 @@ import { PageMatcher } from './page-matcher';
 import { PageRenderer } from './page-renderer';
 import { PageService } from './page.service';
 import type { ServerEntrySource } from './server-entry-source.port';
-import type { ServerPageData } from './server-page-data';
+import type { SitePageData } from './site-page-data';
 
 const assets = { scripts: [], styles: [], preloads: [] };
 const config = { pageCache: true, pageCacheTtlMs: 60_000, http: { publicUrl: 'http://localhost:3000' } } as AppConfig;
-const metrics = { pageCacheResult: () => undefined, pageRendered: () => undefined } as unknown as MetricsService;
+const metrics = { pageCacheResult: () => undefined, pageRendered: () => undefined, pageLoaded: () => undefined } as unknown as MetricsService;
 
 /** The page pipeline with a fake server entry and a real page cache; counts the admin lookups. */
 function site(entry = fakeServerEntry()) {
   const source = { entry: async () => entry.entry, assets: () => assets, buildId: 'b' } as unknown as ServerEntrySource;
-  const data = fakePageData() as unknown as ServerPageData;
+  const data = { data: fakePageData() } as SitePageData;
   const matcher = new PageMatcher(source, data);
   const adminLookups: string[] = [];
   const admins = { isAdmin: async (request: { url: string }) => (adminLookups.push(request.url), true) } as unknown as AdminAccess;

@@ -4,6 +4,9 @@
  * uncompressed; past either, the URLs are split in order into parts that each stay within both.
  */
 
+import { escapeMarkup } from 'src/platform/markup/escape-markup';
+import type { SitemapUrl } from 'src/platform/pages/sitemap-sources';
+
 /** The protocol's limits for one file. */
 export const SITEMAP_LIMITS = { urls: 50_000, bytes: 50 * 1024 * 1024 } as const;
 
@@ -11,6 +14,20 @@ const URLSET_START =
   '<?xml version="1.0" encoding="UTF-8"?>\n' +
   '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">\n';
 const URLSET_END = '\n</urlset>\n';
+
+/** One `<url>` entry: the page at `base` + its path, its last change, its video (Google's extension). */
+export function sitemapEntry(base: string, url: SitemapUrl): string {
+  const { video } = url;
+  const lastmod = url.lastmod ? `<lastmod>${url.lastmod}</lastmod>` : '';
+  const videoTag = video
+    ? `<video:video><video:thumbnail_loc>${base}${escapeMarkup(video.thumbnailPath)}</video:thumbnail_loc>` +
+      `<video:title>${escapeMarkup(video.title)}</video:title>` +
+      `<video:description>${escapeMarkup(video.description)}</video:description>` +
+      `<video:player_loc>${escapeMarkup(video.playerUrl)}</video:player_loc>` +
+      `<video:duration>${video.durationSeconds}</video:duration></video:video>`
+    : '';
+  return `<url><loc>${base}${escapeMarkup(url.path)}</loc>${lastmod}${videoTag}</url>`;
+}
 
 /** A `<urlset>` of `<url>` entries, one a line. */
 export function urlset(entries: readonly string[]): string {

@@ -2,28 +2,22 @@ import { resolve } from 'node:path';
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyStatic from '@fastify/static';
-import { BillingModule } from 'src/modules/billing/billing.module';
-import { ContentModule } from 'src/modules/content/content.module';
-import { GuideInsightsModule } from 'src/modules/guide-insights/guide-insights.module';
-import { GuideReportsModule } from 'src/modules/guide-reports/guide-reports.module';
-import { LevelsModule } from 'src/modules/levels/levels.module';
 import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
-import { OpsModule } from 'src/modules/ops/ops.module';
-import { SearchModule } from 'src/modules/search/search.module';
 import { AppConfig } from 'src/config/app-config';
 import { ContentImporter } from 'src/platform/content/content-importer';
 import { ContentImportModule } from 'src/platform/content/content-import.module';
 import { MetricsModule } from 'src/platform/metrics/metrics.module';
+import { PagesModule } from 'src/platform/pages/pages.module';
 import { CacheResponder } from './cache-responder';
 import { PageCache, sitePageCache } from './page-cache';
 import { PageMatcher } from './page-matcher';
 import { PageRenderer } from './page-renderer';
 import { PageController } from './page.controller';
 import { PageService } from './page.service';
-import { SeoController } from './seo.controller';
 import { BuiltServerEntrySource } from './built-server-entry-source.adapter';
 import { ServerEntrySource } from './server-entry-source.port';
-import { ServerPageData } from './server-page-data';
+import { SitePageData } from './site-page-data';
+import { SiteFilesController } from './site-files.controller';
 import { SsrHttpHooks } from './ssr-http-hooks';
 import { ViteServerEntrySource } from './vite-server-entry-source.adapter';
 
@@ -36,16 +30,20 @@ function pageCache(config: AppConfig, content: ContentImporter): PageCache {
   return cache;
 }
 
-/** Server-side rendering of the React pages in web/. Import it last: its route catches every path. */
+/**
+ * Server-side rendering of the React pages in web/. Import it last: its route catches every path.
+ * It knows no feature module: the page data, the sitemap's entries and the page views come from
+ * what the loaded modules added to the PagesModule registries (auth's AdminAccess aside, for admin pages).
+ */
 @Module({})
 export class SsrModule {
   static forRoot(source: ServerEntrySource): DynamicModule {
     return {
       module: SsrModule,
-      imports: [LevelsModule, ContentModule, ContentImportModule, BillingModule, GuideReportsModule, MetricsModule, AuthGuardsModule, OpsModule, SearchModule, GuideInsightsModule],
-      controllers: [SeoController, PageController],
+      imports: [ContentImportModule, MetricsModule, AuthGuardsModule, PagesModule],
+      controllers: [SiteFilesController, PageController],
       providers: [
-        ServerPageData,
+        SitePageData,
         { provide: ServerEntrySource, useValue: source },
         { provide: PageCache, useFactory: pageCache, inject: [AppConfig, ContentImporter] },
         PageMatcher,

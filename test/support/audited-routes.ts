@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PAGES } from 'web/route-table';
+import { readRouteObjects } from '../../scripts/route-objects.mts';
 import { ROOT } from './app-process';
 
 /* Which paths the accessibility test (test/a11y.browser.e2e-spec.ts) audits, and how: read from the route table. */
@@ -17,6 +18,8 @@ export function routeSamples(orders: { paid: string; pending: string; refunded: 
     billing: `/billing?order=${orders.paid}`,
     // Partly refunded: every table of the order's trail has rows (credits granted and taken back, a refund).
     'admin-order': `/admin/orders/${orders.refunded}`,
+    // Its receipt lists the refund (the admin may see every receipt).
+    'billing-receipt': `/billing/receipts/${orders.refunded}`,
   };
   return Object.fromEntries(PAGES.map((route) => [route.id, samples[route.id] ?? route.sample ?? (/[:*]/.test(route.path) ? '' : route.path)]));
 }
@@ -32,7 +35,18 @@ export const signedInOnly = (id: string) => PAGES.find((route) => route.id === i
 export function readsSession(id: string): boolean {
   const route = PAGES.find((r) => r.id === id)!;
   if (id === 'home' || route.access === 'admin') return true;
-  return !!route.module && importsSession(route.module, new Set());
+  const page = pageFiles().get(id);
+  return !!page && importsSession(page, new Set());
+}
+/** Each route's page file, read from its `page` import as the build reads it (scripts/route-objects.mts). */
+function pageFiles(): Map<string, string> {
+  const features = join(ROOT, 'web/features');
+  return new Map(
+    readdirSync(features, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.routes.ts'))
+      .flatMap((file) => readRouteObjects(readFileSync(join(features, file), 'utf8'), file))
+      .flatMap((route) => (route.page ? [[route.id, `${route.page}.tsx`] as const] : [])),
+  );
 }
 function importsSession(module: string, seen: Set<string>): boolean {
   if (seen.has(module)) return false;

@@ -86,6 +86,7 @@ export function fakeServerEntry(init: { match?: (pathAndQuery: string) => PageMa
       return `<!DOCTYPE html>error ${status}`;
     },
     sitemapPaths: () => ['/'],
+    pageSections: () => ({ level: ['levels'] }),
   };
   return { entry, calls };
 }

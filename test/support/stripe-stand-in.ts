@@ -61,6 +61,7 @@ export async function startStripeStandIn({ secretKey }: { secretKey: string }) {
   const paymentIntents = new Map<string, Json>();
   const charges = new Map<string, Json>();
   const refunds = new Map<string, Json>();
+  const invoices = new Map<string, Json>();
   /** Idempotency-Key -> the request body and the answer it got, replayed for the same key like Stripe does. */
   const replays = new Map<string, { body: string; status: number; answer: Json }>();
   const state = { failing: false };
@@ -97,6 +98,9 @@ export async function startStripeStandIn({ secretKey }: { secretKey: string }) {
       livemode: false,
       metadata: params.metadata ?? {},
       mode: 'payment',
+      // Stripe keeps the request's invoice_creation; an invoice is made once the session is paid.
+      invoice_creation: { enabled: (params.invoice_creation as { enabled?: string } | undefined)?.enabled === 'true', invoice_data: {} },
+      invoice: null,
       payment_intent: null,
       payment_method_types: ['card'],
       payment_status: 'unpaid',
@@ -142,11 +146,12 @@ export async function startStripeStandIn({ secretKey }: { secretKey: string }) {
   }
 
   function route(method: string, path: string, query: Record<string, unknown>, params: Record<string, unknown>): { status: number; answer: Json } {
-    const [, resource, id, extra] = /^\/v1\/(checkout\/sessions|payment_intents|charges|refunds)(?:\/([^/]+))?(\/.*)?$/.exec(path) ?? [];
+    const [, resource, id, extra] = /^\/v1\/(checkout\/sessions|payment_intents|charges|refunds|invoices)(?:\/([^/]+))?(\/.*)?$/.exec(path) ?? [];
     if (resource && !extra) {
       if (method === 'POST' && resource === 'checkout/sessions' && !id) return createSession(params);
       if (method === 'POST' && resource === 'refunds' && !id) return refund(params);
       if (method === 'GET' && resource === 'checkout/sessions' && id) return sessions.has(id) ? { status: 200, answer: sessions.get(id)! } : missing('checkout.session', id);
+      if (method === 'GET' && resource === 'invoices' && id) return invoices.has(id) ? { status: 200, answer: invoices.get(id)! } : missing('invoice', id);
       if (method === 'GET' && resource === 'charges' && id) return charges.has(id) ? { status: 200, answer: charges.get(id)! } : missing('charge', id);
       if (method === 'GET' && resource === 'payment_intents' && id) {
         const intent = paymentIntents.get(id);
@@ -252,7 +257,12 @@ export async function startStripeStandIn({ secretKey }: { secretKey: string }) {
         payment_method_types: [details.type],
         status: 'succeeded',
       });
-      Object.assign(session, { payment_status: 'paid', status: 'complete', payment_intent: paymentIntent, url: null });
+      let invoice: string | null = null;
+      if ((session.invoice_creation as { enabled: boolean }).enabled) {
+        invoice = newId('in');
+        invoices.set(invoice, { id: invoice, object: 'invoice', status: 'paid', amount_paid: amount, currency: session.currency, hosted_invoice_url: `https://invoice.stripe.test/i/${invoice}`, payment_intent: paymentIntent });
+      }
+      Object.assign(session, { payment_status: 'paid', status: 'complete', payment_intent: paymentIntent, invoice, url: null });
       return { session: structuredClone(session), paymentIntent, charge: chargeId };
     },
     /** The session expires unpaid. */

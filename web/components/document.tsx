@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
-import type { PageAssets } from 'src/contracts/page-data';
 import { useI18n } from 'web/i18n/i18n';
 import { HYDRATION_DATA_ID } from 'src/contracts/inline-scripts';
-import { useHydrationJson, useParseTimeScripts } from 'web/lib/render-context';
+import { useHydrationJson, useParseTimeScripts, type DocumentAssets } from 'web/lib/render-context';
 import type { ColorMode } from 'web/lib/theme';
 
 /**
@@ -10,7 +9,7 @@ import type { ColorMode } from 'web/lib/theme';
  * are hoisted into <head> while the page streams. A page's forced colour mode is rendered on <html>
  * (data-forced-color-mode, FORCED_COLOR_MODE_ATTRIBUTE) for the head script to apply before first paint.
  */
-export function Document({ assets, analyticsId, forcedColorMode, children }: { assets: PageAssets; analyticsId?: string; forcedColorMode?: ColorMode; children: ReactNode }) {
+export function Document({ assets, analyticsId, forcedColorMode, children }: { assets: DocumentAssets; analyticsId?: string; forcedColorMode?: ColorMode; children: ReactNode }) {
   const hydrationJson = useHydrationJson();
   const scripts = useParseTimeScripts();
   const { locale } = useI18n();

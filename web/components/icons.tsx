@@ -36,23 +36,12 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
-export function Icon({ name, ...props }: { name: IconName | (string & {}) } & SVGProps<SVGSVGElement>) {
+/** The stroke style is the `icon` class's (web/styles/app.css), not attributes repeated on each of a page's twenty-odd icons. */
+export function Icon({ name, className, ...props }: { name: IconName | (string & {}) } & SVGProps<SVGSVGElement>) {
   const d = PATHS[name as IconName];
   if (!d) return <span className="text-xs">{name}</span>;
   return (
-    <svg
-      viewBox="0 0 24 24"
-      width="1em"
-      height="1em"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...props}
-    >
+    <svg viewBox="0 0 24 24" width="1em" height="1em" aria-hidden="true" className={className ? `icon ${className}` : 'icon'} {...props}>
       <path d={d} />
     </svg>
   );

@@ -1,4 +1,4 @@
-import { Helmet } from 'react-helmet-async';
+import { HeadTags } from 'web/lib/head-tags';
 import { useLocation } from 'web/lib/router/router';
 import { useSiteConfig } from 'web/lib/root-data';
 import { formatTitle } from 'web/lib/seo';
@@ -21,7 +21,7 @@ export function Seo({
   const fullTitle = formatTitle(title, siteName);
   const canonical = `${siteUrl}${pathname}`;
   return (
-    <Helmet>
+    <HeadTags>
       <title>{fullTitle}</title>
       {description && <meta name="description" content={description} />}
       {noindex ? <meta name="robots" content="noindex" /> : <link rel="canonical" href={canonical} />}
@@ -33,10 +33,8 @@ export function Seo({
       <meta property="og:image" content={`${siteUrl}${image}`} />
       <meta property="og:image:width" content="1200" />
       <meta property="og:image:height" content="660" />
+      {/* X reads the title, description and image from the og: tags above: only the card's kind is its own. */}
       <meta name="twitter:card" content="summary_large_image" />
-      <meta name="twitter:image" content={`${siteUrl}${image}`} />
-      <meta name="twitter:title" content={fullTitle} />
-      {description && <meta name="twitter:description" content={description} />}
-    </Helmet>
+    </HeadTags>
   );
 }

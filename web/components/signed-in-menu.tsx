@@ -126,6 +126,10 @@ export function SignedInMenu({ user }: { user: UserInfo }) {
                 <hr className="my-1 border-gray-200 dark:border-gray-700" />
               </>
             )}
+            <Link to="/account" onClick={closeMenu} className={menuLinkClass}>
+              {t('account.settings')}
+            </Link>
+            <hr className="my-1 border-gray-200 dark:border-gray-700" />
             {user.admin && (
               <>
                 <Link to="/admin" onClick={closeMenu} className={menuLinkClass}>

@@ -1,84 +1,127 @@
-import { PROGRESS_KEY, storedProgress } from 'src/contracts/progress';
-import { PROGRESS_SYNC_BATCH, fromItems, mergeProgress, toItems, type ProgressSyncResult } from 'src/contracts/progress-sync';
+import { PROGRESS_KEY, storedProgress, type ProgressLevels } from 'src/contracts/progress';
+import {
+  PROGRESS_SYNC_BATCH,
+  PROGRESS_SYNC_KEY,
+  applySyncAnswer,
+  parseSyncState,
+  pendingChanges,
+  storedSyncState,
+  toItems,
+  type ProgressSyncInput,
+  type ProgressSyncResult,
+} from 'src/contracts/progress-sync';
 import { readProgress, writeProgress } from './progress-store';
 import { authorizationHeader, sessionStore, takeToken } from './session';
-import { onStoredChange, readStored } from './stored-state';
+import { onStoredChange, readStored, writeStored } from './stored-state';
 
 /** A change waits this long for the next before it is sent: a burst of taps is one request. */
 export const SYNC_DELAY_MS = 1000;
+/** Requests one sync makes at most (a first merge of 25,000 entries); what is left goes with the next. */
+const MAX_BATCHES = 50;
+/** The state of a browser that has not synced with the signed-in account: the next sync is the full merge. */
+const NO_SYNC = storedSyncState({ synced: {} });
 
 let started = false;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let running: Promise<void> | undefined;
-/** The stored text the last sync wrote or sent: a change is only what differs from it. */
-let synced: string | null = null;
+/** The scheduled sync also asks for other devices' changes when this browser has none to send. */
+let pullNext = false;
+
+const readSyncState = () => parseSyncState(readStored(PROGRESS_SYNC_KEY));
+const hasPending = () => Object.keys(pendingChanges(readProgress(), readSyncState())).length > 0;
 
 /**
- * Keeps a signed-in player's progress in the account: at start (the sign-in merge, or another
- * device's changes) and after every change in this browser, the browser's entries are merged into
- * the account and the result back into the browser, by the same rules (src/contracts/progress.ts).
- * Loaded only once someone is signed in; signed out, nothing is sent and the browser keeps its copy.
+ * Keeps a signed-in player's progress in the account. The first sync of this browser with an
+ * account (sign-in) merges everything both ways; after that a sync sends only the marks changed
+ * since the last one that succeeded (ProgressSyncState in localStorage), and gets back only what
+ * other devices changed: at start, after every change here, and when the browser is back online.
+ * A sync that fails leaves its changes to send with the next. The rules are shared with the server
+ * (src/contracts/progress-sync.ts). Loaded only once someone is signed in; signed out, nothing is
+ * sent and the browser keeps its copy.
  */
 export function startProgressSync(): void {
   if (started) return;
   started = true;
+  // This tab's changes and other tabs' (the storage event); a sync's own writes leave nothing pending.
   onStoredChange(() => {
-    if (readStored(PROGRESS_KEY) !== synced) schedule(SYNC_DELAY_MS);
+    if (hasPending()) schedule(SYNC_DELAY_MS);
   });
-  // Another account signing in on this page merges this browser into that account too.
+  window.addEventListener('online', () => schedule(0, true));
+  // Signed out, or another account in: the next account's first sync is the full merge.
   let user = sessionStore.get().userInfo?.email;
   sessionStore.subscribe(() => {
     const now = sessionStore.get().userInfo?.email;
-    if (now && now !== user) schedule(0);
+    if (now === user) return;
     user = now;
+    writeStored(PROGRESS_SYNC_KEY, NO_SYNC);
+    if (now) schedule(0, true);
   });
-  schedule(0);
+  schedule(0, true);
 }
 
-function schedule(delay: number): void {
+function schedule(delay: number, pull = false): void {
+  pullNext ||= pull;
   clearTimeout(timer);
-  timer = setTimeout(() => void syncNow(), delay);
+  timer = setTimeout(() => {
+    const pulling = pullNext;
+    pullNext = false;
+    void syncNow(pulling);
+  }, delay);
 }
 
-/** One sync at a time; a change made meanwhile is sent by the next. */
-export async function syncNow(): Promise<void> {
+/** One sync at a time; a change made meanwhile is sent by the next. `pull`: ask even with nothing to send. */
+export async function syncNow(pull = true): Promise<void> {
   if (running) {
     await running;
-    return syncNow();
+    return syncNow(pull);
   }
-  running = sync().finally(() => (running = undefined));
+  running = sync(pull).finally(() => (running = undefined));
   return running;
 }
 
-async function sync(): Promise<void> {
-  if (!sessionStore.get().userInfo) return;
-  const sentAt = Date.now();
-  const items = toItems(readProgress(), sentAt);
-  let answer: ProgressSyncResult | undefined;
-  // Each batch merges into the account; the last answer holds them all.
-  for (let i = 0; i === 0 || i < items.length; i += PROGRESS_SYNC_BATCH) {
-    answer = await post(items.slice(i, i + PROGRESS_SYNC_BATCH));
+async function sync(pull: boolean): Promise<void> {
+  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    if (!sessionStore.get().userInfo) return;
+    const state = readSyncState();
+    const before = readProgress();
+    const pending = pendingChanges(before, state);
+    const levels = Object.keys(pending).map(Number).sort((a, b) => a - b).slice(0, PROGRESS_SYNC_BATCH);
+    if (!levels.length && state.cursor && !pull) return;
+    const sent: ProgressLevels = Object.fromEntries(levels.map((level) => [level, pending[level]!]));
+    const sentAt = Date.now();
+    const answer = await post({ levels: toItems(sent, sentAt), ...(state.cursor ? { since: state.cursor } : {}) });
+    if (answer === 'restart') {
+      writeStored(PROGRESS_SYNC_KEY, NO_SYNC);
+      continue;
+    }
     if (!answer) return;
+    const after = applySyncAnswer({ before, sent, current: readProgress(), state, answer, sentAt });
+    // The marks first: a sync state written without them would claim entries this browser lacks.
+    if (readStored(PROGRESS_KEY) !== storedProgress(after.levels)) writeProgress(after.levels);
+    writeStored(PROGRESS_SYNC_KEY, storedSyncState(after.state));
+    if (levels.length < PROGRESS_SYNC_BATCH) return;
+    pull = false;
   }
-  // The answer's ages are dated from when this browser sent it: an entry it sent comes back with its own time.
-  const account = fromItems(answer!.levels, sentAt);
-  const clearedAt = answer!.clearedAgo === null ? undefined : sentAt - answer!.clearedAgo;
-  // Taps made while the request was out are newer than the answer, and kept.
-  const merged = mergeProgress(account, readProgress(), clearedAt);
-  synced = storedProgress(merged);
-  if (readStored(PROGRESS_KEY) !== synced) writeProgress(merged);
 }
 
-/** The account's progress after merging these, or undefined when it could not be reached (tried again at the next change or page). */
-async function post(levels: ReturnType<typeof toItems>): Promise<ProgressSyncResult | undefined> {
+/**
+ * The account's answer; 'restart' when it does not know this browser's cursor (it was another
+ * account's); undefined when it could not be reached (tried again at the next change, page or
+ * reconnection).
+ */
+async function post(input: ProgressSyncInput): Promise<ProgressSyncResult | 'restart' | undefined> {
   try {
     const response = await fetch('/api/v1/me/progress', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', ...authorizationHeader() },
-      body: JSON.stringify({ levels }),
+      body: JSON.stringify(input),
       credentials: 'same-origin',
     });
     takeToken(response.headers);
+    if (response.status === 409) {
+      const body = (await response.json().catch(() => null)) as { code?: string } | null;
+      return body?.code === 'PROGRESS.SYNC_RESTART' ? 'restart' : undefined;
+    }
     if (!response.ok) {
       await response.body?.cancel();
       return undefined;

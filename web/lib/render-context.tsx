@@ -20,3 +20,15 @@ export interface ParseTimeScripts {
 }
 export const ParseTimeScriptsContext = createContext<ParseTimeScripts>({ theme: '', hintsReveal: '', progress: '', analytics: () => '' });
 export const useParseTimeScripts = () => useContext(ParseTimeScriptsContext);
+
+/**
+ * The document's stylesheets and module preloads (the entry's imports, the page's chunks), given by
+ * the server only: the browser renders no such links, React keeps the server's in <head>, and so
+ * the hydration data need not carry them.
+ */
+export interface DocumentAssets {
+  styles: readonly string[];
+  preloads: readonly string[];
+}
+export const DocumentAssetsContext = createContext<DocumentAssets>({ styles: [], preloads: [] });
+export const useDocumentAssets = () => useContext(DocumentAssetsContext);

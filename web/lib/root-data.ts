@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { RootData } from 'src/contracts/page-data';
 
-/** Config, assets and build id: sent once with the first page, unchanged during the visit. */
+/** Config, build id and where the page chunk map is: sent once with the first page, unchanged during the visit. */
 export const RootDataContext = createContext<RootData | null>(null);
 
 export function useRootData(): RootData {

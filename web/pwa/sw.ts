@@ -1,7 +1,7 @@
 /**
  * The service worker, built by vite-plugin-pwa (injectManifest: this file, with the build's file
  * list put in place of self.__WB_MANIFEST) into dist/client/sw.js. One worker per build:
- * - precached (workbox-precaching): the build's JS and CSS and the offline page (`/offline`), all
+ * - precached (workbox-precaching): the build's JS and CSS, its page chunk map and the offline page (`/offline`), all
  *   fetched at install; files of older builds are deleted when this one takes over (the precache
  *   drops what its list no longer names; cleanupOutdatedCaches, caches of older Workbox versions);
  * - guides read (web/pwa/caching-rules.ts says which requests are guides): network first, the
@@ -28,7 +28,7 @@ declare const __BUILD_ID__: string;
 const GUIDES = guidesCacheName(__BUILD_ID__);
 /** A guide is the page and its payload: 200 entries hold the last 100 guides kept. */
 const MAX_GUIDE_ENTRIES = 200;
-/** The worker's own fetches say so: `Purpose: prefetch` is not a guide view (src/ssr/guide-page-views.ts), and is kept. */
+/** The worker's own fetches say so: `Purpose: prefetch` is not a guide view (src/ssr/page-view.ts), and is kept. */
 const KEEP_HEADERS = { purpose: 'prefetch' };
 const isKeepRequest = (request: Request) => request.headers.get('purpose') === 'prefetch';
 

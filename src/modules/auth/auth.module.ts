@@ -43,5 +43,6 @@ import { PasswordHasher } from './domain/password-hasher.port';
     { provide: PasswordHasher, useClass: Argon2PasswordHasher },
     { provide: AttemptLimiter, useClass: RedisOrMemoryAttemptLimiter },
   ],
+  exports: [AuthService],
 })
 export class AuthModule {}

@@ -4,7 +4,6 @@ export { CheckoutService } from './application/checkout.service';
 export { OrderViews } from './application/order-views.service';
 export { PaymentEventsService } from './application/payment-events.service';
 export { RefundService } from './application/refund.service';
-export { requirePaymentsEnabled } from './application/payments-enabled';
 export * from './domain/billing.errors';
 export { OrderRepository } from './domain/order-repository.port';
 export { PaymentGateway } from './domain/payment-gateway.port';

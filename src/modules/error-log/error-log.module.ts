@@ -9,7 +9,7 @@ import { ErrorLogService } from './application/error-log.service';
 import { ErrorReportRepository } from './domain/error-report-repository.port';
 import { ServerErrorSink } from 'src/platform/errors/server-error-sink.port';
 
-/** Client (and later server) error reports, grouped by fingerprint, readable by ops. */
+/** Error reports from browsers and the server's own 5xx (it binds the platform's ServerErrorSink), grouped by fingerprint, readable by admins. */
 @Module({
   imports: [MikroOrmModule.forFeature([ErrorReportSchema]), AuthGuardsModule],
   controllers: [ErrorLogController],

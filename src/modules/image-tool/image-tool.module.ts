@@ -62,6 +62,7 @@ import { RecurringWorkModule } from 'src/platform/schedule/recurring-work.module
       useFactory: (config: AppConfig) => new OnnxSharpImageConverter(new OnnxUpscaler({ threads: config.images.threads }), new SharpStyles()),
     },
   ],
+  exports: [ImageToolService],
 })
 export class ImageToolModule {}
 

@@ -3,4 +3,5 @@ export { LevelsService } from './application/levels.service';
 export { PreviewImageService } from './application/preview-image.service';
 export { GuideVoteRepository } from './domain/guide-vote-repository.port';
 export { LevelRepository, type ImportSummary, type LevelPage } from './domain/level-repository.port';
+export { GuideExistsError, NoGuideError } from './domain/levels.errors';
 export type { Level, LevelGuide } from './domain/level';

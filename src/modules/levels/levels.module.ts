@@ -4,9 +4,13 @@ import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
 import { MarkdownRenderer } from 'src/platform/content/markdown-renderer.port';
 import { MarkdownItRenderer } from 'src/platform/content/markdown-it-renderer.adapter';
 import { LevelsApiController } from './adapters/http/levels-api.controller';
+import { LevelsFeedController } from './adapters/http/levels-feed.controller';
 import { PreviewImageController } from './adapters/http/preview-image.controller';
 import { SharpPreviewImageRenderer } from './adapters/images/sharp-preview-image-renderer.adapter';
+import { LevelsPageData } from './adapters/pages/levels.pages';
+import { LevelsSitemap } from './adapters/pages/levels.sitemap';
 import { ContentImportModule } from 'src/platform/content/content-import.module';
+import { PagesModule } from 'src/platform/pages/pages.module';
 import { GuideFeedbackSchema, GuideRequestSchema, LevelSchema } from './adapters/persistence/level.entities';
 import { MikroOrmGuideVoteRepository } from './adapters/persistence/mikro-orm-guide-vote-repository.adapter';
 import { MikroOrmLevelRepository } from './adapters/persistence/mikro-orm-level-repository.adapter';
@@ -17,14 +21,16 @@ import { PreviewImageRenderer } from './domain/preview-image-renderer.port';
 import { GuideVoteRepository } from './domain/guide-vote-repository.port';
 import { LevelRepository } from './domain/level-repository.port';
 
-/** Level guides: their kind of content (imported by the ContentImporter), the read side for pages and the API, guide requests and feedback. */
+/** Level guides: their kind of content (imported by the ContentImporter), the read side for pages (their page data section, sitemap entries and feed) and the API, guide requests and feedback. */
 @Module({
-  imports: [MikroOrmModule.forFeature([LevelSchema, GuideRequestSchema, GuideFeedbackSchema]), ContentImportModule, AuthGuardsModule],
-  controllers: [LevelsApiController, PreviewImageController],
+  imports: [MikroOrmModule.forFeature([LevelSchema, GuideRequestSchema, GuideFeedbackSchema]), ContentImportModule, AuthGuardsModule, PagesModule],
+  controllers: [LevelsApiController, PreviewImageController, LevelsFeedController],
   providers: [
     LevelsService,
     LevelContentKind,
     PreviewImageService,
+    LevelsPageData,
+    LevelsSitemap,
     { provide: PreviewImageRenderer, useClass: SharpPreviewImageRenderer },
     { provide: LevelRepository, useClass: MikroOrmLevelRepository },
     { provide: GuideVoteRepository, useClass: MikroOrmGuideVoteRepository },

@@ -3,6 +3,7 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { AppConfig } from 'src/config/app-config';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { ContentChangeFeed, LocalContentChangeFeed } from './content-change-feed.port';
+import { ContentDocuments } from './content-documents';
 import { ContentImportSchema } from './content-import.entity';
 import { ContentImportLog } from './content-import-log.port';
 import { ContentImporter } from './content-importer';
@@ -14,11 +15,13 @@ import { PostgresContentChangeFeed } from './postgres-content-change-feed.adapte
 /**
  * ContentImporter, one per process: modules with content in content/ register their kind with it.
  * Its changes reach every process's subscribers (the page caches) through the ContentChangeFeed.
+ * ContentDocuments keeps what is built from the content (feeds, sitemap) until it changes.
  */
 @Module({
   imports: [MikroOrmModule.forFeature([ContentImportSchema])],
   providers: [
     ContentImporter,
+    ContentDocuments,
     { provide: ContentImportLog, useClass: MikroOrmContentImportLog },
     { provide: ContentReader, inject: [AppConfig], useFactory: (c: AppConfig) => new FileContentReader(c.content.dir) },
     {
@@ -27,6 +30,6 @@ import { PostgresContentChangeFeed } from './postgres-content-change-feed.adapte
       useFactory: (c: AppConfig, em: EntityManager) => (c.database.kind === 'postgres' ? new PostgresContentChangeFeed(c.database.url, em) : new LocalContentChangeFeed()),
     },
   ],
-  exports: [ContentImporter],
+  exports: [ContentImporter, ContentDocuments],
 })
 export class ContentImportModule {}

@@ -3,28 +3,10 @@ import type { MikroORM } from '@mikro-orm/core';
 import { loadConfig } from 'src/config/app-config';
 import { LocalContentChangeFeed } from './content-change-feed.port';
 import { ContentFileError, contentHash, type ContentFile } from './content-file';
-import { ContentImportLog } from './content-import-log.port';
 import { ContentImporter, type ContentKind } from './content-importer';
-import { ContentReader, type ContentSource } from './content-reader.port';
-
-/** The content folder as a map of names to texts. */
-class InMemoryReader extends ContentReader {
-  readonly files = new Map<string, string>();
-
-  async read(sources: readonly ContentSource[]): Promise<ContentFile[]> {
-    const names = [...this.files.keys()].sort();
-    return sources.flatMap((source) =>
-      names.filter((name) => ('file' in source ? name === source.file : name.startsWith(`${source.folder}/`))).map((name) => ({ name, text: this.files.get(name)! })),
-    );
-  }
-}
-
-class InMemoryImportLog extends ContentImportLog {
-  readonly hashes = new Map<string, string>();
-  async lastHash(kind: string): Promise<string | null> {
-    return this.hashes.get(kind) ?? null;
-  }
-}
+import type { ContentSource } from './content-reader.port';
+import { InMemoryContentImportLog } from './testing/in-memory-content-import-log';
+import { InMemoryContentReader } from './testing/in-memory-content-reader';
 
 /** A kind of notes: one line each, synced into a map; an empty file is malformed. */
 class NotesKind implements ContentKind<string[], { created: number }> {
@@ -33,7 +15,7 @@ class NotesKind implements ContentKind<string[], { created: number }> {
   sources: ContentSource[] = [{ folder: 'notes' }, { file: 'extra.txt' }];
   readonly stored = new Set<string>();
 
-  constructor(private readonly log: InMemoryImportLog) {}
+  constructor(private readonly log: InMemoryContentImportLog) {}
 
   parse(files: ContentFile[]): string[] {
     return files.map((file) => {
@@ -62,8 +44,8 @@ const fakeOrm = { em: { name: 'default', fork: () => ({}) } } as unknown as Mikr
 
 describe('ContentImporter', () => {
   const logs: string[] = [];
-  let reader: InMemoryReader;
-  let log: InMemoryImportLog;
+  let reader: InMemoryContentReader;
+  let log: InMemoryContentImportLog;
   let notes: NotesKind;
   const importer = (importOnStart = true) => {
     const built = new ContentImporter(reader, log, fakeOrm, loadConfig({}, { CONTENT_IMPORT_ON_START: String(importOnStart) }), new LocalContentChangeFeed());
@@ -75,8 +57,8 @@ describe('ContentImporter', () => {
     logs.length = 0;
     jest.spyOn(Logger.prototype, 'log').mockImplementation((message: unknown) => void logs.push(String(message)));
     jest.spyOn(Logger.prototype, 'error').mockImplementation((message: unknown) => void logs.push(String(message)));
-    reader = new InMemoryReader();
-    log = new InMemoryImportLog();
+    reader = new InMemoryContentReader();
+    log = new InMemoryContentImportLog();
     notes = new NotesKind(log);
     reader.files.set('notes/b.md', 'second');
     reader.files.set('notes/a.md', 'first');

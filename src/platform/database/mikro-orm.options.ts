@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { migrationsList } from 'migrations/index';
+import { countRoundTrips } from './round-trips';
 
 /** One ORM configuration for the web process, the worker, the CLI and the tests. */
 export function mikroOrmOptions(url: string, kind: 'postgres' | 'embedded'): Options {
@@ -27,9 +28,13 @@ export function mikroOrmOptions(url: string, kind: 'postgres' | 'embedded'): Opt
     schemaGenerator: { skipTables: [/^credit_/, 'trial_claims', 'orders', 'order_refunds', 'payment_events', 'image_jobs', /^account_progress/] },
     // The embedded server is one PGlite instance: one connection serialises work cleanly.
     pool: kind === 'embedded' ? { min: 0, max: 1 } : { min: 0, max: 10 },
-    // A server that does not answer (or a pool that stays full) fails the request within seconds,
-    // answered 503 (DATABASE.UNAVAILABLE), instead of holding it until TCP gives up.
-    ...(kind === 'postgres' ? { driverOptions: { connectionTimeoutMillis: 5_000 } } : {}),
+    driverOptions: {
+      // A server that does not answer (or a pool that stays full) fails the request within seconds,
+      // answered 503 (DATABASE.UNAVAILABLE), instead of holding it until TCP gives up.
+      ...(kind === 'postgres' ? { connectionTimeoutMillis: 5_000 } : {}),
+      // Page loads report their round trips (metrics, tests, bench:pages).
+      onPoolCreated: countRoundTrips,
+    },
     ensureDatabase: false,
     allowGlobalContext: false,
     debug: false,

@@ -1,4 +1,5 @@
-import { type ArgumentsHost, Catch, HttpException, Logger, Optional, type ExceptionFilter } from '@nestjs/common';
+import { type ArgumentsHost, Catch, HttpException, Logger, Optional, type ExceptionFilter, type Provider } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from 'src/platform/database/database.errors';
 import { OutageLog } from 'src/platform/logging/outage-log';
@@ -95,3 +96,6 @@ function describeCause(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   return `${error.name}${typeof code === 'string' ? ` ${code}` : ''}: ${error.message.split('\n')[0]}`;
 }
+
+/** The filter bound for every route of an app (the web process's AppModule, the controller specs). */
+export const APP_ERROR_FILTER: Provider = { provide: APP_FILTER, useClass: AppErrorFilter };

@@ -41,11 +41,6 @@ export class NotFoundError extends AppError {
   readonly kind = 'not_found';
 }
 
-export class ConflictError extends AppError {
-  readonly code = 'REQUEST.CONFLICT';
-  readonly kind = 'conflict';
-}
-
 /** This client (its forwarded address) already holds HTTP_MAX_CONNECTIONS_PER_CLIENT connections. */
 export class TooManyConnectionsError extends AppError {
   readonly code = 'HTTP.TOO_MANY_CONNECTIONS';

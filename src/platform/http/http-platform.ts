@@ -10,6 +10,7 @@ import type { AppConfig } from 'src/config/app-config';
 import { JsonOnlyError, UploadBodyTypeError } from 'src/platform/errors/app-error';
 import type { RedisConnection } from 'src/platform/redis/redis.module';
 import { cspDirectives } from './csp';
+import { frameworkErrors } from './framework-errors';
 import { rateLimitStore } from './rate-limit-store';
 import { securityHeaders } from './security-headers';
 
@@ -18,12 +19,27 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 /** The one file a multipart upload may carry (the image tool's 10 MB). */
 export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
 
+/**
+ * Fastify's options every web app shares, the web process (createWebApp) and the in-process
+ * controller specs (controller-harness.ts): the body limit, long route parameters, and the
+ * router's refusals answered in the API's shape.
+ */
+export const FASTIFY_OPTIONS = {
+  bodyLimit: BODY_LIMIT_BYTES,
+  routerOptions: { maxParamLength: 512 },
+  return503OnClosing: true,
+  frameworkErrors,
+} as const;
+
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const API_PATH = /^\/(api|auth)\//;
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 const MULTIPART_FORM_TYPE = /^multipart\/form-data\s*(;|$)/i;
+const URLENCODED_FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 /** The API write that takes a multipart form as well as JSON: the image upload. */
 const UPLOAD_ROUTE = 'POST /api/v1/images';
+/** RFC 8058's one-click unsubscribe: mail providers POST `List-Unsubscribe=One-Click` as a form (the signed token is the credential). */
+const UNSUBSCRIBE_ROUTE = 'POST /api/v1/reminders/unsubscribe';
 /** The API write whose body is raw bytes: Stripe's signed webhook (checked by its signature). */
 const RAW_BODY_ROUTE = 'POST /api/v1/payments/stripe/webhook';
 
@@ -64,7 +80,8 @@ export async function configureHttpPlatform(
 
   // API writes take JSON only: another site's HTML form (urlencoded, multipart, text) cannot make one.
   // The upload takes multipart/form-data too (a cross-site form can send that: SignedInGuard
-  // refuses it), and nothing else, so an urlencoded form never reaches it.
+  // refuses it), and nothing else, so an urlencoded form never reaches it. The one-click unsubscribe
+  // takes the urlencoded form mail providers send (RFC 8058), and nothing else beside JSON.
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (!WRITE_METHODS.has(request.method) || !API_PATH.test(routedPath(request))) return done();
     const route = `${request.method} ${request.routeOptions.url}`;
@@ -73,6 +90,7 @@ export async function configureHttpPlatform(
     const type = request.headers['content-type'] ?? '';
     if (!hasBody || JSON_TYPE.test(type)) return done();
     if (route === UPLOAD_ROUTE) return done(MULTIPART_FORM_TYPE.test(type) ? undefined : new UploadBodyTypeError());
+    if (route === UNSUBSCRIBE_ROUTE && URLENCODED_FORM_TYPE.test(type)) return done();
     done(new JsonOnlyError());
   });
 
@@ -99,18 +117,17 @@ export async function configureHttpPlatform(
     done();
   });
 
-  // What is compressed per response: uncached pages and API answers; cached pages and assets are
-  // stored compressed (brotli 11). A page still rendering streams, flushed per chunk so the shell
-  // reaches the browser before the rest renders; React's writes arrive coalesced
-  // (web/lib/flush-coalescer.ts), so that is one flush per React flush. Levels by measurement, in
-  // the web process under load on a 30 KB level page: brotli 4 cost 0.45 ms of CPU per page (7.0 KB),
-  // a third of the render; brotli 1 costs a fifth of that for 8.2 KB, less than gzip 1 for about
-  // its size (docs/benchmarks.md). The 256 KB window is plenty for pages this size.
+  // What this plugin compresses per response: API answers, and pages that stream because they
+  // suspended (none does today), flushed per chunk so the shell reaches the browser before the rest
+  // renders; React's writes arrive coalesced (web/lib/flush-coalescer.ts), one flush per React
+  // flush. A page React finished is compressed by the SSR bridge itself, and cached pages and assets
+  // are stored compressed (src/ssr/encoded-response.ts): the plugin skips a body that has
+  // Content-Encoding. The 256 KB window is plenty for pages.
   await app.register(compress, {
     threshold: 1024,
-    // A whole body (an API answer, a page React finished in its shell) up to this size is compressed
-    // in one synchronous call, cheaper than a trip through the thread pool as a stream (brotli 4 on
-    // the level page: 0.30 ms against 0.41 ms); the plugin's default ceiling on 2 cores is 8 KB.
+    // A whole body (an API answer) up to this size is compressed in one synchronous call, cheaper
+    // than a trip through the thread pool as a stream (brotli 4 on the level page: 0.30 ms against
+    // 0.41 ms); the plugin's default ceiling on 2 cores is 8 KB.
     syncThreshold: 256 * 1024,
     encodings: ['br', 'gzip'],
     zlibOptions: { level: 4, flush: zlib.Z_SYNC_FLUSH },

@@ -18,10 +18,6 @@ export class OutageLog {
     private readonly now: () => number = Date.now,
   ) {}
 
-  get down(): boolean {
-    return this.downSince !== undefined;
-  }
-
   /** A failed call; `detail` says what failed, in words (never a secret or an address). */
   failed(detail: string): void {
     const now = this.now();

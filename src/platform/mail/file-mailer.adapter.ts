@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Injectable, Logger } from '@nestjs/common';
 import { createTransport } from 'nodemailer';
 import { AppConfig } from 'src/config/app-config';
-import type { MailMessage } from './mail-message';
+import { unsubscribeHeaders, type MailMessage } from './mail-message';
 import { Mailer, type SendOptions } from './mailer.port';
 
 /** The first http(s) link of a text, without trailing punctuation. */
@@ -46,7 +46,7 @@ export class FileMailer extends Mailer {
     // The text part as it is (8bit, no quoted-printable): a link copied from the file works. Lines
     // stay far below SMTP's 998-character limit; this file is for people, SMTP keeps the default.
     const text = { raw: `Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n${message.text.replace(/\r?\n/g, '\r\n')}` };
-    const composed = await this.composer.sendMail({ from: this.from, to: message.to, subject: message.subject, text, html: message.html, messageId: options.messageId });
+    const composed = await this.composer.sendMail({ from: this.from, to: message.to, subject: message.subject, text, html: message.html, messageId: options.messageId, headers: unsubscribeHeaders(message) });
     const eml = composed.message as Buffer;
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');

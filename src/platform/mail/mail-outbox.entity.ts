@@ -19,6 +19,7 @@ export class OutboxMail {
   sendingUntil?: Date | null;
   failedAt?: Date | null;
   lastError?: string | null;
+  listUnsubscribe?: string | null;
 }
 
 export const OutboxMailSchema = defineEntity({
@@ -36,5 +37,6 @@ export const OutboxMailSchema = defineEntity({
     sendingUntil: p.datetime().nullable(),
     failedAt: p.datetime().nullable(),
     lastError: p.string().length(500).nullable(),
+    listUnsubscribe: p.string().length(1000).nullable(),
   },
 });

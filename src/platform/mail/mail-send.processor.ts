@@ -23,6 +23,7 @@ interface Claimed {
   subject: string;
   text: string;
   html: string;
+  list_unsubscribe: string | null;
   attempts: number;
   unknown_outcomes: number;
 }
@@ -60,9 +61,8 @@ export class MailSendProcessor implements OnModuleInit {
 
   onModuleInit(): void {
     this.processors.register('mail.send', async ({ outboxId }) => {
-      // A context of its own per job, never the global EntityManager.
-      const em = this.em.fork();
-      const [message] = await em.execute<Claimed[]>(
+      // this.em resolves to the job's own context: JobProcessors.run opens one per attempt.
+      const [message] = await this.em.execute<Claimed[]>(
         // A lease still set but expired: that attempt's process died mid-send (a deploy, a crash), its
         // outcome unknown, so it counts as one, and two such end the entry before a third send.
         `update mail_outbox
@@ -70,12 +70,13 @@ export class MailSendProcessor implements OnModuleInit {
              sending_until = now() + (? * interval '1 millisecond')
          where id = ? and failed_at is null and attempts < ? and (sending_until is null or sending_until < now())
            and unknown_outcomes + (sending_until is not null)::int < ?
-         returning "to", subject, text, html, attempts, unknown_outcomes`,
+         returning "to", subject, text, html, list_unsubscribe, attempts, unknown_outcomes`,
         [this.leaseMs, outboxId, this.maxAttempts, MAIL_UNKNOWN_OUTCOMES_MAX],
       );
       if (!message) return this.notClaimed(outboxId);
       try {
-        await this.mailer.send({ to: message.to, subject: message.subject, text: message.text, html: message.html }, { messageId: this.messageId(outboxId) });
+        const listUnsubscribe = message.list_unsubscribe ?? undefined;
+        await this.mailer.send({ to: message.to, subject: message.subject, text: message.text, html: message.html, listUnsubscribe }, { messageId: this.messageId(outboxId) });
       } catch (error) {
         const unknown = error instanceof MailOutcomeUnknownError;
         const unknownOutcomes = message.unknown_outcomes + (unknown ? 1 : 0);
@@ -84,19 +85,18 @@ export class MailSendProcessor implements OnModuleInit {
           : unknown && unknownOutcomes >= MAIL_UNKNOWN_OUTCOMES_MAX ? `no answer ${unknownOutcomes} times (it may have arrived)`
           : message.attempts >= this.maxAttempts ? `${message.attempts} attempts`
           : undefined;
-        await em.nativeUpdate(OutboxMailSchema, { id: outboxId }, { sendingUntil: null, unknownOutcomes, lastError: lastErrorOf(error), ...(why ? { failedAt: new Date() } : {}) });
+        await this.em.nativeUpdate(OutboxMailSchema, { id: outboxId }, { sendingUntil: null, unknownOutcomes, lastError: lastErrorOf(error), ...(why ? { failedAt: new Date() } : {}) });
         if (!why) throw error;
         this.logger.warn(`Mail ${outboxId} given up: ${why}; kept with its last error on /admin`);
         throw new PermanentJobError(error instanceof Error ? error.message : String(error), { cause: error });
       }
-      await em.nativeDelete(OutboxMailSchema, { id: outboxId });
+      await this.em.nativeDelete(OutboxMailSchema, { id: outboxId });
     });
   }
 
   /** Why a job found nothing to send: sent already, given up, in flight elsewhere, or out of attempts or of unknown outcomes. */
   private async notClaimed(outboxId: string): Promise<void> {
-    const em = this.em.fork();
-    const row = await em.findOne(OutboxMailSchema, { id: outboxId });
+    const row = await this.em.findOne(OutboxMailSchema, { id: outboxId });
     if (!row || row.failedAt) return;
     if (row.sendingUntil && row.sendingUntil > new Date()) {
       this.logger.log(`Mail ${outboxId} is being sent by another attempt: this one does nothing`);
@@ -105,7 +105,7 @@ export class MailSendProcessor implements OnModuleInit {
     const unknownOutcomes = row.unknownOutcomes + (row.sendingUntil ? 1 : 0);
     const why = unknownOutcomes >= MAIL_UNKNOWN_OUTCOMES_MAX ? `no answer ${unknownOutcomes} times (it may have arrived)` : `${row.attempts} attempts`;
     const lastError = row.sendingUntil ? 'A send was cut off (its process stopped mid-send)' : (row.lastError ?? `${row.attempts} attempts used`);
-    await em.nativeUpdate(OutboxMailSchema, { id: outboxId }, { failedAt: new Date(), sendingUntil: null, unknownOutcomes, lastError });
+    await this.em.nativeUpdate(OutboxMailSchema, { id: outboxId }, { failedAt: new Date(), sendingUntil: null, unknownOutcomes, lastError });
     this.logger.warn(`Mail ${outboxId} given up: ${why}; kept with its last error on /admin`);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
 import { AppConfig } from 'src/config/app-config';
-import type { MailMessage } from './mail-message';
+import { unsubscribeHeaders, type MailMessage } from './mail-message';
 import { Mailer, MailOutcomeUnknownError, MailRejectedError, type SendOptions } from './mailer.port';
 
 interface SmtpError {
@@ -45,6 +45,7 @@ export class SmtpMailer extends Mailer implements OnApplicationShutdown {
         text: message.text,
         html: message.html,
         messageId: options.messageId,
+        headers: unsubscribeHeaders(message),
         signal: AbortSignal.timeout(this.deadlineMs),
       });
     } catch (error) {

@@ -5,6 +5,7 @@ import { JobProcessors } from 'src/platform/queue/job-processors';
 import { JobRetryPolicy } from 'src/platform/queue/job-retry-policy';
 import { PermanentJobError } from 'src/platform/queue/queue.errors';
 import { MetricsService } from './metrics.service';
+import { numberedForks } from 'src/platform/queue/queue.test-fixtures';
 
 const OUTBOX_ID = '00000000-0000-4000-8000-000000000001';
 const pool = { totalCount: 3, idleCount: 2, waitingCount: 1, options: { max: 10 } };
@@ -24,7 +25,7 @@ describe('MetricsService', () => {
   beforeEach(() => {
     jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    processors = new JobProcessors();
+    processors = new JobProcessors(numberedForks());
     queue = new InlineJobQueue(processors, { of: () => ({ attempts: 1, backoff: { type: 'fixed', delayMs: 1 } }) } as JobRetryPolicy);
     metrics = new MetricsService(orm, queue, processors);
   });

@@ -12,8 +12,9 @@ const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /**
  * The process's metrics in one prom-client registry (Prometheus text at /metrics, and at the
  * worker's own listener): HTTP requests by route pattern, page renders and page-cache results,
- * job attempts, and, read at scrape time, the queues' counts and the database pool. Plus the
- * process metrics (CPU, memory, event loop, GC) of collectDefaultMetrics.
+ * the database round trips of each page load, job attempts, and, read at scrape time, the queues'
+ * counts and the database pool. Plus the process metrics (CPU, memory, event loop, GC) of
+ * collectDefaultMetrics.
  */
 @Injectable()
 export class MetricsService {
@@ -40,6 +41,13 @@ export class MetricsService {
     name: 'page_renders_total',
     help: 'Pages rendered by React: streamed to a visitor, or rendered once for the page cache',
     labelNames: ['target'] as const,
+    registers: [this.registry],
+  });
+  private readonly pageRoundTrips = new Histogram({
+    name: 'page_database_round_trips',
+    help: 'Database round trips (each statement, BEGIN and COMMIT too) of one page or payload load, by page route pattern',
+    labelNames: ['route'] as const,
+    buckets: [0, 1, 2, 3, 4, 6, 8, 12, 16],
     registers: [this.registry],
   });
   private readonly pageCache = new Counter({
@@ -108,6 +116,11 @@ export class MetricsService {
 
   pageRendered(target: 'stream' | 'cache'): void {
     this.pageRenders.inc({ target });
+  }
+
+  /** The round trips one page's (or payload's) loader made: the levels page is one, for instance. */
+  pageLoaded(route: string, roundTrips: number): void {
+    this.pageRoundTrips.observe({ route }, roundTrips);
   }
 
   pageCacheResult(result: 'hit' | 'miss'): void {

@@ -1,50 +1,17 @@
 import { Logger } from '@nestjs/common';
 import type { MikroORM } from '@mikro-orm/core';
-import { JobQueue, type EnqueueOptions } from 'src/platform/queue/job-queue.port';
 import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
+import { RecordingJobQueue } from 'src/platform/queue/testing/recording-job-queue';
 import { RecurringWork } from 'src/platform/schedule/recurring-work';
-import { OutboxEntries, OutboxRelay, type Outbox } from './outbox-relay';
-
-/** Rows with their creation time; a row leaves when its job has done its work. */
-class InMemoryEntries extends OutboxEntries {
-  readonly rows = new Map<string, Date>();
-  waitingCalls: { before: Date; limit: number }[] = [];
-
-  async waiting(before: Date, limit: number): Promise<string[]> {
-    this.waitingCalls.push({ before, limit });
-    return [...this.rows]
-      .filter(([, createdAt]) => createdAt < before)
-      .sort(([, a], [, b]) => a.getTime() - b.getTime())
-      .slice(0, limit)
-      .map(([id]) => id);
-  }
-}
-
-/** A queue that records what it was given, or refuses while down. */
-class InMemoryQueue extends JobQueue {
-  readonly added: { name: string; data: unknown; options?: EnqueueOptions }[] = [];
-  down = false;
-
-  async enqueue(name: string, data: unknown, options?: EnqueueOptions): Promise<void> {
-    if (this.down) throw new QueueUnavailableError();
-    this.added.push({ name, data, options });
-  }
-
-  localCounts(): null {
-    return null;
-  }
-
-  stateCounts(): Promise<never> {
-    return Promise.reject(new Error('not counted in this spec'));
-  }
-}
+import { OutboxRelay, type Outbox } from './outbox-relay';
+import { InMemoryOutboxEntries } from './testing/in-memory-outbox-entries';
 
 const T0 = new Date('2026-11-22T10:00:00Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
 
 describe('OutboxRelay', () => {
-  let entries: InMemoryEntries;
-  let queue: InMemoryQueue;
+  let entries: InMemoryOutboxEntries;
+  let queue: RecordingJobQueue;
   let work: RecurringWork;
   let relay: OutboxRelay;
   const logs: string[] = [];
@@ -67,8 +34,8 @@ describe('OutboxRelay', () => {
   beforeEach(() => {
     logs.length = 0;
     jest.spyOn(Logger.prototype, 'log').mockImplementation((message: unknown) => void logs.push(String(message)));
-    entries = new InMemoryEntries();
-    queue = new InMemoryQueue();
+    entries = new InMemoryOutboxEntries();
+    queue = new RecordingJobQueue();
     work = new RecurringWork({ em: { name: 'default', fork: () => ({}) } } as unknown as MikroORM);
     relay = new OutboxRelay(queue, work);
   });
@@ -83,7 +50,7 @@ describe('OutboxRelay', () => {
 
     expect(await relay.relay('mail', at(5 * 60_000 + 3_000))).toBe(2);
     expect(entries.waitingCalls).toEqual([{ before: at(3_000), limit: 2 }]);
-    expect(queue.added).toEqual([
+    expect(queue.queued).toEqual([
       { name: 'mail.send', data: { outboxId: id(1) }, options: { jobId: `mail-${id(1)}`, retryFailed: true } },
       { name: 'mail.send', data: { outboxId: id(2) }, options: { jobId: `mail-${id(2)}`, retryFailed: true } },
     ]);
@@ -95,10 +62,10 @@ describe('OutboxRelay', () => {
     entries.rows.set(id(1), at(0));
     await relay.relay('mail', at(10 * 60_000));
     await relay.relay('mail', at(11 * 60_000));
-    expect(queue.added.map((job) => job.options?.jobId)).toEqual([`mail-${id(1)}`, `mail-${id(1)}`]);
+    expect(queue.queued.map((job) => job.options?.jobId)).toEqual([`mail-${id(1)}`, `mail-${id(1)}`]);
     entries.rows.delete(id(1)); // the job sent it and removed its row
     expect(await relay.relay('mail', at(12 * 60_000))).toBe(0);
-    expect(queue.added).toHaveLength(2);
+    expect(queue.queued).toHaveLength(2);
   });
 
   it('stops a pass while the queue is down, and the next pass hands the entries over', async () => {
@@ -119,7 +86,7 @@ describe('OutboxRelay', () => {
     entries.rows.set(id(1), at(0));
     entries.rows.set(id(2), at(20 * 60 * 60_000));
     expect(await relay.relay('mail', at(25 * 60 * 60_000))).toBe(1);
-    expect(queue.added.map((job) => job.data)).toEqual([{ outboxId: id(2) }]);
+    expect(queue.queued.map((job) => job.data)).toEqual([{ outboxId: id(2) }]);
   });
 
   it('registers each outbox as a recurring task with its first delay and period, once', async () => {
@@ -129,7 +96,7 @@ describe('OutboxRelay', () => {
     expect(() => relay.register(mail())).toThrow('already registered');
     entries.rows.set(id(1), new Date(Date.now() - 10 * 60_000));
     await work.run('outbox.mail');
-    expect(queue.added).toHaveLength(1);
+    expect(queue.queued).toHaveLength(1);
     await expect(relay.relay('images')).rejects.toThrow('No outbox images');
   });
 });

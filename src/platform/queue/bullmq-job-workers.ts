@@ -115,10 +115,8 @@ export class BullmqJobWorkers implements OnApplicationBootstrap, OnModuleDestroy
   private async runFailedHandler(job: Job): Promise<void> {
     const name = job.name;
     if (!isJobName(name)) return;
-    const handler = this.processors.failedHandler(name);
-    if (!handler) return;
     try {
-      await handler(validateJob(name, job.data), { id: job.id ?? '', name, attempt: job.attemptsMade, attempts: job.opts.attempts ?? 1 });
+      await this.processors.runFailed(name, validateJob(name, job.data), { id: job.id ?? '', name, attempt: job.attemptsMade, attempts: job.opts.attempts ?? 1 });
     } catch (error) {
       this.logger.error(`The failure handler of job ${name} ${job.id} failed (${describeFailure(error)}); the module's sweeper catches up`);
     }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
+import { RequestContext, type EntityManager } from '@mikro-orm/core';
 import { InlineJobQueue } from './inline-job-queue.adapter';
 import { JobProcessors } from './job-processors';
 import { JobRetryPolicy } from './job-retry-policy';
 import type { JobData } from './jobs';
 import { PermanentJobError, QueueUnavailableError } from './queue.errors';
+import { currentFork, numberedForks } from './queue.test-fixtures';
 
 // Jobs carry ids; these name what each test job stands for.
 const PLAYER = '00000000-0000-4000-8000-000000000001';
@@ -22,7 +24,7 @@ describe('InlineJobQueue', () => {
     warnings = [];
     jest.spyOn(Logger.prototype, 'warn').mockImplementation((message: unknown) => void warnings.push(String(message)));
     jest.spyOn(Logger.prototype, 'error').mockImplementation((message: unknown) => void warnings.push(String(message)));
-    processors = new JobProcessors();
+    processors = new JobProcessors(numberedForks());
     queue = new InlineJobQueue(processors, new JobRetryPolicy());
   });
 
@@ -106,6 +108,29 @@ describe('InlineJobQueue', () => {
     expect(attempts).toEqual(Array(11).fill(1));
     expect(queue.counts().images).toMatchObject({ completed: 1, failed: 0 });
     expect(failed).not.toHaveBeenCalled();
+  });
+
+  it("runs each attempt and the failure handler in a MikroORM context of its own, never the queueing request's", async () => {
+    const policy = { of: () => ({ attempts: 2, backoff: { type: 'fixed' as const, delayMs: 100 } }) };
+    queue = new InlineJobQueue(processors, policy);
+    const seen: { what: string; fork: number | undefined }[] = [];
+    processors.register(
+      'image.convert',
+      async (_data, job) => {
+        seen.push({ what: `attempt ${job.attempt}`, fork: currentFork() });
+        throw new Error('flaky');
+      },
+      { onFailed: async () => void seen.push({ what: 'failed', fork: currentFork() }) },
+    );
+    // Queued from inside a request: its context is fork 0, which a timer set there would inherit.
+    const request = { name: 'default', fork: () => ({ name: 'default', id: 0 }) } as unknown as EntityManager;
+    await RequestContext.create(request, () => queue.enqueue('image.convert', { jobId: PLAYER }));
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(seen).toEqual([
+      { what: 'attempt 1', fork: 1 },
+      { what: 'attempt 2', fork: 2 },
+      { what: 'failed', fork: 3 },
+    ]);
   });
 
   it('runs a job id once while it is pending', async () => {
@@ -221,7 +246,7 @@ describe('InlineJobQueue', () => {
     await jest.advanceTimersByTimeAsync(20_000);
     expect(failed).toEqual([3]);
 
-    processors = new JobProcessors();
+    processors = new JobProcessors(numberedForks());
     queue = new InlineJobQueue(processors, new JobRetryPolicy());
     processors.register('image.convert', async () => {
       throw new PermanentJobError('not an image');

@@ -53,7 +53,7 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
   async enqueue<N extends JobName>(name: N, data: JobData<N>, options: EnqueueOptions = {}): Promise<void> {
     const parsed = validateJob(name, data, options.jobId);
     if (this.closing) throw new QueueUnavailableError();
-    this.processors.handler(name); // no processor: the caller learns it now, not in a log later
+    this.processors.assertRegistered(name); // no processor: the caller learns it now, not in a log later
     const id = options.jobId ?? `inline-${++this.sequence}`;
     if (this.jobs.has(id)) return;
     const job: InlineJob = { id, name, data: parsed, attemptsMade: 0, priority: options.priority ?? 0, sequence: ++this.arrivals, state: 'waiting' };
@@ -137,9 +137,8 @@ export class InlineJobQueue extends JobQueue implements OnModuleDestroy {
   }
 
   private async failedForGood(job: InlineJob, attempt: number, attempts: number): Promise<void> {
-    const handler = this.processors.failedHandler(job.name);
     try {
-      await handler?.(job.data as never, { id: job.id, name: job.name, attempt, attempts });
+      await this.processors.runFailed(job.name, job.data as never, { id: job.id, name: job.name, attempt, attempts });
     } catch (error) {
       this.logger.error(`The failure handler of job ${job.name} ${job.id} failed (${describeFailure(error)})`);
     }

@@ -6,6 +6,7 @@ import type { JobData } from './jobs';
 import { JOB_NAMES, JOBS, QUEUE_NAMES, validateJob } from './jobs';
 import { JobRetryPolicy } from './job-retry-policy';
 import { InvalidJobError } from './queue.errors';
+import { numberedForks } from './queue.test-fixtures';
 
 const mail: JobData<'mail.send'> = { outboxId: '3f1c7a52-8d4e-4b7a-9f0e-2c6d5b8a1e90' };
 
@@ -50,7 +51,7 @@ describe('the job registry', () => {
 
 describe('bad data is refused before it is queued', () => {
   it('by the in-process queue: the processor never runs', async () => {
-    const processors = new JobProcessors();
+    const processors = new JobProcessors(numberedForks());
     const handler = jest.fn(async () => undefined);
     processors.register('mail.send', handler);
     const queue = new InlineJobQueue(processors, new JobRetryPolicy());

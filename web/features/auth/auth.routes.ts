@@ -1,12 +1,12 @@
 import { definePage } from 'web/lib/router/page';
 import accountPageLoader from 'web/features/auth/account-page.loader';
+import accountLoader from 'web/features/auth/account.loader';
 
 /** The account pages: never cached; signed in, they send you home (web/components/account-menu.tsx). */
 
 export const authLogin = definePage({
   id: 'auth-login',
   path: '/auth/login',
-  module: 'web/features/auth/login.page.tsx',
   page: () => import('web/features/auth/login.page'),
   loader: accountPageLoader,
 });
@@ -14,7 +14,6 @@ export const authLogin = definePage({
 export const authSignUp = definePage({
   id: 'auth-signup',
   path: '/auth/signup',
-  module: 'web/features/auth/sign-up.page.tsx',
   page: () => import('web/features/auth/sign-up.page'),
   loader: accountPageLoader,
 });
@@ -22,7 +21,6 @@ export const authSignUp = definePage({
 export const authEmailVerifications = definePage({
   id: 'auth-email-verifications',
   path: '/auth/email_verifications',
-  module: 'web/features/auth/email-verification.page.tsx',
   page: () => import('web/features/auth/email-verification.page'),
   loader: accountPageLoader,
 });
@@ -30,7 +28,6 @@ export const authEmailVerifications = definePage({
 export const authConfirm = definePage({
   id: 'auth-confirm',
   path: '/auth/confirm',
-  module: 'web/features/auth/confirm.page.tsx',
   page: () => import('web/features/auth/confirm.page'),
   loader: accountPageLoader,
 });
@@ -38,7 +35,6 @@ export const authConfirm = definePage({
 export const authSignInLink = definePage({
   id: 'auth-sign-in-link',
   path: '/auth/sign_in_link',
-  module: 'web/features/auth/sign-in-link.page.tsx',
   page: () => import('web/features/auth/sign-in-link.page'),
   loader: accountPageLoader,
 });
@@ -46,7 +42,6 @@ export const authSignInLink = definePage({
 export const authForgotPassword = definePage({
   id: 'auth-forgot-password',
   path: '/auth/forgot_password',
-  module: 'web/features/auth/forgot-password.page.tsx',
   page: () => import('web/features/auth/forgot-password.page'),
   loader: accountPageLoader,
 });
@@ -54,7 +49,23 @@ export const authForgotPassword = definePage({
 export const authPasswordReset = definePage({
   id: 'auth-password-reset',
   path: '/auth/password_reset',
-  module: 'web/features/auth/password-reset.page.tsx',
   page: () => import('web/features/auth/password-reset.page'),
   loader: accountPageLoader,
+});
+
+/** The signed-in account's own page (its data loads in the browser), and the reminder mails' unsubscribe page. */
+export const account = definePage({
+  id: 'account',
+  path: '/account',
+  page: () => import('web/features/auth/account.page'),
+  loader: accountLoader,
+  cache: true,
+});
+
+export const accountUnsubscribe = definePage({
+  id: 'account-unsubscribe',
+  path: '/account/unsubscribe',
+  page: () => import('web/features/auth/unsubscribe.page'),
+  loader: accountLoader,
+  cache: true,
 });

@@ -1,10 +1,12 @@
-import type { OrderView, Paged } from 'src/contracts/billing';
+import type { OrderView, Paged, PricingData } from 'src/contracts/billing';
 import { Account, AccountPage, buttonClass, cardClass, mutedClass, Pager, useAccountData } from 'web/components/account-ui';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { pageParam } from 'web/lib/billing-format';
 import { Link, useLocation } from 'web/lib/router/router';
 import { orderParam } from 'web/features/billing/order-facts';
 import { OrdersTable } from 'web/features/billing/orders-table';
+import { ExportLink } from 'web/features/billing/export-link';
+import { RefundRuleNote } from 'web/features/billing/refund-rule-note';
 
 /**
  * The billing history (spec: order id, amount, refunded amount, status, credits, created at),
@@ -17,6 +19,7 @@ export default function BillingPage() {
   const page = pageParam(search);
   const highlight = orderParam(search);
   const [remote, retry] = useAccountData<Paged<OrderView>>(`/api/v1/orders?page=${page}`);
+  const [pricing] = useAccountData<PricingData>('/api/v1/pricing');
 
   return (
     <AccountPage title={t('billing.title')} wide>
@@ -37,6 +40,10 @@ export default function BillingPage() {
             <>
               <OrdersTable orders={orders.items} highlight={highlight} onChanged={retry} />
               <Pager path="/billing" page={orders.page} pages={orders.pages} />
+              <div className="mt-6 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+                {pricing.status === 'ready' && <RefundRuleNote rule={pricing.data.refund_rule} />}
+                <ExportLink what="orders" label={t('billing.export')} />
+              </div>
             </>
           )
         }

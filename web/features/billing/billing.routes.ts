@@ -12,9 +12,9 @@ import testCheckoutLoader from 'web/features/billing/test-checkout.loader';
 export const pricing = definePage({
   id: 'pricing',
   path: '/pricing',
-  module: 'web/features/billing/pricing.page.tsx',
   page: () => import('web/features/billing/pricing.page'),
   loader: pricingLoader,
+  sections: ['billing'],
   cache: true,
   sitemap: 'with-payments',
 });
@@ -22,9 +22,9 @@ export const pricing = definePage({
 export const testCheckout = definePage({
   id: 'payment-test-checkout',
   path: '/payment/test-checkout',
-  module: 'web/features/billing/test-checkout.page.tsx',
   page: () => import('web/features/billing/test-checkout.page'),
   loader: testCheckoutLoader,
+  sections: ['billing'],
   cache: true,
   query: ['order'],
 });
@@ -32,7 +32,6 @@ export const testCheckout = definePage({
 export const paymentSuccess = definePage({
   id: 'payment-success',
   path: '/payment/success',
-  module: 'web/features/billing/payment-success.page.tsx',
   page: () => import('web/features/billing/payment-success.page'),
   loader: paymentsOnLoader,
   cache: true,
@@ -42,17 +41,24 @@ export const paymentSuccess = definePage({
 export const billing = definePage({
   id: 'billing',
   path: '/billing',
-  module: 'web/features/billing/billing.page.tsx',
   page: () => import('web/features/billing/billing.page'),
   loader: paymentsOnLoader,
   cache: true,
   query: ['page', 'order'],
 });
 
+export const receipt = definePage({
+  id: 'billing-receipt',
+  path: '/billing/receipts/:order',
+  page: () => import('web/features/billing/receipt.page'),
+  loader: paymentsOnLoader,
+  cache: true,
+  sample: '/billing/receipts/00000000-0000-4000-8000-000000000000',
+});
+
 export const usage = definePage({
   id: 'usage',
   path: '/usage',
-  module: 'web/features/billing/usage.page.tsx',
   page: () => import('web/features/billing/usage.page'),
   loader: paymentsOnLoader,
   cache: true,

@@ -4,9 +4,10 @@ import { formatUsd } from 'web/lib/money';
 import { Badge, mutedClass } from 'web/components/account-ui';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
-import { formatDateTime, orderNotes } from 'web/lib/billing-format';
+import { formatDateTime, orderNotes, wasPaid } from 'web/lib/billing-format';
 import { notify } from 'web/lib/toasts';
 import { StatusBadge, orderPath } from 'web/features/billing/order-facts';
+import { PaidActions } from 'web/features/billing/paid-actions';
 
 /** Table cells that become "label: value" lines of a card on phones. */
 const cell = 'px-4 py-3 max-sm:flex max-sm:justify-between max-sm:gap-4 max-sm:px-0 max-sm:py-1 max-sm:text-right max-sm:before:text-left max-sm:before:font-normal max-sm:before:text-gray-500 max-sm:before:content-[attr(data-label)] dark:max-sm:before:text-gray-400';
@@ -100,6 +101,7 @@ export function OrdersTable({ orders, highlight, onChanged }: { orders: OrderVie
                       </span>
                     ))}
                     {order.status === 'pending' && <PendingActions order={order} onChanged={onChanged} />}
+                    {wasPaid(order) && <PaidActions order={order} onChanged={onChanged} />}
                   </span>
                 </td>
                 <td data-label={headers[4]} className={`${cell} text-right tabular-nums`}>

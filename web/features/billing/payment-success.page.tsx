@@ -82,6 +82,11 @@ export default function PaymentSuccessPage() {
       <Link to={`/billing?order=${encodeURIComponent(order.id)}`} className={buttonClass}>
         {t('success.viewOrder')}
       </Link>
+      {wasPaid(order) && (
+        <Link to={`/billing/receipts/${encodeURIComponent(order.id)}`} className={secondaryButtonClass}>
+          {t('billing.receipt')}
+        </Link>
+      )}
       <Link to="/" className={secondaryButtonClass}>
         {t('success.backHome')}
       </Link>

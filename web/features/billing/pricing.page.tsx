@@ -13,6 +13,7 @@ import { Link, useLoaderData } from 'web/lib/router/router';
 import { sessionLoaded, sessionStore, signedOut } from 'web/lib/session';
 import { notify } from 'web/lib/toasts';
 import { DonationForm } from 'web/features/billing/donation-form';
+import { RefundRuleNote } from 'web/features/billing/refund-rule-note';
 import type loader from 'web/features/billing/pricing.loader';
 
 /**
@@ -149,7 +150,8 @@ export default function PricingPage() {
 
       <DonationForm donation={donation} busy={busy !== null} onDonate={(usd) => void buy({ donation_usd: usd }, 'donation')} />
 
-      <p className={`mt-8 text-sm ${mutedClass}`}>
+      <RefundRuleNote rule={pricing.refund_rule} className="mt-8" />
+      <p className={`mt-2 text-sm ${mutedClass}`}>
         {t('pricing.footnote')}{' '}
         <Link to="/refund-policy" className={linkClass}>
           {t('pricing.refundPolicy')}

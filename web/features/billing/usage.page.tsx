@@ -7,6 +7,7 @@ import { creditsLabel, refreshCredits } from 'web/lib/credits';
 import { Link, useLocation } from 'web/lib/router/router';
 import { Lots } from 'web/features/billing/credit-lots';
 import { HistoryList } from 'web/features/billing/history-list';
+import { ExportLink } from 'web/features/billing/export-link';
 import { UsageChart } from 'web/features/billing/usage-chart';
 
 /**
@@ -75,6 +76,9 @@ export default function UsagePage() {
                 <>
                   <HistoryList events={events.items} />
                   <Pager path="/usage" page={events.page} pages={events.pages} />
+                  <div className="mt-4">
+                    <ExportLink what="credit-history" label={t('usage.export')} />
+                  </div>
                 </>
               )
             }

@@ -11,9 +11,9 @@ import postLoader from 'web/features/content/post.loader';
 export const blog = definePage({
   id: 'blog',
   path: '/blog',
-  module: 'web/features/content/blog-list.page.tsx',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
+  sections: ['content'],
   cache: true,
   query: ['query', 'page'],
   sitemap: 'always',
@@ -22,9 +22,9 @@ export const blog = definePage({
 export const post = definePage({
   id: 'post',
   path: '/blog/*slug',
-  module: 'web/features/content/post.page.tsx',
   page: () => import('web/features/content/post.page'),
   loader: postLoader,
+  sections: ['content'],
   cache: true,
   sample: '/blog/2026/search-every-guide',
 });
@@ -32,9 +32,9 @@ export const post = definePage({
 export const category = definePage({
   id: 'category',
   path: '/category/:tag',
-  module: 'web/features/content/blog-list.page.tsx',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
+  sections: ['content'],
   cache: true,
   query: ['page'],
   sample: '/category/tips',
@@ -43,21 +43,20 @@ export const category = definePage({
 export const month = definePage({
   id: 'month',
   path: '/month/:month',
-  module: 'web/features/content/blog-list.page.tsx',
   page: () => import('web/features/content/blog-list.page'),
   loader: blogListLoader,
+  sections: ['content'],
   cache: true,
   query: ['page'],
   sample: '/month/2026-11',
 });
 
 /** Old post addresses: a redirect to /blog/{slug}, or the 404 page. */
-export const detail = definePage({ id: 'detail', path: '/detail/:slug', loader: detailLoader, sample: '/detail/hints-first' });
+export const detail = definePage({ id: 'detail', path: '/detail/:slug', loader: detailLoader, sections: ['content'], sample: '/detail/hints-first' });
 
 export const faq = definePage({
   id: 'faq',
   path: '/faq',
-  module: 'web/features/content/faq.page.tsx',
   page: () => import('web/features/content/faq.page'),
   cache: true,
   sitemap: 'always',
@@ -66,7 +65,6 @@ export const faq = definePage({
 export const download = definePage({
   id: 'download',
   path: '/download',
-  module: 'web/features/content/download.page.tsx',
   page: () => import('web/features/content/download.page'),
   cache: true,
   sitemap: 'always',
@@ -75,9 +73,9 @@ export const download = definePage({
 export const media = definePage({
   id: 'media',
   path: '/media',
-  module: 'web/features/content/media.page.tsx',
   page: () => import('web/features/content/media.page'),
   loader: mediaLoader,
+  sections: ['content'],
   cache: true,
   sitemap: 'always',
 });
@@ -85,9 +83,9 @@ export const media = definePage({
 export const explore = definePage({
   id: 'explore',
   path: '/explore',
-  module: 'web/features/content/explore.page.tsx',
   page: () => import('web/features/content/explore.page'),
   loader: exploreLoader,
+  sections: ['content', 'levels'],
   cache: true,
   sitemap: 'always',
 });
@@ -96,9 +94,9 @@ export const explore = definePage({
 export const contentPage = definePage({
   id: 'page',
   path: '/:slug',
-  module: 'web/features/content/content.page.tsx',
   page: () => import('web/features/content/content.page'),
   loader: contentLoader,
+  sections: ['content'],
   cache: true,
   sample: '/terms-of-service',
 });

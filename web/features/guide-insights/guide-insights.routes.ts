@@ -5,9 +5,9 @@ import adminGuidesLoader from 'web/features/guide-insights/admin-guides.loader';
 export const adminGuides = definePage({
   id: 'admin-guides',
   path: '/admin/guides',
-  module: 'web/features/guide-insights/admin-guides.page.tsx',
   page: () => import('web/features/guide-insights/admin-guides.page'),
   loader: adminGuidesLoader,
+  sections: ['guideInsights'],
   access: 'admin',
   query: ['sort', 'dir', 'page'],
 });

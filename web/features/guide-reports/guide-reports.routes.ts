@@ -5,9 +5,9 @@ import guideReportLoader from 'web/features/guide-reports/guide-report.loader';
 export const guideReport = definePage({
   id: 'guide-report',
   path: '/levels/:id/report',
-  module: 'web/features/guide-reports/guide-report.page.tsx',
   page: () => import('web/features/guide-reports/guide-report.page'),
   loader: guideReportLoader,
+  sections: ['guideReports'],
   cache: true,
   sample: '/levels/27/report',
 });

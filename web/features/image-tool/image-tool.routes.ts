@@ -5,7 +5,6 @@ import paymentsOnLoader from 'web/features/billing/payments-on.loader';
 export const imageTool = definePage({
   id: 'image-tool',
   path: '/tools/image',
-  module: 'web/features/image-tool/image-tool.page.tsx',
   page: () => import('web/features/image-tool/image-tool.page'),
   loader: paymentsOnLoader,
   cache: true,

@@ -7,9 +7,9 @@ import levelsLoader from 'web/features/levels/levels.loader';
 export const home = definePage({
   id: 'home',
   path: '/',
-  module: 'web/features/levels/home.page.tsx',
   page: () => import('web/features/levels/home.page'),
   loader: homeLoader,
+  sections: ['levels'],
   cache: true,
   sitemap: 'always',
 });
@@ -17,9 +17,9 @@ export const home = definePage({
 export const levels = definePage({
   id: 'levels',
   path: '/levels',
-  module: 'web/features/levels/levels.page.tsx',
   page: () => import('web/features/levels/levels.page'),
   loader: levelsLoader,
+  sections: ['levels'],
   cache: true,
   query: ['level', 'difficulty', 'query', 'page'],
   sitemap: 'always',
@@ -29,9 +29,9 @@ export const levels = definePage({
 export const hardest = definePage({
   id: 'hardest',
   path: '/levels/hardest',
-  module: 'web/features/levels/hardest.page.tsx',
   page: () => import('web/features/levels/hardest.page'),
   loader: hardestLoader,
+  sections: ['levels'],
   cache: true,
   sitemap: 'always',
 });
@@ -39,9 +39,9 @@ export const hardest = definePage({
 export const level = definePage({
   id: 'level',
   path: '/levels/:id',
-  module: 'web/features/levels/level.page.tsx',
   page: () => import('web/features/levels/level.page'),
   loader: levelLoader,
+  sections: ['levels'],
   cache: true,
   sample: '/levels/27',
 });
@@ -53,7 +53,6 @@ export const level = definePage({
 export const levelMissing = definePage({
   id: 'level-missing',
   path: '/levels/:id',
-  module: 'web/features/levels/level-missing.page.tsx',
   page: () => import('web/features/levels/level-missing.page'),
   cache: true,
   sample: '/levels/15',

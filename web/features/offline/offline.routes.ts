@@ -9,7 +9,6 @@ import { OFFLINE_PATH } from 'web/pwa/pwa-messages';
 export const offline = definePage({
   id: 'offline',
   path: OFFLINE_PATH,
-  module: 'web/features/offline/offline.page.tsx',
   page: () => import('web/features/offline/offline.page'),
   cache: true,
 });

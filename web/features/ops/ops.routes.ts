@@ -10,18 +10,18 @@ import adminQueuesLoader from 'web/features/ops/admin-queues.loader';
 export const admin = definePage({
   id: 'admin',
   path: '/admin',
-  module: 'web/features/ops/admin.page.tsx',
   page: () => import('web/features/ops/admin.page'),
   loader: adminLoader,
+  sections: ['ops'],
   access: 'admin',
 });
 
 export const adminErrors = definePage({
   id: 'admin-errors',
   path: '/admin/errors',
-  module: 'web/features/ops/admin-errors.page.tsx',
   page: () => import('web/features/ops/admin-errors.page'),
   loader: adminErrorsLoader,
+  sections: ['ops'],
   access: 'admin',
 });
 
@@ -29,9 +29,9 @@ export const adminErrors = definePage({
 export const adminOrders = definePage({
   id: 'admin-orders',
   path: '/admin/orders',
-  module: 'web/features/ops/admin-orders.page.tsx',
   page: () => import('web/features/ops/admin-orders.page'),
   loader: adminOrdersLoader,
+  sections: ['billing'],
   access: 'admin',
   query: ['email', 'number', 'status', 'page'],
 });
@@ -39,9 +39,9 @@ export const adminOrders = definePage({
 export const adminOrder = definePage({
   id: 'admin-order',
   path: '/admin/orders/:id',
-  module: 'web/features/ops/admin-order.page.tsx',
   page: () => import('web/features/ops/admin-order.page'),
   loader: adminOrderLoader,
+  sections: ['billing'],
   access: 'admin',
 });
 
@@ -49,8 +49,8 @@ export const adminOrder = definePage({
 export const adminQueues = definePage({
   id: 'admin-queues',
   path: '/admin/queues',
-  module: 'web/features/ops/admin-queues.page.tsx',
   page: () => import('web/features/ops/admin-queues.page'),
   loader: adminQueuesLoader,
+  sections: ['ops'],
   access: 'admin',
 });

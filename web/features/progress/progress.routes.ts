@@ -5,8 +5,8 @@ import progressLoader from 'web/features/progress/progress.loader';
 export const progress = definePage({
   id: 'progress',
   path: '/progress',
-  module: 'web/features/progress/progress.page.tsx',
   page: () => import('web/features/progress/progress.page'),
   loader: progressLoader,
+  sections: ['levels'],
   cache: true,
 });

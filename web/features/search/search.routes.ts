@@ -5,9 +5,9 @@ import searchLoader from 'web/features/search/search.loader';
 export const search = definePage({
   id: 'search',
   path: '/search',
-  module: 'web/features/search/search.page.tsx',
   page: () => import('web/features/search/search.page'),
   loader: searchLoader,
+  sections: ['search'],
   cache: true,
   query: ['q'],
   // Audited and rendered with results (the accessibility test, the route-table spec).

@@ -154,6 +154,7 @@ const en = {
   'account.close': 'Close',
   'account.billing': 'Billing',
   'account.usage': 'Usage',
+  'account.settings': 'Your account',
   'account.admin': 'Admin',
   'account.balanceLabel': 'Your balance: {credits}',
 

@@ -3,7 +3,7 @@ import { LOCALES } from 'web/i18n/locales';
 import { PAGES } from 'web/route-table';
 import { fakePageData } from 'test/support/fake-page-data';
 import { compilePattern } from './match';
-import { createMatcher, loadersOf, loadPageState, PageError, PageRedirect, type Loader, type PageRoute } from './page';
+import { createMatcher, loadersOf, loadPageState, PageError, PageRedirect, PageVariant, type Loader, type PageRoute } from './page';
 
 const data = fakePageData();
 
@@ -87,6 +87,16 @@ describe('resolvePage', () => {
       const { state } = await multilingual(new URL('http://x/en/levels/27?x=1'), data);
       expect(state).toMatchObject({ status: 301, redirect: '/levels/27?x=1' });
     });
+  });
+});
+
+describe('PageVariant', () => {
+  it("takes a route id of the table: a misspelt one does not compile, and the variant's page is the one named", async () => {
+    // @ts-expect-error -- not a route of web/route-table.ts (the type check fails if RouteId stops being the table's ids)
+    expect(new PageVariant('level-mising', {}).routeId).toBe('level-mising');
+    const variant = createResolver([{ id: 'level', path: '/levels/:id' }], { level: () => new PageVariant('level-missing', { number: 27 }) });
+    const { state } = await variant(new URL('http://x/levels/27'), data);
+    expect(state).toMatchObject({ routeId: 'level-missing', params: { id: '27' }, status: 200, data: { number: 27 } });
   });
 });
 

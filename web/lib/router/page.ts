@@ -1,4 +1,4 @@
-import type { PageData } from 'src/contracts/page-data';
+import type { PageData, PageSectionName } from 'src/contracts/page-data';
 import type { LocaleHints, MatchedRoute, PageFound, PageMatch, RouteMatch, SiteRules } from 'src/contracts/ssr';
 import type { ComponentType } from 'react';
 import { DEFAULT_LOCALE, localeRedirect, localizePath, splitLocale } from 'web/i18n/locale';
@@ -15,13 +15,23 @@ export interface LoaderArgs {
 export type Loader = (args: LoaderArgs) => unknown;
 
 /**
+ * The route table's ids ('level', 'level-missing', ...), registered by web/route-table.ts, so an id
+ * written in code is checked against the table (a misspelt one does not compile).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface RouteRegister {}
+export type RouteId = RouteRegister extends { id: infer Id extends string } ? Id : string;
+
+/**
  * A loader's answer that shows another page of the route table at the same URL, with this data: a
  * level with no guide is its own page (`levelMissing`), so the guide page's chunk does not carry it.
- * The variant's route comes after the matched one in the table (it is never matched itself).
+ * The variant's route comes after the matched one in the table (it is never matched itself). A
+ * loader that returns one declares its return type: the ids come from the table, which holds the
+ * loader, so an inferred one would be circular.
  */
 export class PageVariant<T> {
   constructor(
-    readonly routeId: string,
+    readonly routeId: RouteId,
     readonly data: T,
   ) {}
 }
@@ -31,8 +41,8 @@ export type LoaderData<L extends Loader> = Exclude<Awaited<ReturnType<L>>, PageV
 /** The data a loader hands to a variant page. */
 export type VariantData<L extends Loader> = Extract<Awaited<ReturnType<L>>, PageVariant<unknown>>['data'];
 
-export interface PageRoute {
-  id: string;
+export interface PageRoute<Id extends string = string> {
+  id: Id;
   /** See compilePattern: '/levels/:id', '/blog/*slug', '*'. */
   path: string;
   /**
@@ -40,14 +50,18 @@ export interface PageRoute {
    * download the blog. Loaded before rendering, on the server and in the browser alike.
    */
   load: () => Promise<ComponentType>;
-  /** Its source file ('web/features/levels/level.page.tsx'): the server preloads the chunk built from it. Server only (the page chunk map the browser gets is keyed by route id). */
-  module?: string;
   /**
    * Runs on the server before the page renders; its result is the page's data. Server-only: the
-   * client build replaces every `*.loader.ts` module with an empty one (vite.config.mts), so in the
+   * client build replaces every `*.loader.ts` module with an empty one (scripts/route-objects.mts), so in the
    * browser this is undefined and nothing the loader imports ships.
    */
   loader?: Loader;
+  /**
+   * The page data sections its loader reads (`['levels']` for `data.levels.page(27)`): the loader
+   * gets these and no other, and the server refuses to start while one is missing (its module not
+   * loaded). Server only.
+   */
+  sections?: readonly PageSectionName[];
   /** The HTML depends only on content (not on the visitor), so the server may cache it. */
   cache?: boolean;
   /**
@@ -74,19 +88,44 @@ export interface PageRoute {
   sitemap?: 'always' | 'with-payments';
 }
 
-/** A page's route as a feature declares it: `page` is its component module, loaded on demand. */
-export type PageDefinition = Omit<PageRoute, 'load'> & { page?: () => Promise<{ default: ComponentType }> };
+/**
+ * A page's route as a feature declares it: `page` is its component module, loaded on demand, written
+ * `() => import('web/features/<feature>/<name>.page')`: the build reads the route's chunks from that
+ * import (scripts/route-objects.mts), so nothing else names the page's file.
+ */
+export type PageDefinition<Id extends string = string> = Omit<PageRoute<Id>, 'load'> & { page?: () => Promise<{ default: ComponentType }> };
 
 const Nothing: ComponentType = () => null;
 
 /** One page's route object (web/features/<feature>/<feature>.routes.ts), listed once in web/route-table.ts. */
-export function definePage({ page, ...route }: PageDefinition): PageRoute {
+export function definePage<const Id extends string>({ page, ...route }: PageDefinition<Id>): PageRoute<Id> {
   return { ...route, load: page ? () => page().then((m) => m.default) : async () => Nothing };
 }
 
-/** The loaders of a route table by route id: what loadPageState runs (on the server). */
+/**
+ * The loaders of a route table by route id: what loadPageState runs (on the server). Each gets the
+ * site's rules and the sections its route lists only, so a section read but not listed fails in
+ * tests (web/route-table.spec.tsx), not when its module is missing from a deployment.
+ */
 export const loadersOf = (routes: readonly PageRoute[]): Record<string, Loader> =>
-  Object.fromEntries(routes.flatMap((route) => (route.loader ? [[route.id, route.loader]] : [])));
+  Object.fromEntries(routes.flatMap((route) => (route.loader ? [[route.id, withSections(route.loader, route.sections ?? [])]] : [])));
+
+function withSections(loader: Loader, sections: readonly PageSectionName[]): Loader {
+  // One view per page data object (the server has one): nothing is copied per request.
+  const views = new WeakMap<PageData, PageData>();
+  return (args) => {
+    let data = views.get(args.data);
+    if (!data) {
+      data = { config: args.data.config, redirects: args.data.redirects, ...Object.fromEntries(sections.map((name) => [name, args.data[name]])) } as PageData;
+      views.set(args.data, data);
+    }
+    return loader({ ...args, data });
+  };
+}
+
+/** The page data sections each route's loader reads, by route id (routes without a loader read none). */
+export const sectionsOf = (routes: readonly PageRoute[]): Record<string, readonly PageSectionName[]> =>
+  Object.fromEntries(routes.flatMap((route) => (route.loader ? [[route.id, route.sections ?? []]] : [])));
 
 /** A deliberate answer other than 200 (a 404 for a missing level, say), thrown by a loader. */
 export class PageError extends Error {

@@ -1,6 +1,6 @@
 import { InvalidLinkError } from '../domain/auth.errors';
 import { hashSecret } from '../domain/secrets';
-import { ago, useAuthTestBed, DAY, PASSWORD } from './auth.test-fixtures';
+import { ago, useAuthTestBed, DAY, PASSWORD } from '../testing/auth-test-bed';
 
 describe('AuthService', () => {
   const bed = useAuthTestBed();
@@ -69,7 +69,7 @@ describe('AuthService', () => {
       expect(user.confirmedAt).toBeInstanceOf(Date);
       expect(result.session.userId).toBe(user.id);
       expect(bed.hasher.calls.hash).toBe(0);
-      expect(bed.jobs.sent).toHaveLength(0);
+      expect(bed.outbox.sent).toHaveLength(0);
 
       // Next time the subject finds it.
       const again = await bed.service.signInWithGoogle({ subject: 'google-sub-4', email: 'fresh@example.com', emailVerified: true });

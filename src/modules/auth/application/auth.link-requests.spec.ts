@@ -1,4 +1,4 @@
-import { tokenFrom, useAuthTestBed } from './auth.test-fixtures';
+import { tokenFrom, useAuthTestBed } from '../testing/auth-test-bed';
 
 /** Link requests must not tell which addresses have accounts, by their answer or by the work done before it. */
 describe('AuthService link requests', () => {
@@ -8,12 +8,12 @@ describe('AuthService link requests', () => {
   async function requestPathWork(request: () => Promise<void>) {
     const findByEmail = jest.spyOn(bed.users, 'findByEmail');
     const findById = jest.spyOn(bed.users, 'findById');
-    const [tokens, mails, queued] = [bed.tokens.rows.length, bed.jobs.sent.length, bed.queue.queued.length];
+    const [tokens, mails, queued] = [bed.tokens.rows.length, bed.outbox.sent.length, bed.queue.queued.length];
     await request();
     const work = {
       lookups: findByEmail.mock.calls.length + findById.mock.calls.length,
       tokens: bed.tokens.rows.length - tokens,
-      mails: bed.jobs.sent.length - mails,
+      mails: bed.outbox.sent.length - mails,
       jobs: bed.queue.queued.slice(queued).map((job) => job.name),
     };
     findByEmail.mockRestore();
@@ -37,8 +37,8 @@ describe('AuthService link requests', () => {
 
     // Where the jobs run, the mail goes to the owner only.
     for (const job of bed.queue.queued) await bed.service.deliverLinkRequest(job.data as Parameters<typeof bed.service.deliverLinkRequest>[0]);
-    expect(bed.jobs.sent.map((mail) => mail.to)).toEqual(['owner@example.com']);
-    expect(bed.jobs.sent[0]!.subject).toMatch(subject);
-    expect(tokenFrom(bed.jobs.sent[0]!.text, path)).toHaveLength(43);
+    expect(bed.outbox.sent.map((mail) => mail.to)).toEqual(['owner@example.com']);
+    expect(bed.outbox.sent[0]!.subject).toMatch(subject);
+    expect(tokenFrom(bed.outbox.sent[0]!.text, path)).toHaveLength(43);
   });
 });

@@ -1,5 +1,5 @@
 import { InvalidCredentialsError, InvalidLinkError } from '../domain/auth.errors';
-import { ago, useAuthTestBed, IP, PASSWORD, tokenFrom } from './auth.test-fixtures';
+import { ago, useAuthTestBed, IP, PASSWORD, tokenFrom } from '../testing/auth-test-bed';
 
 describe('AuthService', () => {
   const bed = useAuthTestBed();
@@ -14,7 +14,7 @@ describe('AuthService', () => {
       const oldHash = bed.users.row('player@example.com').passwordHash;
 
       await bed.service.requestPasswordReset('Player@Example.com');
-      const mail = bed.jobs.mails()[0]!;
+      const mail = bed.outbox.mails()[0]!;
       expect(mail.to).toBe('player@example.com');
       const token = tokenFrom(mail.text, '/auth/password_reset');
       const sessionsBefore = bed.sessions.rows.size;
@@ -46,7 +46,7 @@ describe('AuthService', () => {
     it('confirms the address of an unconfirmed account', async () => {
       await bed.service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
       await bed.service.requestPasswordReset('player@example.com');
-      const token = tokenFrom(bed.jobs.mails()[1]!.text, '/auth/password_reset');
+      const token = tokenFrom(bed.outbox.mails()[1]!.text, '/auth/password_reset');
 
       await bed.service.resetPassword({ token, password: 'a new password', password_confirmation: 'a new password' });
       expect(bed.users.row('player@example.com').confirmedAt).toBeInstanceOf(Date);
@@ -54,7 +54,7 @@ describe('AuthService', () => {
 
     it('mails nothing for an unknown address and refuses a bad or expired link', async () => {
       await bed.service.requestPasswordReset('nobody@example.com');
-      expect(bed.jobs.sent).toHaveLength(0);
+      expect(bed.outbox.sent).toHaveLength(0);
 
       await expect(bed.service.resetPassword({ token: '', password: 'a new password', password_confirmation: 'a new password' })).rejects.toThrow(
         InvalidLinkError,
@@ -63,7 +63,7 @@ describe('AuthService', () => {
 
       await bed.confirmedUser();
       await bed.service.requestPasswordReset('player@example.com');
-      const token = tokenFrom(bed.jobs.mails()[0]!.text, '/auth/password_reset');
+      const token = tokenFrom(bed.outbox.mails()[0]!.text, '/auth/password_reset');
       bed.tokens.row(token).expiresAt = ago(1);
       const hash = bed.users.row('player@example.com').passwordHash;
       await expect(bed.service.resetPassword({ token, password: 'a new password', password_confirmation: 'a new password' })).rejects.toThrow(

@@ -9,7 +9,9 @@ import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
 import {
   InvalidCredentialsError,
   InvalidLinkError,
+  LoginDisabledError,
   PasswordSignInPausedError,
+  ReauthenticationRequiredError,
   TooManyAttemptsError,
   UnconfirmedAccountError,
 } from '../domain/auth.errors';
@@ -42,6 +44,9 @@ const MAIL_LIMIT = { max: 3, windowMs: 60 * 60_000 } as const;
  */
 const LINK_MAILS = { max: 4, windowMs: 60 * 60_000 } as const;
 
+/** A session this young proves its owner without the password (an emailed sign-in link, Google): for deleting the account. */
+export const FRESH_SIGN_IN_MS = 15 * 60_000;
+
 export interface SignedIn {
   user: User;
   /** The bearer token: given to the client once, stored only hashed. */
@@ -70,6 +75,17 @@ export class AuthService {
     return new Date();
   }
 
+  /** Accounts are on (HAS_LOGIN): confirming an address needs no more. */
+  private requireLogin(): void {
+    if (!this.config.public.settings.has_login) throw new LoginDisabledError();
+  }
+
+  /** Email sign-in is on too (EMAIL_LOGIN): every password and emailed-link action asks. */
+  private requireEmailLogin(): void {
+    const { has_login, email_login } = this.config.public.settings;
+    if (!has_login || !email_login) throw new LoginDisabledError();
+  }
+
   /** The sign-in slowdown's wait (a method so a unit test can see the delays without waiting them). */
   protected wait(ms: number): Promise<void> {
     return new Promise((resolve) => setTimeout(resolve, ms));
@@ -80,6 +96,7 @@ export class AuthService {
    * address already has an account (its owner gets an email saying so), so sign-up reveals nothing.
    */
   async signUp(input: SignUpInput): Promise<void> {
+    this.requireEmailLogin();
     const email = normalizeEmail(input.email);
     await this.limit(`sign-up:${email}`, MAIL_LIMIT);
     // Hashed before the lookup, used or not: a taken address must not answer 30 ms sooner.
@@ -97,6 +114,7 @@ export class AuthService {
 
   /** The Resend button: a new link for an unconfirmed account; silently nothing otherwise. */
   async resendConfirmation(rawEmail: string): Promise<void> {
+    this.requireEmailLogin();
     const email = normalizeEmail(rawEmail);
     await this.limit(`resend:${email}`, MAIL_LIMIT);
     await this.queueLinkRequest(email, 'account_confirm', true);
@@ -104,6 +122,7 @@ export class AuthService {
 
   /** Confirms the address behind a confirmation link: once, before it expires. */
   async confirmEmail(token: string): Promise<void> {
+    this.requireLogin();
     const userId = await this.consume(token, 'account_confirm');
     await this.users.update(userId, { confirmedAt: this.clock() });
     await this.events.confirmed(userId);
@@ -115,6 +134,7 @@ export class AuthService {
    * pause password checks for it; its owner is never locked out: an emailed link still signs them in.
    */
   async signIn(input: SignInInput, clientIp: string): Promise<SignedIn> {
+    this.requireEmailLogin();
     const email = normalizeEmail(input.email);
     const clientKey = `sign-in:${email}:${clientIp}`;
     const addressKey = `sign-in-failures:${email}`;
@@ -148,6 +168,7 @@ export class AuthService {
    * paused); the same answer whether the address has an account or not.
    */
   async requestSignInLink(rawEmail: string): Promise<void> {
+    this.requireEmailLogin();
     const email = normalizeEmail(rawEmail);
     const budget = await this.limiter.hit(`sign-in-link:${email}`, LINK_MAILS.max, LINK_MAILS.windowMs);
     await this.queueLinkRequest(email, 'sign_in_link', budget.allowed);
@@ -155,10 +176,34 @@ export class AuthService {
 
   /** Signs in with an emailed sign-in link: once, within 15 minutes, for a confirmed account. */
   async signInWithLink(token: string): Promise<SignedIn> {
+    this.requireEmailLogin();
     const userId = await this.consume(token, 'sign_in_link');
     const user = await this.users.findById(userId);
     if (!user?.confirmedAt) throw new InvalidLinkError();
     return this.startSession(user);
+  }
+
+  /**
+   * Proves the owner before an irreversible change: the password when given (counted against the
+   * sign-in limits), else a session signed in within FRESH_SIGN_IN_MS.
+   */
+  async confirmOwner(user: User, session: Session, password?: string): Promise<void> {
+    if (password !== undefined) {
+      const current = await this.users.findById(user.id);
+      if (current?.passwordHash && (await this.hasher.verify(current.passwordHash, password))) return;
+      await this.limit(`reauth:${user.id}`, MAIL_LIMIT);
+      throw new ReauthenticationRequiredError();
+    }
+    if (this.clock().getTime() - session.createdAt.getTime() <= FRESH_SIGN_IN_MS) return;
+    throw new ReauthenticationRequiredError();
+  }
+
+  /** A new password from the account page: proven with the current one (or a fresh sign-in without one); every other session ends. */
+  async changePassword(user: User, session: Session, input: { current?: string; password: string }): Promise<void> {
+    await this.confirmOwner(user, session, input.current);
+    await this.users.update(user.id, { passwordHash: await this.hasher.hash(input.password) });
+    const revoked = await this.sessions.revokeAllOf(user.id, this.clock(), session.id);
+    this.logger.log(`Password changed for user ${user.id}; ${revoked} other session(s) revoked`);
   }
 
   private async dummyVerify(password: string): Promise<false> {
@@ -174,6 +219,7 @@ export class AuthService {
 
   /** Mails a reset link when the address has an account; the same answer either way. */
   async requestPasswordReset(rawEmail: string): Promise<void> {
+    this.requireEmailLogin();
     const email = normalizeEmail(rawEmail);
     const budget = await this.limiter.hit(`reset:${email}`, LINK_MAILS.max, LINK_MAILS.windowMs);
     await this.queueLinkRequest(email, 'password_reset', budget.allowed);
@@ -217,6 +263,7 @@ export class AuthService {
    * password is out), and the link does not sign anyone in. It also proves the address.
    */
   async resetPassword(input: PasswordResetInput): Promise<void> {
+    this.requireEmailLogin();
     const userId = await this.consume(input.token, 'password_reset');
     const user = await this.users.findById(userId);
     if (!user) throw new InvalidLinkError();

@@ -1,7 +1,7 @@
 import * as argon2 from 'argon2';
 import { InvalidCredentialsError, TooManyAttemptsError, UnconfirmedAccountError } from '../domain/auth.errors';
 import { hashSecret } from '../domain/secrets';
-import { useAuthTestBed, IP, PASSWORD } from './auth.test-fixtures';
+import { useAuthTestBed, IP, PASSWORD } from '../testing/auth-test-bed';
 
 // The real argon2, with its verify counted: proves how many argon2 verifications a sign-in costs.
 jest.mock('argon2', () => {

@@ -1,10 +1,30 @@
 import * as argon2 from 'argon2';
-import { InvalidLinkError } from '../domain/auth.errors';
+import { InvalidLinkError, LoginDisabledError } from '../domain/auth.errors';
 import { hashSecret } from '../domain/secrets';
-import { ago, useAuthTestBed, IP, PASSWORD, tokenFrom } from './auth.test-fixtures';
+import { ago, authTestBed, useAuthTestBed, IP, PASSWORD, tokenFrom } from '../testing/auth-test-bed';
 
 describe('AuthService', () => {
   const bed = useAuthTestBed();
+
+  it('refuses every email action while accounts, or email sign-in, are off (Google only), before it counts or mails anything', async () => {
+    const actions = (off: ReturnType<typeof authTestBed>) => [
+      off.service.signUp({ email: 'a@example.com', password: PASSWORD, password_confirmation: PASSWORD }),
+      off.service.resendConfirmation('a@example.com'),
+      off.service.signIn({ email: 'a@example.com', password: PASSWORD }, IP),
+      off.service.requestSignInLink('a@example.com'),
+      off.service.signInWithLink('x'.repeat(43)),
+      off.service.requestPasswordReset('a@example.com'),
+      off.service.resetPassword({ token: 'x'.repeat(43), password: PASSWORD, password_confirmation: PASSWORD }),
+    ];
+    for (const env of [{ HAS_LOGIN: 'false' }, { EMAIL_LOGIN: 'false' }] as Record<string, string>[]) {
+      const off = authTestBed(env);
+      for (const action of actions(off)) await expect(action).rejects.toBeInstanceOf(LoginDisabledError);
+      expect(off.outbox.sent).toEqual([]);
+    }
+    // Confirming an address needs accounts on, not email sign-in.
+    await expect(authTestBed({ HAS_LOGIN: 'false' }).service.confirmEmail('x'.repeat(43))).rejects.toBeInstanceOf(LoginDisabledError);
+    await expect(authTestBed({ EMAIL_LOGIN: 'false' }).service.confirmEmail('x'.repeat(43))).rejects.toBeInstanceOf(InvalidLinkError);
+  });
 
   describe('signUp', () => {
     it('stores a lower-cased email and an argon2id hash, never the password, and mails one confirmation link', async () => {
@@ -20,8 +40,8 @@ describe('AuthService', () => {
       await expect(argon2.verify(user.passwordHash!, PASSWORD)).resolves.toBe(true);
       expect(bed.hasher.calls.hash).toBe(1);
 
-      expect(bed.jobs.sent).toHaveLength(1);
-      const mail = bed.jobs.mails()[0]!;
+      expect(bed.outbox.sent).toHaveLength(1);
+      const mail = bed.outbox.mails()[0]!;
       expect(mail.to).toBe('player@example.com');
       expect(mail.text).toContain(`${bed.config.http.publicUrl}/auth/confirm#token=`);
       const token = tokenFrom(mail.text, '/auth/confirm');
@@ -43,8 +63,8 @@ describe('AuthService', () => {
       // One argon2 hash like a new address: the answer's timing does not tell that the address is taken.
       expect(bed.hasher.calls.hash).toBe(before.hashes + 1);
       expect(bed.users.row('player@example.com')).toEqual(existing); // password unchanged
-      expect(bed.jobs.sent).toHaveLength(1);
-      const mail = bed.jobs.mails()[0]!;
+      expect(bed.outbox.sent).toHaveLength(1);
+      const mail = bed.outbox.mails()[0]!;
       expect(mail.to).toBe('player@example.com');
       expect(mail.subject).toMatch(/already have an? .*account/);
       expect(mail.text).toContain('already has an account');
@@ -57,8 +77,8 @@ describe('AuthService', () => {
       await bed.service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
 
       expect(bed.users.rows.size).toBe(1);
-      expect(bed.jobs.mails()).toHaveLength(2);
-      expect(tokenFrom(bed.jobs.mails()[1]!.text, '/auth/confirm')).not.toBe(tokenFrom(bed.jobs.mails()[0]!.text, '/auth/confirm'));
+      expect(bed.outbox.mails()).toHaveLength(2);
+      expect(tokenFrom(bed.outbox.mails()[1]!.text, '/auth/confirm')).not.toBe(tokenFrom(bed.outbox.mails()[0]!.text, '/auth/confirm'));
     });
   });
 
@@ -76,7 +96,7 @@ describe('AuthService', () => {
 
       await bed.service.signUp({ email: 'reset@example.com', password: PASSWORD, password_confirmation: PASSWORD });
       await bed.service.requestPasswordReset('reset@example.com');
-      await bed.service.resetPassword({ token: tokenFrom(bed.jobs.mails().at(-1)!.text, '/auth/password_reset'), password: 'another password', password_confirmation: 'another password' });
+      await bed.service.resetPassword({ token: tokenFrom(bed.outbox.mails().at(-1)!.text, '/auth/password_reset'), password: 'another password', password_confirmation: 'another password' });
       expect(bed.confirmedIds.at(-1)).toBe(bed.users.row('reset@example.com').id);
       expect(bed.confirmedIds).toHaveLength(4);
     });
@@ -86,7 +106,7 @@ describe('AuthService', () => {
       await bed.service.signInWithGoogle({ subject: 'g-known', email: 'known@example.com', emailVerified: true });
       await bed.service.signInWithGoogle({ subject: 'g-known', email: 'known@example.com', emailVerified: true });
       await bed.service.requestPasswordReset('known@example.com');
-      await bed.service.resetPassword({ token: tokenFrom(bed.jobs.mails().at(-1)!.text, '/auth/password_reset'), password: 'another password', password_confirmation: 'another password' });
+      await bed.service.resetPassword({ token: tokenFrom(bed.outbox.mails().at(-1)!.text, '/auth/password_reset'), password: 'another password', password_confirmation: 'another password' });
       expect(bed.confirmedIds).toHaveLength(1);
     });
   });
@@ -94,7 +114,7 @@ describe('AuthService', () => {
   describe('confirmEmail', () => {
     it('confirms once; the second use of the link is refused', async () => {
       await bed.service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
-      const token = tokenFrom(bed.jobs.mails()[0]!.text, '/auth/confirm');
+      const token = tokenFrom(bed.outbox.mails()[0]!.text, '/auth/confirm');
 
       await bed.service.confirmEmail(token);
       expect(bed.users.row('player@example.com').confirmedAt).toBeInstanceOf(Date);
@@ -124,7 +144,7 @@ describe('AuthService', () => {
 
     it('refuses an expired link and leaves the account unconfirmed', async () => {
       await bed.service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
-      const token = tokenFrom(bed.jobs.mails()[0]!.text, '/auth/confirm');
+      const token = tokenFrom(bed.outbox.mails()[0]!.text, '/auth/confirm');
       bed.tokens.row(token).expiresAt = ago(1_000);
 
       await expect(bed.service.confirmEmail(token)).rejects.toThrow(InvalidLinkError);
@@ -134,7 +154,7 @@ describe('AuthService', () => {
     it('does not accept a password reset link as a confirmation link', async () => {
       await bed.service.signUp({ email: 'player@example.com', password: PASSWORD, password_confirmation: PASSWORD });
       await bed.service.requestPasswordReset('player@example.com');
-      const reset = tokenFrom(bed.jobs.mails()[1]!.text, '/auth/password_reset');
+      const reset = tokenFrom(bed.outbox.mails()[1]!.text, '/auth/password_reset');
 
       await expect(bed.service.confirmEmail(reset)).rejects.toThrow(InvalidLinkError);
       expect(bed.users.row('player@example.com').confirmedAt).toBeNull();

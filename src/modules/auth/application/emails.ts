@@ -1,24 +1,8 @@
-import type { MailMessage } from 'src/platform/mail/mail-message';
-import { escapeMarkup } from 'src/platform/markup/escape-markup';
+import { layoutMessage, type MailContext } from 'src/platform/mail/mail-layout';
 
 /** The account emails, text and HTML. Links carry their token after '#', so it never reaches a server log. */
-interface EmailContext {
-  siteName: string;
-  to: string;
-}
-
-
-function message(ctx: EmailContext, subject: string, paragraphs: string[], action?: { label: string; url: string }): MailMessage {
-  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), `— ${ctx.siteName}`].join('\n\n');
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111827">${paragraphs
-    .map((p) => `<p>${escapeMarkup(p)}</p>`)
-    .join('')}${
-    action
-      ? `<p><a href="${escapeMarkup(action.url)}" style="display:inline-block;background:#16a34a;color:#fff;padding:10px 18px;border-radius:999px;text-decoration:none;font-weight:600">${escapeMarkup(action.label)}</a></p><p style="font-size:13px;color:#6b7280">${escapeMarkup(action.url)}</p>`
-      : ''
-  }<p style="color:#6b7280">— ${escapeMarkup(ctx.siteName)}</p></body></html>`;
-  return { to: ctx.to, subject, text, html };
-}
+type EmailContext = MailContext;
+const message = (ctx: EmailContext, subject: string, paragraphs: string[], action?: { label: string; url: string }) => layoutMessage(ctx, subject, paragraphs, action);
 
 export const confirmationEmail = (ctx: EmailContext, url: string) =>
   message(

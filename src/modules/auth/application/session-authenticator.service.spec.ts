@@ -1,7 +1,7 @@
 import { loadConfig } from 'src/config/app-config';
 import { hashSecret } from '../domain/secrets';
 import { SessionAuthenticator } from './session-authenticator.service';
-import { ago, useAuthTestBed, DAY, IP, PASSWORD } from './auth.test-fixtures';
+import { ago, useAuthTestBed, DAY, IP, PASSWORD } from '../testing/auth-test-bed';
 
 describe('SessionAuthenticator', () => {
   const bed = useAuthTestBed();

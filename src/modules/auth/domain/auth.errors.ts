@@ -96,3 +96,12 @@ export class AuthBusyError extends AppError {
     super('We are very busy right now. Please try again in a moment.');
   }
 }
+
+/** Deleting the account or changing its password needs the password, or a sign-in within the last minutes (an emailed sign-in link). */
+export class ReauthenticationRequiredError extends AppError {
+  readonly code = 'AUTH.REAUTHENTICATION_REQUIRED';
+  readonly kind = 'forbidden';
+  constructor() {
+    super('Enter your current password, or sign in again with an emailed sign-in link and try again within 15 minutes.');
+  }
+}

@@ -2,12 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
 import type { AdminOrderDetail, AdminOrderView, Paged, RefusedEventView } from 'src/contracts/billing';
 import { SessionAuthenticator } from 'src/modules/auth';
-import { CreditLedger } from 'src/modules/credits';
+import { CreditLedger, requirePaymentsEnabled } from 'src/modules/credits';
 import { OrderNotFoundError } from '../domain/billing.errors';
 import { orderLotRef, PAID_STATUSES } from '../domain/order';
 import { OrderRepository, type OrderSearch } from '../domain/order-repository.port';
 import { ORDERS_PAGE_SIZE, OrderViews, pageCount, toOrderView } from './order-views.service';
-import { requirePaymentsEnabled } from './payments-enabled';
 
 /** The admins' reading of orders: every order, one order's whole trail, and the webhook events refused. */
 @Injectable()

@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import { PaymentsDisabledError } from 'src/modules/credits';
 import { OrderNotFoundError, OrderNotPayableError, TestCheckoutUnavailableError, TooManyOpenCheckoutsError, UnknownPackError } from '../domain/billing.errors';
 import { PENDING_ORDER_TTL_MS, TEST_PAYMENT_METHOD } from './checkout.service';
-import { billingTestBed, type BillingTestBed, PACKS, paid, USER } from './billing.test-fixtures';
+import { billingTestBed, type BillingTestBed, paid, USER } from '../testing/billing-test-bed';
+import { PACKS } from '../testing/fixed-pricing-catalog';
 
 describe('CheckoutService', () => {
   let orders: BillingTestBed['orders'];

@@ -14,14 +14,14 @@ import {
   type Paged,
   type PricingData,
 } from 'src/contracts/billing';
+import { paymentsEnabled, requirePaymentsEnabled } from 'src/modules/credits';
 import { OrderNotFoundError, OrderNotPayableError, TestCheckoutUnavailableError, TooManyOpenCheckoutsError, UnknownPackError } from '../domain/billing.errors';
 import type { Order } from '../domain/order';
 import { OrderRepository } from '../domain/order-repository.port';
 import { PaymentGateway, type PaymentUpdate } from '../domain/payment-gateway.port';
 import { PricingCatalog } from '../domain/pricing-catalog.port';
-import { ORDERS_PAGE_SIZE, OrderViews, pageCount, toOrderView } from './order-views.service';
+import { ORDERS_PAGE_SIZE, OrderViews, pageCount } from './order-views.service';
 import { PaymentEventsService } from './payment-events.service';
-import { requirePaymentsEnabled } from './payments-enabled';
 
 /** Pending orders older than this expire (a checkout session lives 24 hours). */
 export const PENDING_ORDER_TTL_MS = 24 * 60 * 60_000;
@@ -47,12 +47,13 @@ export class CheckoutService {
 
   /** The pricing page's data; null while payments are off. */
   pricing(): PricingData | null {
-    if (!this.config.payments.enabled) return null;
+    if (!paymentsEnabled(this.config)) return null;
     return {
       packs: this.catalog.packs(),
       test_mode: this.gateway.kind === 'local',
       trial: { credits: this.config.payments.trialCredits, days: TRIAL_DAYS },
       donation: { credits_per_dollar: CREDITS_PER_DONATED_DOLLAR, min_usd: DONATION_MIN_USD, max_usd: DONATION_MAX_USD, validity_days: DONATION_VALIDITY_DAYS },
+      refund_rule: { window_days: this.config.payments.refundRule.windowDays, max_used_percent: this.config.payments.refundRule.maxUsedPercent },
     };
   }
 
@@ -86,8 +87,7 @@ export class CheckoutService {
   async listOrders(userId: string, page: number): Promise<Paged<OrderView>> {
     requirePaymentsEnabled(this.config);
     const { items, total } = await this.orders.listForUser(userId, page, ORDERS_PAGE_SIZE);
-    const taken = await this.views.takenBack(items);
-    return { items: items.map((order) => toOrderView(order, taken.get(order.id))), page, pages: pageCount(total), total };
+    return { items: await this.views.views(items), page, pages: pageCount(total), total };
   }
 
   /**

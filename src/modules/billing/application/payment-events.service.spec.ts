@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { orderLotRef } from '../domain/order';
 import { PENDING_ORDER_TTL_MS } from './checkout.service';
-import { billingTestBed, type BillingTestBed, paid, USER } from './billing.test-fixtures';
+import { billingTestBed, type BillingTestBed, paid, USER } from '../testing/billing-test-bed';
 
 describe('PaymentEventsService', () => {
   let orders: BillingTestBed['orders'];

@@ -1,10 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
-import { CreditLedger } from 'src/modules/credits';
+import { CreditLedger, requirePaymentsEnabled } from 'src/modules/credits';
 import { orderLotRef } from '../domain/order';
 import { OrderRepository } from '../domain/order-repository.port';
 import { PaymentGateway, type PaymentUpdate } from '../domain/payment-gateway.port';
-import { requirePaymentsEnabled } from './payments-enabled';
 import { PaymentReversalsService } from './payment-reversals.service';
 
 /** What happened to a gateway event ('refused': signed but unreadable or of the other mode, kept for the admin, not applied). */
@@ -89,6 +88,7 @@ export class PaymentEventsService {
       paidAt: new Date(),
       gatewayPaymentRef: update.paymentRef ?? order.gatewayPaymentRef,
       paymentMethod: update.paymentMethod,
+      invoiceUrl: update.invoiceUrl ?? null,
     });
     await this.ledger.grant({
       userId: order.userId,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { PaymentEventTooEarlyError } from '../domain/billing.errors';
 import type { Order } from '../domain/order';
-import { billingTestBed, type BillingTestBed, paid, USER } from './billing.test-fixtures';
+import { billingTestBed, type BillingTestBed, paid, USER } from '../testing/billing-test-bed';
 
 describe('PaymentReversalsService', () => {
   let orders: BillingTestBed['orders'];

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { OrderNotFoundError, RefundNotPossibleError } from '../domain/billing.errors';
-import { billingTestBed, type BillingTestBed, paid } from './billing.test-fixtures';
+import { billingTestBed, type BillingTestBed, paid } from '../testing/billing-test-bed';
 
 describe('RefundService', () => {
   let ledger: BillingTestBed['ledger'];

@@ -8,6 +8,7 @@ export interface OrderRefund {
   amountCents: number;
   /** The payment's cumulative refunded amount after it. */
   refundedCents: number;
+  /** Null for a refund the buyer made themself (the self-service rule). */
   adminId: string | null;
   createdAt: Date;
 }
@@ -29,7 +30,7 @@ export interface OrderSearch {
 export type NewOrder = Pick<Order, 'userId' | 'kind' | 'packId' | 'description' | 'credits' | 'validityDays' | 'amountCents' | 'gateway'>;
 
 export type OrderChanges = Partial<
-  Pick<Order, 'status' | 'refundedCents' | 'creditsRevoked' | 'gatewaySessionId' | 'gatewayPaymentRef' | 'paymentMethod' | 'paidAt' | 'disputeWonAt' | 'refundFailedCents'>
+  Pick<Order, 'status' | 'refundedCents' | 'creditsRevoked' | 'gatewaySessionId' | 'gatewayPaymentRef' | 'paymentMethod' | 'invoiceUrl' | 'paidAt' | 'disputeWonAt' | 'refundFailedCents'>
 >;
 
 /** Orders and the gateway events already applied. The `lock*` reads take a row lock: call them inside inTransaction. */
@@ -56,7 +57,6 @@ export abstract class OrderRepository {
   /** Applies the changes, only while the order's status is one of `from` (when given); false when it was not. */
   abstract update(id: string, changes: OrderChanges, from?: readonly OrderStatus[]): Promise<boolean>;
   abstract listForUser(userId: string, page: number, pageSize: number): Promise<{ items: Order[]; total: number }>;
-  abstract list(filter: { status?: OrderStatus }, page: number, pageSize: number): Promise<{ items: Order[]; total: number }>;
   /**
    * Remembers a gateway event (and its order, once known); false when it was seen before (then it
    * must change nothing). `problem`: why a signed event was refused unapplied (the admin lists those).

@@ -30,6 +30,8 @@ export class Order {
   /** The gateway's payment (Stripe's payment intent): refunds and disputes name it. */
   gatewayPaymentRef!: string | null;
   paymentMethod!: string | null;
+  /** Stripe's hosted invoice of the payment, when Checkout created one. */
+  invoiceUrl!: string | null;
   createdAt!: Date;
   paidAt!: Date | null;
   updatedAt!: Date;

@@ -6,7 +6,7 @@ import type { Order } from './order';
  */
 export type PaymentUpdate =
   /** The money is in: the order is fulfilled once (its lot granted). Amounts in cents. */
-  | { type: 'paid'; sessionId: string; amountPaidCents: number; currency: string; paymentRef: string | null; paymentMethod: string | null }
+  | { type: 'paid'; sessionId: string; amountPaidCents: number; currency: string; paymentRef: string | null; paymentMethod: string | null; invoiceUrl?: string | null }
   /** A delayed payment method failed, or the buyer cancelled the test checkout. */
   | { type: 'failed'; sessionId: string }
   | { type: 'canceled'; sessionId: string }

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { loadConfig } from 'src/config/app-config';
-import { InMemoryCreditLedger } from 'test/fakes/in-memory-credit-ledger.adapter';
+import { InMemoryCreditLedger } from '../testing/in-memory-credit-ledger';
 import { CreditsService, TRIAL_REF_PREFIX } from './credits.service';
 
 const DAY_MS = 86_400_000;

@@ -48,3 +48,12 @@ export class UnknownAccountError extends AppError {
     super('There is no account with this email address.');
   }
 }
+
+/** An unsubscribe link that is not one of ours (forged, altered, or signed with another AUTH_SECRET). */
+export class InvalidUnsubscribeLinkError extends AppError {
+  readonly code = 'CREDITS.INVALID_UNSUBSCRIBE_LINK';
+  readonly kind = 'validation';
+  constructor() {
+    super('This unsubscribe link is not valid. Sign in and change your mail settings on your account page.');
+  }
+}

@@ -17,11 +17,6 @@ export class GuideViews {
     this.tally.add(level, at);
   }
 
-  /** Views counted and not yet written. */
-  get pending(): number {
-    return this.tally.pending;
-  }
-
   /** Writes what was counted; returns how many views. A failed write keeps them for the next flush. */
   async flush(): Promise<number> {
     const counts = this.tally.drain();

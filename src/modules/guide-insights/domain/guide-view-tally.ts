@@ -46,11 +46,4 @@ export class GuideViewTally {
       levels.set(level, (levels.get(level) ?? 0) + views);
     }
   }
-
-  /** Views counted and not yet written. */
-  get pending(): number {
-    let total = 0;
-    for (const levels of this.counts.values()) for (const views of levels.values()) total += views;
-    return total;
-  }
 }

@@ -1,73 +1,30 @@
 import { loadConfig, type AppConfig } from 'src/config/app-config';
-import type { LevelsService } from 'src/modules/levels';
-import type { MailMessage } from 'src/platform/mail/mail-message';
-import type { MailOutbox } from 'src/platform/mail/mail-outbox.port';
-import type { JobQueue } from 'src/platform/queue/job-queue.port';
+import { LevelsService } from 'src/modules/levels';
+import { InMemoryGuideVoteRepository } from 'src/modules/levels/testing/in-memory-guide-vote-repository';
+import { aLevel, InMemoryLevelRepository } from 'src/modules/levels/testing/in-memory-level-repository';
+import { RecordingMailOutbox } from 'src/platform/mail/testing/recording-mail-outbox';
 import { validateJob } from 'src/platform/queue/jobs';
-import { QueueUnavailableError } from 'src/platform/queue/queue.errors';
-import type { GuideReport } from '../domain/guide-report';
-import { GuideReportRepository } from '../domain/guide-report-repository.port';
+import { RecordingJobQueue } from 'src/platform/queue/testing/recording-job-queue';
+import { InMemoryGuideReportRepository } from '../testing/in-memory-guide-report-repository';
 import { GuideReportNotFoundError, NoGuideToReportError } from '../domain/guide-reports.errors';
 import { GuideReportsService } from './guide-reports.service';
-
-class MemoryReports extends GuideReportRepository {
-  readonly rows = new Map<string, GuideReport>();
-  async add(report: GuideReport) {
-    this.rows.set(report.id, { ...report });
-  }
-  async findById(id: string) {
-    return this.rows.get(id) ?? null;
-  }
-  async claimDue(now: Date, quietMs: number) {
-    const all = [...this.rows.values()];
-    if (all.some((r) => r.notifiedAt && r.notifiedAt.getTime() > now.getTime() - quietMs)) return [];
-    const due = all.filter((r) => !r.notifiedAt).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-    for (const row of due) row.notifiedAt = now;
-    return due.map((row) => ({ ...row }));
-  }
-  async markHandled(id: string, at: Date) {
-    const row = this.rows.get(id);
-    if (row && !row.handledAt) row.handledAt = at;
-    return row ? { ...row } : null;
-  }
-  async list(filter: { level?: number; state: 'open' | 'handled' | 'all' }, limit: number, offset: number) {
-    const all = [...this.rows.values()]
-      .filter((r) => (filter.level === undefined || r.levelNumber === filter.level) && (filter.state === 'all' || (filter.state === 'open') === !r.handledAt))
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
-    return { reports: all.slice(offset, offset + limit), total: all.length };
-  }
-  async newestOpen(levels: readonly number[], perLevel: number) {
-    return levels.flatMap((level) => (openNewestFirst(this.rows, level).slice(0, perLevel)));
-  }
-  async deleteCreatedBefore(cutoff: Date) {
-    const old = [...this.rows.values()].filter((r) => r.createdAt < cutoff);
-    old.forEach((r) => this.rows.delete(r.id));
-    return old.length;
-  }
-}
-
-const openNewestFirst = (rows: Map<string, GuideReport>, level: number) =>
-  [...rows.values()].filter((r) => r.levelNumber === level && !r.handledAt).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const WORDS = 'Step 3 says <b>left</b>; it is the right door.';
 
 function setup(env: Record<string, string> = {}) {
-  const reports = new MemoryReports();
-  const queued: { name: string; data: unknown; jobId?: string }[] = [];
-  const mails: MailMessage[] = [];
-  // Level 27's guide has a video; level 28's has none, level 29's only a sample's placeholder (the guide shows none).
-  const guides = new Map<number, object>([
-    [27, { number: 27, title: 'The Locked Observatory', video: { youtubeId: 'abc', sample: false } }],
-    [28, { number: 28, title: 'The Quiet Library' }],
-    [29, { number: 29, title: 'The Sample Room', video: { youtubeId: 'SAMPLE00029', sample: true } }],
-  ]);
-  const levels = { level: async (n: number) => guides.get(n) ?? null } as unknown as LevelsService;
-  const jobs = { enqueue: async (name: string, data: unknown, options?: { jobId?: string }) => void queued.push({ name, data, jobId: options?.jobId }) };
-  const outbox = { send: async (message: MailMessage) => void mails.push(message) };
+  const reports = new InMemoryGuideReportRepository();
+  const queue = new RecordingJobQueue();
+  const outbox = new RecordingMailOutbox();
   const config: AppConfig = loadConfig({}, { PUBLIC_URL: 'https://guides.example', ...env });
-  const service = new GuideReportsService(reports, levels, jobs as unknown as JobQueue, outbox as unknown as MailOutbox, config);
-  return { service, reports, queued, mails, jobs, outbox };
+  // Level 27's guide has a video; level 28's has none, level 29's only a sample's placeholder (the guide shows none).
+  const levels = new InMemoryLevelRepository([
+    aLevel(27, { title: 'The Locked Observatory', video: { youtubeId: 'abc', title: 'Level 27', durationSeconds: 60, sample: false } }),
+    aLevel(28, { title: 'The Quiet Library' }),
+    aLevel(29, { title: 'The Sample Room', video: { youtubeId: 'SAMPLE00029', title: 'Level 29', durationSeconds: 60, sample: true } }),
+  ]);
+  const service = new GuideReportsService(reports, new LevelsService(levels, new InMemoryGuideVoteRepository()), queue, outbox, config);
+  return { service, reports, queued: queue.queued, mails: outbox.sent, queue };
 }
 
 describe('GuideReportsService', () => {
@@ -75,7 +32,7 @@ describe('GuideReportsService', () => {
     const { service, reports, queued } = setup();
     const report = await service.report(27, { kind: 'wrong_step', message: WORDS }, NOW);
     expect(reports.rows.get(report.id)).toMatchObject({ levelNumber: 27, kind: 'wrong_step', message: WORDS, createdAt: NOW });
-    expect(queued).toEqual([{ name: 'guide-report.notify', data: { reportId: report.id }, jobId: `guide-report-${report.id}` }]);
+    expect(queued).toEqual([{ name: 'guide-report.notify', data: { reportId: report.id }, options: { jobId: `guide-report-${report.id}` } }]);
     // The registry accepts it, and would refuse the text or an address riding along.
     expect(validateJob('guide-report.notify', queued[0]!.data)).toEqual({ reportId: report.id });
     expect(() => validateJob('guide-report.notify', { reportId: report.id, message: WORDS })).toThrow();
@@ -97,10 +54,8 @@ describe('GuideReportsService', () => {
   });
 
   it('keeps the report when the queue is down', async () => {
-    const { service, reports, jobs } = setup();
-    jobs.enqueue = async () => {
-      throw new QueueUnavailableError();
-    };
+    const { service, reports, queue } = setup();
+    queue.down = true;
     const report = await service.report(27, { kind: 'other' }, NOW);
     expect(reports.rows.has(report.id)).toBe(true);
   });

@@ -4,7 +4,6 @@ import type { GuideReport } from './guide-report';
 /** Where guide reports are kept. */
 export abstract class GuideReportRepository {
   abstract add(report: GuideReport): Promise<void>;
-  abstract findById(id: string): Promise<GuideReport | null>;
   /**
    * The digest's claim, one caller at a time across processes: when no report was notified within
    * `quietMs` before `now`, marks every report not yet notified as notified at `now` and returns

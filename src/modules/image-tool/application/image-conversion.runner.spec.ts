@@ -3,16 +3,20 @@ import { Logger } from '@nestjs/common';
 import sharp from 'sharp';
 import { loadConfig } from 'src/config/app-config';
 import { DEFAULT_IMAGE_OPTIONS, type ImageOptions } from 'src/contracts/images';
-import { InMemoryCreditLedger } from 'test/fakes/in-memory-credit-ledger.adapter';
+import { InMemoryCreditLedger } from 'src/modules/credits/testing/in-memory-credit-ledger';
+import { PermanentJobError } from 'src/platform/queue/queue.errors';
 import { OnnxSharpImageConverter } from '../adapters/onnx-sharp-image-converter.adapter';
 import { SharpImageCodec } from '../adapters/sharp/sharp-image-codec.adapter';
 import { SharpStyles } from '../adapters/sharp/sharp-styles';
 import { ConversionBudget, MAX_DEADLINE_MS } from '../domain/conversion-budget';
+import type { ImageSizePlan } from 'src/contracts/images';
 import type { AiModelId, ConversionId, RgbImage } from '../domain/conversions';
-import { ImageFetcher } from '../domain/image-fetcher.port';
 import { chargeKey, jobFiles } from '../domain/image-job';
 import { InMemoryImageJobRepository } from '../testing/in-memory-image-job-repository';
 import { InMemoryImageStore } from '../testing/in-memory-image-store';
+import { FakeImageCodec, fakePng } from '../testing/fake-image-codec';
+import { FakeImageConverter } from '../testing/fake-image-converter';
+import { FakeImageFetcher } from '../testing/fake-image-fetcher';
 import { ImageConversionRunner, LOST_JOB_AFTER_MS } from './image-conversion.runner';
 import type { ImageToolService } from './image-tool.service';
 
@@ -41,13 +45,6 @@ class DoublingUpscaler {
   async close() {}
 }
 
-class UrlFetcher extends ImageFetcher {
-  readonly responses = new Map<string, Buffer>();
-  async fetch(url: string) {
-    return { bytes: this.responses.get(url)!, contentType: 'image/png' };
-  }
-}
-
 const gradient = (width: number, height: number, channels: 3 | 4 = 3) => {
   const data = Buffer.alloc(width * height * channels);
   for (let y = 0; y < height; y++) {
@@ -68,7 +65,7 @@ describe('ImageConversionRunner', () => {
   let ledger: InMemoryCreditLedger;
   let store: InMemoryImageStore;
   let upscaler: DoublingUpscaler;
-  let fetcher: UrlFetcher;
+  let fetcher: FakeImageFetcher;
   let runner: ImageConversionRunner;
 
   beforeEach(async () => {
@@ -76,7 +73,7 @@ describe('ImageConversionRunner', () => {
     jobs = new InMemoryImageJobRepository(ledger);
     store = new InMemoryImageStore();
     upscaler = new DoublingUpscaler();
-    fetcher = new UrlFetcher();
+    fetcher = new FakeImageFetcher();
     const config = loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true' });
     const converter = new OnnxSharpImageConverter(upscaler as never, new SharpStyles());
     runner = new ImageConversionRunner(jobs, ledger, store, new SharpImageCodec(), converter, fetcher, {} as ImageToolService, config, new ConversionBudget(1));
@@ -204,5 +201,101 @@ describe('ImageConversionRunner', () => {
     const other = await accepted('ai-2x', { url: 'https://mirror.example/a.png' }, { format: 'png' });
     await run(other);
     expect([row(other).repeatOf, charge(other).state, upscaler.runs.length]).toEqual([null, 'captured', 2]);
+  });
+});
+
+/**
+ * The credit's way through a job, on the fakes (a codec without pixels, a converter whose failures
+ * the test picks): held when accepted, captured with the success, released once when the job
+ * fails for good, and a finished job run again changes nothing.
+ */
+describe('ImageConversionRunner: the credit of a job', () => {
+  let jobs: InMemoryImageJobRepository;
+  let ledger: InMemoryCreditLedger;
+  let store: InMemoryImageStore;
+  let converter: FakeImageConverter;
+  let runner: ImageConversionRunner;
+
+  /** A deadline short enough to pass within a test (the real one is at least a minute). */
+  class ShortBudget extends ConversionBudget {
+    override deadlineMs(_conversion: ConversionId, _plan: ImageSizePlan) {
+      return 50;
+    }
+  }
+
+  beforeEach(async () => {
+    ledger = new InMemoryCreditLedger();
+    jobs = new InMemoryImageJobRepository(ledger);
+    store = new InMemoryImageStore();
+    converter = new FakeImageConverter();
+    const config = loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true' });
+    runner = new ImageConversionRunner(jobs, ledger, store, new FakeImageCodec(), converter, new FakeImageFetcher(), {} as ImageToolService, config, new ShortBudget(1));
+    await ledger.grant({ userId: 'u1', source: 'admin', sourceRef: 'admin:u1', credits: 5, validityDays: 30, description: 'Test credits' });
+    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  async function accepted(): Promise<string> {
+    const id = randomUUID();
+    await ledger.hold({ userId: 'u1', amount: 1, idempotencyKey: chargeKey(id), description: 'Image' });
+    await store.put(jobFiles(id).input, fakePng(40, 30), 'application/octet-stream');
+    await jobs.create({ id, userId: 'u1', conversion: 'sketch', source: 'upload', sourceUrl: null, options: DEFAULT_IMAGE_OPTIONS, inputSha256: null, plannedMegapixels: null, queuePriority: 1 });
+    return id;
+  }
+  const run = (id: string, attempt = 1) => runner.run(id, { attempt, attempts: 3 });
+  /** The job's status and attempts, its charge's state, and the balance. */
+  const state = async (id: string) => {
+    const job = (await jobs.findById(id))!;
+    return [job.status, job.attempts, ledger.charges.find((c) => c.idempotencyKey === chargeKey(id))!.state, await ledger.balance('u1')];
+  };
+
+  it('keeps the credit held while the job waits, and captures it with the success', async () => {
+    const id = await accepted();
+    expect(await state(id)).toEqual(['queued', 0, 'held', 4]);
+    await run(id);
+    expect(await state(id)).toEqual(['succeeded', 1, 'captured', 4]);
+    expect(store.files.has(jobFiles(id).result)).toBe(true);
+  });
+
+  it('runs a succeeded job again for nothing: no second conversion, the credit stays captured', async () => {
+    const id = await accepted();
+    await run(id);
+    await run(id, 2);
+    expect(await state(id)).toEqual(['succeeded', 1, 'captured', 4]);
+    expect(converter.requests).toHaveLength(1);
+    // The queue's verdict arriving late (a stalled duplicate) cannot undo the success.
+    await runner.failedForGood(id);
+    expect(await state(id)).toEqual(['succeeded', 1, 'captured', 4]);
+  });
+
+  it('leaves the credit held after a failed attempt that may be retried, and releases it once when the attempts run out', async () => {
+    const id = await accepted();
+    converter.failWith = new Error('disk went away');
+    await expect(run(id)).rejects.toThrow('disk went away');
+    expect(await state(id)).toEqual(['running', 1, 'held', 4]);
+    await runner.failedForGood(id);
+    expect(await state(id)).toEqual(['failed', 1, 'released', 5]);
+    expect((await jobs.findById(id))!.errorCode).toBe('IMAGES.CONVERSION_FAILED');
+    await runner.failedForGood(id);
+    await run(id, 2);
+    expect(await state(id)).toEqual(['failed', 1, 'released', 5]);
+    expect(converter.requests).toHaveLength(1);
+  });
+
+  it('fails a conversion past its deadline for good, without retries, and releases the credit', async () => {
+    const id = await accepted();
+    converter.hang = true;
+    await expect(run(id)).rejects.toBeInstanceOf(PermanentJobError);
+    expect(await state(id)).toEqual(['failed', 1, 'released', 5]);
+    expect((await jobs.findById(id))!.errorCode).toBe('IMAGES.TOO_SLOW');
+  });
+
+  it('releases the credit of a job whose upload is gone, at once: the user\'s outcome, not a retry', async () => {
+    const id = await accepted();
+    await store.delete(jobFiles(id).input);
+    await run(id);
+    expect(await state(id)).toEqual(['failed', 1, 'released', 5]);
+    expect((await jobs.findById(id))!.errorCode).toBe('IMAGES.INVALID_IMAGE');
   });
 });

@@ -1,62 +1,24 @@
 import { Logger } from '@nestjs/common';
 import { loadConfig } from 'src/config/app-config';
 import { InsufficientCreditsError } from 'src/modules/credits';
-import { JobQueue } from 'src/platform/queue/job-queue.port';
-import type { LiveWorkers } from 'src/platform/queue/worker-heartbeat.service';
-import { InMemoryCreditLedger } from 'test/fakes/in-memory-credit-ledger.adapter';
+import { RecordingJobQueue } from 'src/platform/queue/testing/recording-job-queue';
+import { LiveWorkers } from 'src/platform/queue/worker-heartbeat.service';
+import { RedisConnection } from 'src/platform/redis/redis.module';
+import { InMemoryCreditLedger } from 'src/modules/credits/testing/in-memory-credit-ledger';
 import { DEFAULT_IMAGE_OPTIONS, type ImageOptions } from 'src/contracts/images';
 import type { ConversionId } from '../domain/conversions';
-import { ImageCodec } from '../domain/image-codec.port';
 import { chargeKey, jobFiles, MAX_SUBMISSIONS_PER_MINUTE } from '../domain/image-job';
 import { ImageJobNotFoundError, InvalidImageError, TooManySubmissionsError, TooManyUnfinishedJobsError, WouldNotEnlargeError } from '../domain/image-tool.errors';
 import { InMemoryImageJobRepository } from '../testing/in-memory-image-job-repository';
 import { InMemoryImageStore } from '../testing/in-memory-image-store';
+import { FakeImageCodec, fakePng } from '../testing/fake-image-codec';
 import { ImageToolService, type ImageSubmission } from './image-tool.service';
 import { defaultRates } from '../domain/queue-estimate';
 
-// ---------------------------------------------------------------------------------------------
-// In-memory ports (../testing): jobs as rows, files as a map; here a codec that knows PNG by its
-// signature and a queue that records or refuses. The SQL, the real codec and BullMQ are proven by
+// In-memory ports (../testing): jobs as rows, files as a map, a codec that reads only a header
+// (fakePng), the recording job queue. The SQL, the real codec and BullMQ are proven by
 // test/images.e2e-spec.ts and test/image-store.int-spec.ts.
-// ---------------------------------------------------------------------------------------------
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-/** Only probe is the web side's business: PNG by its signature (its size: `size`), anything else refused. */
-class SignatureCodec extends ImageCodec {
-  size = { width: 64, height: 48 };
-  async probe(bytes: Uint8Array) {
-    if (!Buffer.from(bytes.subarray(0, 8)).equals(PNG_SIGNATURE)) throw new InvalidImageError('Please upload a JPEG, PNG, WebP or GIF image');
-    return { format: 'png' as const, ...this.size, animated: false };
-  }
-  decode(): never {
-    throw new Error('not on the web side');
-  }
-  encode(): never {
-    throw new Error('not on the web side');
-  }
-  thumbnail(): never {
-    throw new Error('not on the web side');
-  }
-}
-
-class RecordingQueue extends JobQueue {
-  readonly queued: { name: string; data: unknown; options: unknown }[] = [];
-  down = false;
-  async enqueue(name: string, data: unknown, options?: unknown) {
-    if (this.down) throw new Error('Redis is down');
-    this.queued.push({ name, data, options });
-  }
-  localCounts() {
-    return null;
-  }
-
-  stateCounts(): Promise<never> {
-    return Promise.reject(new Error('not counted in this spec'));
-  }
-}
-
-const png = Buffer.concat([PNG_SIGNATURE, Buffer.alloc(32)]);
+const png = fakePng();
 
 type Submission = { conversion: ConversionId; options?: Partial<ImageOptions> } & ({ upload: Buffer } | { url: string });
 
@@ -64,26 +26,27 @@ describe('ImageToolService', () => {
   let jobs: InMemoryImageJobRepository;
   let ledger: InMemoryCreditLedger;
   let store: InMemoryImageStore;
-  let queue: RecordingQueue;
+  let queue: RecordingJobQueue;
   let images: ImageToolService;
-  let codec: SignatureCodec;
+  let codec: FakeImageCodec;
   /** A submission with the default options unless given; the job answered. */
   const submit = async (userId: string, submission: Submission) => (await answer(userId, submission)).job;
   const answer = (userId: string, { options, ...rest }: Submission) => images.submit(userId, { ...rest, options: { ...DEFAULT_IMAGE_OPTIONS, ...options } } as ImageSubmission);
 
   beforeEach(() => {
+    const config = loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', IMAGE_MAX_UNFINISHED: '3' });
     ledger = new InMemoryCreditLedger();
     jobs = new InMemoryImageJobRepository(ledger);
     store = new InMemoryImageStore();
-    queue = new RecordingQueue();
+    queue = new RecordingJobQueue();
     images = new ImageToolService(
       jobs,
       ledger,
       store,
-      (codec = new SignatureCodec()),
+      (codec = new FakeImageCodec()),
       queue,
-      loadConfig({}, { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', IMAGE_MAX_UNFINISHED: '3' }),
-      { count: async () => undefined } as unknown as LiveWorkers,
+      config,
+      new LiveWorkers(config, new RedisConnection(config)),
     );
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
   });

@@ -7,7 +7,7 @@ import { CreditLedger } from 'src/modules/credits';
 import { JobQueue } from 'src/platform/queue/job-queue.port';
 import { LiveWorkers } from 'src/platform/queue/worker-heartbeat.service';
 import type { ConversionId } from '../domain/conversions';
-import { chargeKey, CREDITS_PER_IMAGE, isFinished, jobFiles, MAX_SUBMISSIONS_PER_MINUTE, queueJobId, REPEAT_WINDOW_MS, RESULT_CONTENT_TYPES, type ImageJob } from '../domain/image-job';
+import { allJobFileKeys, chargeKey, CREDITS_PER_IMAGE, isFinished, jobFiles, MAX_SUBMISSIONS_PER_MINUTE, queueJobId, REPEAT_WINDOW_MS, RESULT_CONTENT_TYPES, type ImageJob } from '../domain/image-job';
 import { ImageJobRepository } from '../domain/image-job-repository.port';
 import { ImageCodec } from '../domain/image-codec.port';
 import { ImageStore } from '../domain/image-store.port';
@@ -248,5 +248,11 @@ export class ImageToolService {
       queue,
     };
   }
+
+  /** Deletes the files of these jobs (a deleted account's): each file once, a missing one is no error. */
+  async deleteFilesOf(jobIds: string[]): Promise<void> {
+    for (const id of jobIds) for (const key of allJobFileKeys(id)) await this.store.delete(key);
+  }
+
 }
 

@@ -52,7 +52,6 @@ export abstract class ImageJobRepository {
   abstract inTransaction<T>(work: () => Promise<T>): Promise<T>;
   /** Serialises a user's submissions (limits are counted, then a job is added). Inside inTransaction. */
   abstract lockUser(userId: string): Promise<void>;
-  abstract countUnfinished(userId: string): Promise<number>;
   /** The user's jobs queued or running, and the highest (last) queue priority among them: `queuePriority`'s input. */
   abstract unfinishedStanding(userId: string): Promise<UnfinishedStanding>;
   abstract countSince(userId: string, since: Date): Promise<number>;

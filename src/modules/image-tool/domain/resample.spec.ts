@@ -61,17 +61,4 @@ describe('resampleAligned', () => {
     expect(same).not.toBe(data);
     expect(() => resampleAligned(data, 9, 4, 4, 5, 3)).toThrow(RangeError);
   });
-
-  it('enlarges a 1024x768 alpha plane to 4096x3072 in seconds, even under jest on a shared core', () => {
-    const [width, height] = [1024, 768];
-    const data = new Uint8Array(width * height);
-    for (let i = 0; i < data.length; i++) data[i] = (i * 2654435761) >>> 24;
-    const started = performance.now();
-    const out = resampleAligned(data, width, height, 1, 4096, 3072);
-    const seconds = (performance.now() - started) / 1000;
-    expect(out.length).toBe(4096 * 3072);
-    process.stdout.write(`resampleAligned alpha 1024x768 -> 4096x3072: ${seconds.toFixed(2)} s\n`);
-    // 0.3-0.5 s in plain Node; jest's module VM and a busy machine make it 2-7 s here.
-    expect(seconds).toBeLessThan(20);
-  });
 });

@@ -12,7 +12,7 @@ import type { RecentRates } from '../domain/queue-estimate';
 export class InMemoryImageJobRepository extends ImageJobRepository {
   readonly rows: ImageJob[] = [];
   readonly progress: [string, number, number][] = [];
-  /** `ledger`: the in-memory ledger (test/fakes), whose snapshot a failed transaction restores. */
+  /** `ledger`: the in-memory ledger (src/modules/credits/testing), whose snapshot a failed transaction restores. */
   constructor(private readonly ledger?: { snapshot(): () => void }) {
     super();
   }
@@ -31,9 +31,6 @@ export class InMemoryImageJobRepository extends ImageJobRepository {
   async unfinishedStanding(userId: string) {
     const unfinished = this.rows.filter((j) => j.userId === userId && (j.status === 'queued' || j.status === 'running'));
     return { unfinished: unfinished.length, highestPriority: unfinished.length ? Math.max(...unfinished.map((j) => j.queuePriority)) : null };
-  }
-  async countUnfinished(userId: string) {
-    return this.rows.filter((j) => j.userId === userId && (j.status === 'queued' || j.status === 'running')).length;
   }
   async countSince(userId: string, since: Date) {
     return this.rows.filter((j) => j.userId === userId && j.createdAt >= since).length;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from 'src/config/app-config';
 import {
   formatGuideRanges,
   helpfulShare,
@@ -18,12 +17,19 @@ import { SEARCH_LIMITS, type SearchTerms } from 'src/contracts/search';
 import type { Level } from '../domain/level';
 import { GuideVoteRepository } from '../domain/guide-vote-repository.port';
 import { LevelRepository } from '../domain/level-repository.port';
+import { GuideExistsError, NoGuideError } from '../domain/levels.errors';
 
 /** Levels shown on the home page and linked from the footer, when they have guides. */
 const FEATURED = [1, 27, 33, 60, 136, 233];
 
 /** Votes are keyed by a hash of the browser's random id, never the id itself. */
 const voterHash = (voterId: string) => createHash('sha256').update(`guide-voter:${voterId}`).digest('hex');
+
+/** `{ helpful }` from HELPFUL_SHARE_MIN_VOTES answers on, else nothing. */
+function helpful(counts: { helpful: number; notHelpful: number }): Pick<LevelDetail, 'helpful'> {
+  const share = helpfulShare(counts.helpful, counts.helpful + counts.notHelpful);
+  return share ? { helpful: share } : {};
+}
 
 function toDetail(level: Level): LevelDetail {
   return {
@@ -49,13 +55,7 @@ export class LevelsService {
   constructor(
     private readonly levels: LevelRepository,
     private readonly votes: GuideVoteRepository,
-    private readonly config: AppConfig,
   ) {}
-
-  /** Numbers the site knows about: 1 to the search maximum (635 by default). */
-  inRange(number: number): boolean {
-    return Number.isInteger(number) && number >= 1 && number <= this.config.public.levels.searchMax;
-  }
 
   /** A published guide, or null (also the check other modules make that a guide exists). */
   async level(number: number): Promise<LevelDetail | null> {
@@ -63,10 +63,11 @@ export class LevelsService {
     return level ? toDetail(level) : null;
   }
 
-  /** A published guide with its helpful share once it has enough answers (the API's level detail). */
-  async guide(number: number): Promise<LevelDetail | null> {
-    const [level, helpful] = await Promise.all([this.levels.findPublished(number), this.helpful(number)]);
-    return level ? { ...toDetail(level), ...helpful } : null;
+  /** A published guide with its helpful share once it has enough answers (the API's level detail); NoGuideError without one. */
+  async guide(number: number): Promise<LevelDetail> {
+    const { level, feedback } = await this.levels.findPage(number);
+    if (!level) throw new NoGuideError(number);
+    return { ...toDetail(level), ...helpful(feedback) };
   }
 
   /**
@@ -75,22 +76,13 @@ export class LevelsService {
    * a new answer shows within PAGE_CACHE_TTL_SECONDS (and at the next content import).
    */
   async levelPage(number: number): Promise<LevelPageData> {
-    const [{ level, prev, next }, helpful] = await Promise.all([this.levels.findWithNeighbours(number), this.helpful(number)]);
-    return level ? { kind: 'guide', level: { ...toDetail(level), ...helpful }, prev, next } : { kind: 'not-covered', number, prev, next };
+    const { level, prev, next, feedback } = await this.levels.findPage(number);
+    return level ? { kind: 'guide', level: { ...toDetail(level), ...helpful(feedback) }, prev, next } : { kind: 'not-covered', number, prev, next };
   }
 
-  /** `{ helpful }` from HELPFUL_SHARE_MIN_VOTES answers on, else nothing. */
-  private async helpful(number: number): Promise<Pick<LevelDetail, 'helpful'>> {
-    const counts = await this.votes.feedbackCounts(number);
-    const share = helpfulShare(counts.helpful, counts.helpful + counts.notHelpful);
-    return share ? { helpful: share } : {};
-  }
-
+  /** The list page: one round trip for the page of guides, the total and the difficulty filter's counts. */
   async list(query: LevelListQuery): Promise<LevelListData> {
-    const [{ levels, total }, counts] = await Promise.all([
-      this.levels.list(query, LEVELS_PAGE_SIZE),
-      this.levels.countByDifficulty(query.query),
-    ]);
+    const { levels, total, counts } = await this.levels.list(query, LEVELS_PAGE_SIZE);
     return { query, levels, total, page: query.page, pageCount: Math.max(1, Math.ceil(total / LEVELS_PAGE_SIZE)), counts };
   }
 
@@ -123,18 +115,17 @@ export class LevelsService {
     return this.levels.recentlyUpdated(limit);
   }
 
-  /** Counts one request per browser; answers the total so the page can show it. */
+  /** Counts one request per browser for a level without a guide (GuideExistsError with one); answers the total so the page can show it. */
   async requestGuide(number: number, voterId: string, now = new Date()): Promise<{ counted: boolean; requests: number }> {
+    if (await this.levels.findPublished(number)) throw new GuideExistsError(number);
     const counted = await this.votes.addRequest(number, voterHash(voterId), now);
     return { counted, requests: await this.votes.requestCount(number) };
   }
 
+  /** "Was this helpful?" on a published guide (NoGuideError without one): one answer per browser, the latest. */
   async recordFeedback(number: number, voterId: string, feedback: GuideFeedback, now = new Date()): Promise<void> {
+    if (!(await this.levels.findPublished(number))) throw new NoGuideError(number);
     await this.votes.saveFeedback(number, voterHash(voterId), feedback.helpful, feedback.helpful ? undefined : feedback.reason, now);
-  }
-
-  feedbackCounts(number: number) {
-    return this.votes.feedbackCounts(number);
   }
 
   /** The most requested levels without a guide: `npm run content:wanted` and /admin/guides both list these. */

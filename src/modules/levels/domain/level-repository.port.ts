@@ -15,12 +15,25 @@ export interface LevelPage {
   total: number;
 }
 
+/** A page of the list with the counts per difficulty of the whole text query (the filter's numbers). */
+export interface LevelListPage extends LevelPage {
+  counts: Record<Difficulty | 'all', number>;
+}
+
+/** What the level page shows: the guide (or null), its neighbours and the helpfulness answers so far. */
+export interface LevelPageRow {
+  level: Level | null;
+  prev?: LevelSummary;
+  next?: LevelSummary;
+  feedback: { helpful: number; notHelpful: number };
+}
+
 export abstract class LevelRepository {
   abstract findPublished(number: number): Promise<Level | null>;
-  /** The published level (or null) and its neighbours, in one round trip: the level page's hot path. */
-  abstract findWithNeighbours(number: number): Promise<{ level: Level | null; prev?: LevelSummary; next?: LevelSummary }>;
-  abstract list(query: LevelListQuery, pageSize: number): Promise<LevelPage>;
-  abstract countByDifficulty(text?: string): Promise<Record<'easy' | 'medium' | 'hard' | 'all', number>>;
+  /** The published level (or null), its neighbours and its helpfulness answers, in one round trip: the level page's hot path. */
+  abstract findPage(number: number): Promise<LevelPageRow>;
+  /** A page of the list (filtered by difficulty and text) and the counts per difficulty for the text alone, in one round trip. */
+  abstract list(query: LevelListQuery, pageSize: number): Promise<LevelListPage>;
   /** The hard guides, longest reference time first (then by number), at most `limit`, with how many there are. */
   abstract hardest(limit: number): Promise<LevelPage>;
   abstract sitemapEntries(): Promise<{ number: number; title: string; updatedAt: Date; video?: Walkthrough }[]>;

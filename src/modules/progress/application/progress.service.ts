@@ -6,7 +6,8 @@ import { fromItems, mergeProgress, toExport, toItems, type ProgressExport, type 
 import { LevelsService } from 'src/modules/levels';
 import { AccountProgressRepository } from '../domain/account-progress-repository.port';
 import { ProgressCountRepository } from '../domain/progress-count-repository.port';
-import { NoGuideError } from '../domain/progress.errors';
+import { NoGuideError, SyncRestartError } from '../domain/progress.errors';
+import { cursorRevision, syncCursor } from '../domain/sync-cursor';
 
 /** Counts are keyed by a hash of the browser's random id, salted apart from the guide votes' hash so the two tables cannot be joined. */
 const voterHash = (voterId: string) => createHash('sha256').update(`progress-voter:${voterId}`).digest('hex');
@@ -25,16 +26,32 @@ export class ProgressService {
   ) {}
 
   /**
-   * Merges a browser's entries into the account and answers the result. Entries arrive as ages on
-   * the browser's clock and are dated on the server's, so a browser whose clock is off still orders
-   * its changes right against other devices'. Levels beyond the game's last (a lowered
-   * LEVEL_SEARCH_MAX) are left out rather than refusing the whole sync.
+   * Merges a browser's entries into the account and answers the result: all of it for the full
+   * merge (no `since`), else what changed after the browser's cursor and the levels it sent (so an
+   * entry that lost to a newer one comes back corrected). Entries arrive as ages on the browser's
+   * clock and are dated on the server's, so a browser whose clock is off still orders its changes
+   * right against other devices'. Levels beyond the game's last (a lowered LEVEL_SEARCH_MAX) are
+   * left out rather than refusing the whole sync. A cursor that is not this account's, or names a
+   * revision it has not reached (a restored database), is SyncRestartError: the browser sends all.
    */
   async sync(userId: string, input: ProgressSyncInput, now = Date.now()): Promise<ProgressSyncResult> {
+    const since = input.since === undefined ? undefined : cursorRevision(input.since, userId);
+    if (since === null) throw new SyncRestartError();
     const max = this.config.public.levels.searchMax;
-    const incoming = fromItems(input.levels.filter((item) => item.level <= max), now);
+    const items = input.levels.filter((item) => item.level <= max);
+    const incoming = fromItems(items, now);
     const stored = await this.accounts.update(userId, (current) => mergeProgress(current.levels, incoming, current.clearedAt ?? undefined));
-    return { levels: toItems(stored.levels, now), clearedAgo: stored.clearedAt === null ? null : Math.max(0, now - stored.clearedAt) };
+    if (since !== undefined && since > stored.revision) throw new SyncRestartError();
+    const sent = new Set(items.map((item) => item.level));
+    const answered =
+      since === undefined
+        ? stored.levels
+        : Object.fromEntries(Object.entries(stored.levels).filter(([level]) => sent.has(Number(level)) || (stored.changedIn[Number(level)] ?? 0) > since));
+    return {
+      levels: toItems(answered, now),
+      clearedAgo: stored.clearedAt === null ? null : Math.max(0, now - stored.clearedAt),
+      cursor: syncCursor(userId, stored.revision),
+    };
   }
 
   /** The account's progress with dates, for the player's export. */

@@ -7,3 +7,12 @@ export class NoGuideError extends AppError {
     super(`Level ${level} has no guide yet`);
   }
 }
+
+/** A sync whose `since` is not this account's cursor: the browser starts over with the full merge. */
+export class SyncRestartError extends AppError {
+  readonly code = 'PROGRESS.SYNC_RESTART';
+  readonly kind = 'conflict';
+  constructor() {
+    super('This browser last synced with another account: send all its progress again, without since.');
+  }
+}

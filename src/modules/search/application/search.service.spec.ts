@@ -2,25 +2,15 @@ import { loadConfig } from 'src/config/app-config';
 import { MARK_END, MARK_START, type RankedHits, type SearchTerms } from 'src/contracts/search';
 import type { SiteContentService } from 'src/modules/content';
 import type { LevelsService } from 'src/modules/levels';
-import type { WordCheck } from '../domain/search-query';
-import { SpellingLexicon } from '../domain/spelling-lexicon.port';
+import { FakeSpellingLexicon } from '../testing/fake-spelling-lexicon';
 import { SearchService } from './search.service';
-
-/** A lexicon of a few words: "keys" is known by its stem, "telscope" is close to "telescope". */
-class FakeLexicon extends SpellingLexicon {
-  asked: string[][] = [];
-  async check(words: string[]) {
-    this.asked.push(words);
-    const known = new Set(['brass', 'key', 'keys', 'telescope', 'piano']);
-    return new Map<string, WordCheck>(words.map((w) => [w, known.has(w) ? { known: true } : w === 'telscope' ? { known: false, suggestion: 'telescope' } : { known: false }]));
-  }
-}
 
 const none = { total: 0, hits: [] };
 const mark = (word: string) => `${MARK_START}${word}${MARK_END}`;
 
 function service(levels: (terms: SearchTerms) => RankedHits<{ number: number; difficulty: 'easy' }>, posts = (_terms: SearchTerms) => none) {
-  const lexicon = new FakeLexicon();
+  // "keys" is known by its stem, "telscope" is close to "telescope".
+  const lexicon = new FakeSpellingLexicon(['brass', 'key', 'keys', 'telescope', 'piano'], { telscope: 'telescope' });
   const asked: SearchTerms[] = [];
   const levelsService = { search: async (terms: SearchTerms) => (asked.push(terms), levels(terms)) } as unknown as LevelsService;
   const content = { search: async (terms: SearchTerms) => ({ posts: posts(terms), pages: none }) } as unknown as SiteContentService;

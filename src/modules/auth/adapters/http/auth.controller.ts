@@ -17,7 +17,6 @@ import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
 import { AuthService } from '../../application/auth.service';
 import { SessionAuthenticator } from '../../application/session-authenticator.service';
-import { LoginDisabledError } from '../../domain/auth.errors';
 import { toUserView, type UserView } from '../../domain/user';
 import { SameOriginWritesGuard, SessionIfAnyGuard, SignedInGuard } from './auth.guards';
 import { clearSessionCookie, setSessionCookie, TOKEN_COOKIE } from './session-cookie';
@@ -50,7 +49,6 @@ export class AuthController {
   @ApiOperation({ summary: 'Create an account; a confirmation link is emailed' })
   @ApiJsonBody(signUpSchema)
   async signUp(@Body(new ZodPipe(signUpSchema)) input: SignUpInput) {
-    this.requireEmailLogin();
     await this.auth.signUp(input);
     return { message: 'Check your inbox: we sent you a confirmation link.' };
   }
@@ -61,7 +59,6 @@ export class AuthController {
   @ApiOperation({ summary: 'Send the confirmation link again (same answer whatever the address)' })
   @ApiJsonBody(emailOnlySchema)
   async resend(@Body(new ZodPipe(emailOnlySchema)) input: { email: string }) {
-    this.requireEmailLogin();
     await this.auth.resendConfirmation(input.email);
     return { message: 'If this address has an unconfirmed account, a new link is on its way.' };
   }
@@ -72,7 +69,6 @@ export class AuthController {
   @ApiOperation({ summary: 'Confirm an email address with the token of its link' })
   @ApiJsonBody(linkTokenSchema)
   async confirm(@Body(new ZodPipe(linkTokenSchema)) input: { token: string }) {
-    this.requireLogin();
     await this.auth.confirmEmail(input.token);
     return { message: 'Your email is confirmed. You can sign in now.' };
   }
@@ -87,7 +83,6 @@ export class AuthController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<UserView> {
-    this.requireEmailLogin();
     // request.ip honours TRUST_PROXY: the client's address behind the configured proxies only.
     const { user, token } = await this.auth.signIn(input, request.ip);
     return this.signedIn(reply, user, token);
@@ -99,7 +94,6 @@ export class AuthController {
   @ApiOperation({ summary: 'Email a one-time sign-in link to a confirmed account (same answer whatever the address)' })
   @ApiJsonBody(emailOnlySchema)
   async requestSignInLink(@Body(new ZodPipe(emailOnlySchema)) input: { email: string }) {
-    this.requireEmailLogin();
     await this.auth.requestSignInLink(input.email);
     return { message: 'If this address has an account, a sign-in link is on its way. It works once, within 15 minutes.' };
   }
@@ -113,7 +107,6 @@ export class AuthController {
     @Body(new ZodPipe(linkTokenSchema)) input: { token: string },
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<UserView> {
-    this.requireEmailLogin();
     const { user, token } = await this.auth.signInWithLink(input.token);
     return this.signedIn(reply, user, token);
   }
@@ -136,7 +129,6 @@ export class AuthController {
   @ApiOperation({ summary: 'Email a password reset link (same answer whatever the address)' })
   @ApiJsonBody(emailOnlySchema)
   async forgotPassword(@Body(new ZodPipe(emailOnlySchema)) input: { email: string }) {
-    this.requireEmailLogin();
     await this.auth.requestPasswordReset(input.email);
     return { message: 'If this address has an account, a reset link is on its way.' };
   }
@@ -147,7 +139,6 @@ export class AuthController {
   @ApiOperation({ summary: 'Set a new password with a reset token; signs out every session' })
   @ApiJsonBody(passwordResetSchema)
   async resetPassword(@Body(new ZodPipe(passwordResetSchema)) input: PasswordResetInput) {
-    this.requireEmailLogin();
     await this.auth.resetPassword(input);
     return { message: 'Your password is changed. Please sign in with it.' };
   }
@@ -167,19 +158,10 @@ export class AuthController {
     return toUserView(request.auth.user, await this.sessions.isAdmin(request.auth.user));
   }
 
-  private requireLogin(): void {
-    if (!this.config.public.settings.has_login) throw new LoginDisabledError();
-  }
-
   /** A new session's answer, for a password and a link alike: the cookie, the header, the user. */
   private async signedIn(reply: FastifyReply, user: Parameters<typeof toUserView>[0], token: string): Promise<UserView> {
     setSessionCookie(reply, this.config, token);
     void reply.header('authorization', `Bearer ${token}`).header('cache-control', 'no-store');
     return toUserView(user, await this.sessions.isAdmin(user));
-  }
-
-  private requireEmailLogin(): void {
-    const { has_login, email_login } = this.config.public.settings;
-    if (!has_login || !email_login) throw new LoginDisabledError();
   }
 }

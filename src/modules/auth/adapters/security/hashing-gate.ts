@@ -12,10 +12,6 @@ export class HashingGate {
     private readonly onFull: () => Error,
   ) {}
 
-  get load(): { running: number; waiting: number } {
-    return { running: this.running, waiting: this.waiting.length };
-  }
-
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.running >= this.limits.concurrency) {
       if (this.waiting.length >= this.limits.queue) throw this.onFull();

@@ -30,6 +30,7 @@ export const OrderSchema = defineEntity({
     gatewaySessionId: p.string().length(255).nullable().unique(),
     gatewayPaymentRef: p.string().length(255).nullable().index(),
     paymentMethod: p.string().length(100).nullable(),
+    invoiceUrl: p.string().length(1000).nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
     paidAt: p.datetime().nullable(),
     updatedAt: p.datetime().defaultRaw('now()'),

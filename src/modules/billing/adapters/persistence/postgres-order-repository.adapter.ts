@@ -25,6 +25,7 @@ interface OrderRow {
   gateway_session_id: string | null;
   gateway_payment_ref: string | null;
   payment_method: string | null;
+  invoice_url: string | null;
   // Raw rows: MikroORM's pg type parsers leave timestamps as strings.
   created_at: string | Date;
   paid_at: string | Date | null;
@@ -51,6 +52,7 @@ const toOrder = (row: OrderRow): Order => ({
   gatewaySessionId: row.gateway_session_id,
   gatewayPaymentRef: row.gateway_payment_ref,
   paymentMethod: row.payment_method,
+  invoiceUrl: row.invoice_url,
   createdAt: new Date(row.created_at),
   paidAt: row.paid_at === null ? null : new Date(row.paid_at),
   updatedAt: new Date(row.updated_at),
@@ -84,6 +86,7 @@ const COLUMNS: Record<keyof OrderChanges, string> = {
   gatewaySessionId: 'gateway_session_id',
   gatewayPaymentRef: 'gateway_payment_ref',
   paymentMethod: 'payment_method',
+  invoiceUrl: 'invoice_url',
   paidAt: 'paid_at',
   disputeWonAt: 'dispute_won_at',
   refundFailedCents: 'refund_failed_cents',
@@ -180,10 +183,6 @@ export class PostgresOrderRepository extends OrderRepository {
 
   listForUser(userId: string, page: number, pageSize: number): Promise<{ items: Order[]; total: number }> {
     return this.page(`user_id = ?`, [userId], page, pageSize);
-  }
-
-  list(filter: { status?: OrderStatus }, page: number, pageSize: number): Promise<{ items: Order[]; total: number }> {
-    return filter.status ? this.page(`status = ?`, [filter.status], page, pageSize) : this.page(`true`, [], page, pageSize);
   }
 
   async recordEvent(id: string, type: string, problem?: string): Promise<boolean> {

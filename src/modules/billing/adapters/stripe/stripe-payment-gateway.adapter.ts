@@ -32,6 +32,7 @@ const sessionSchema = z.looseObject({
   amount_total: cents.nullable(),
   currency: z.string().max(10).nullable(),
   payment_intent: expandable.nullable(),
+  invoice: expandable.nullish(),
 });
 /** Expired or failed sessions: only the id is read. */
 const sessionRefSchema = z.looseObject({ object: z.literal('checkout.session'), id: stripeId });
@@ -143,6 +144,8 @@ export class StripePaymentGateway extends PaymentGateway {
           ],
           client_reference_id: order.id,
           customer_email: customerEmail,
+          // A one-time payment gets an invoice only when asked: the receipt links to its hosted page.
+          invoice_creation: { enabled: true },
           metadata,
           payment_intent_data: { metadata },
           success_url: successUrl,
@@ -291,8 +294,11 @@ export class StripePaymentGateway extends PaymentGateway {
   }
 
   /** A paid session, as a webhook carries it or the API answers it. */
-  private async paid(session: Pick<Stripe.Checkout.Session, 'id' | 'amount_total' | 'currency'> & { payment_intent: string | { id: string } | null }): Promise<PaymentUpdate> {
+  private async paid(
+    session: Pick<Stripe.Checkout.Session, 'id' | 'amount_total' | 'currency'> & { payment_intent: string | { id: string } | null; invoice?: string | { id: string } | null },
+  ): Promise<PaymentUpdate> {
     const paymentRef = idOf(session.payment_intent);
+    const invoice = idOf(session.invoice ?? null);
     return {
       type: 'paid',
       sessionId: session.id,
@@ -300,7 +306,18 @@ export class StripePaymentGateway extends PaymentGateway {
       currency: session.currency ?? '',
       paymentRef,
       paymentMethod: paymentRef ? await this.paymentMethodOf(paymentRef) : null,
+      invoiceUrl: invoice ? await this.invoiceUrlOf(invoice) : null,
     };
+  }
+
+  /** The invoice's hosted page for the receipt: nice to have, null when Stripe does not answer. */
+  private async invoiceUrlOf(invoice: string): Promise<string | null> {
+    try {
+      return (await this.stripe.invoices.retrieve(invoice)).hosted_invoice_url ?? null;
+    } catch (error) {
+      this.logFailure('invoices.retrieve for the hosted invoice', error);
+      return null;
+    }
   }
 
   /** Nice to show, never worth failing a payment for: null when Stripe does not answer. */

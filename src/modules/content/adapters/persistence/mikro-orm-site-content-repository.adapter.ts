@@ -132,27 +132,23 @@ export class MikroOrmSiteContentRepository extends SiteContentRepository {
   }
 
   async explore(limits?: { tags: number; months: number }): Promise<Omit<ExploreData, 'olderPostsPage'>> {
-    // LIMIT NULL is no limit; the window counts the groups before the limit.
-    const [tags, months, counts] = await Promise.all([
-      this.em.execute<{ tag: string; posts: string }[]>(
-        `select tag, count(*) as posts from blog_posts, unnest(tags) as tag where published group by tag order by count(*) desc, tag limit ?`,
-        [limits?.tags ?? null],
-      ),
-      this.em.execute<{ month: string; posts: string }[]>(
-        `select to_char(published_at at time zone 'UTC', 'YYYY-MM') as month, count(*) as posts
-         from blog_posts where published group by 1 order by 1 desc limit ?`,
-        [limits?.months ?? null],
-      ),
-      this.em.execute<{ tags: string; months: string }[]>(
-        `select (select count(distinct tag) from blog_posts, unnest(tags) as tag where published) as tags,
-                (select count(distinct to_char(published_at at time zone 'UTC', 'YYYY-MM')) from blog_posts where published) as months`,
-      ),
-    ]);
+    // One round trip: both lists (LIMIT NULL is no limit) and how many there are before the limits.
+    const [row] = await this.em.execute<{ tags: { tag: string; posts: number }[]; months: { month: string; posts: number }[]; tag_count: string; month_count: string }[]>(
+      `with tags as (select tag, count(*) as posts from blog_posts, unnest(tags) as tag where published group by tag),
+            months as (select to_char(published_at at time zone 'UTC', 'YYYY-MM') as month, count(*) as posts from blog_posts where published group by 1)
+       select (select coalesce(json_agg(json_build_object('tag', tag, 'posts', posts) order by posts desc, tag), '[]')
+                 from (select * from tags order by posts desc, tag limit ?) t) as tags,
+              (select coalesce(json_agg(json_build_object('month', month, 'posts', posts) order by month desc), '[]')
+                 from (select * from months order by month desc limit ?) m) as months,
+              (select count(*) from tags) as tag_count,
+              (select count(*) from months) as month_count`,
+      [limits?.tags ?? null, limits?.months ?? null],
+    );
     return {
-      tags: tags.map((t) => ({ tag: t.tag, posts: Number(t.posts) })),
-      months: months.map((m) => ({ month: m.month, posts: Number(m.posts) })),
-      tagCount: Number(counts[0]?.tags ?? 0),
-      monthCount: Number(counts[0]?.months ?? 0),
+      tags: (row?.tags ?? []).map((t) => ({ tag: t.tag, posts: Number(t.posts) })),
+      months: (row?.months ?? []).map((m) => ({ month: m.month, posts: Number(m.posts) })),
+      tagCount: Number(row?.tag_count ?? 0),
+      monthCount: Number(row?.month_count ?? 0),
     };
   }
 

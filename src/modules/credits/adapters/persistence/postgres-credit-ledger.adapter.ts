@@ -30,6 +30,9 @@ interface LotRow {
   expiring_soon: boolean;
 }
 
+/** Trial claims keep the normalised address hashed: the rule needs equality only, and a deleted account's claim outlives it. */
+const ADDRESS_HASH = `encode(sha256(convert_to(?, 'UTF8')), 'hex')`;
+
 const toLot = (row: LotRow): CreditLot => ({
   id: row.id,
   userId: row.user_id,
@@ -331,11 +334,11 @@ export class PostgresCreditLedger extends CreditLedger {
     return this.inTransaction(async () => {
       // The partial unique index on granted addresses decides between two accounts of one address.
       const [claimed] = await this.sql<{ user_id: string }>(
-        `insert into trial_claims (user_id, address, granted) values (?, ?, true) on conflict do nothing returning user_id`,
+        `insert into trial_claims (user_id, address, granted) values (?, ${ADDRESS_HASH}, true) on conflict do nothing returning user_id`,
         [request.userId, address],
       );
       if (claimed) return this.grant(request);
-      await this.sql(`insert into trial_claims (user_id, address, granted) values (?, ?, false) on conflict do nothing`, [request.userId, address]);
+      await this.sql(`insert into trial_claims (user_id, address, granted) values (?, ${ADDRESS_HASH}, false) on conflict do nothing`, [request.userId, address]);
       return { granted: false };
     });
   }

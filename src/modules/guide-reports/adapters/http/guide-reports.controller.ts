@@ -9,11 +9,9 @@ import {
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import { z } from 'zod';
-import { AppConfig } from 'src/config/app-config';
 import type { GuideReportInput, GuideReportReceipt } from 'src/contracts/guide-reports';
 import { guideReportInputSchema, guideReportReceiptSchema } from 'src/contracts/guide-reports.schema';
-import { parseLevelId } from 'src/contracts/levels';
-import { ValidationError } from 'src/platform/errors/app-error';
+import { LEVEL_NUMBER_PARAM, LevelNumberPipe } from 'src/platform/http/level-number.pipe';
 import { ApiJsonBody, ApiJsonResponse, jsonSchema } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
@@ -25,16 +23,13 @@ const ERROR = { schema: jsonSchema(z.object({ errors: z.array(z.string()), code:
 @ApiTags('guide-reports')
 @Controller('api/v1')
 export class GuideReportsController {
-  constructor(
-    private readonly reports: GuideReportsService,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly reports: GuideReportsService) {}
 
   @Post('levels/:number/reports')
   @HttpCode(201)
   @RateLimit(5, 10 * 60_000)
   @ApiOperation({ summary: "Report a problem with a level's guide (anonymous; 5 per 10 minutes per client); the admins are mailed" })
-  @ApiParam({ name: 'number', description: 'Level number, 1 to the search maximum (635)', example: 27 })
+  @ApiParam(LEVEL_NUMBER_PARAM)
   @ApiJsonBody(guideReportInputSchema)
   @ApiJsonResponse(guideReportReceiptSchema, 201)
   @ApiBadRequestResponse({ description: 'Not a level number, or the body does not match', ...ERROR })
@@ -42,12 +37,9 @@ export class GuideReportsController {
   @ApiNotFoundResponse({ description: 'The level has no guide (GUIDE_REPORTS.NO_GUIDE)', ...ERROR })
   @ApiTooManyRequestsResponse(ERROR)
   async report(
-    @Param('number') raw: string,
+    @Param('number', LevelNumberPipe) number: number,
     @Body(new ZodPipe(guideReportInputSchema)) body: GuideReportInput,
   ): Promise<GuideReportReceipt> {
-    const max = this.config.public.levels.searchMax;
-    const number = parseLevelId(raw, max);
-    if (number === null) throw new ValidationError(`Invalid level number: it must be a whole number from 1 to ${max}`);
     const report = await this.reports.report(number, body);
     return guideReportReceiptSchema.parse({ id: report.id });
   }

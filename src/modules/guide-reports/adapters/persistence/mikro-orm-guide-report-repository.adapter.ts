@@ -16,10 +16,6 @@ export class MikroOrmGuideReportRepository extends GuideReportRepository {
     await this.em.fork().insert(GuideReportSchema, report);
   }
 
-  findById(id: string): Promise<GuideReport | null> {
-    return this.em.fork().findOne(GuideReportSchema, { id });
-  }
-
   claimDue(now: Date, quietMs: number): Promise<GuideReport[]> {
     return this.em.fork().transactional(async (em) => {
       // One claim at a time (two workers, 60 jobs at once): the second sees the first one's mail.

@@ -92,11 +92,6 @@ export class PostgresImageJobRepository extends ImageJobRepository {
     await this.db.query(`select pg_advisory_xact_lock(hashtextextended('image-jobs:' || ?, 0))`, [userId]);
   }
 
-  async countUnfinished(userId: string): Promise<number> {
-    const [row] = await this.db.query<{ n: string }>(`select count(*) as n from image_jobs where user_id = ? and status in ('queued', 'running')`, [userId]);
-    return Number(row?.n ?? 0);
-  }
-
   async unfinishedStanding(userId: string): Promise<UnfinishedStanding> {
     const [row] = await this.db.query<{ n: string; highest: number | null }>(
       `select count(*) as n, max(queue_priority) as highest from image_jobs where user_id = ? and status in ('queued', 'running')`,

@@ -17,10 +17,10 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppConfig } from 'src/config/app-config';
-import { parseLevelId, type GuideFeedback, type LevelListQuery } from 'src/contracts/levels';
+import type { GuideFeedback, LevelListQuery } from 'src/contracts/levels';
 import { guideFeedbackSchema, levelListQuerySchema } from 'src/contracts/levels.schema';
-import { ConflictError, NotFoundError, ValidationError } from 'src/platform/errors/app-error';
 import { AdminGuard } from 'src/modules/auth';
+import { LEVEL_NUMBER_PARAM, LevelNumberPipe } from 'src/platform/http/level-number.pipe';
 import { jsonSchema } from 'src/platform/http/openapi-schema';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
 import { RateLimit } from 'src/platform/rate-limit/rate-limit';
@@ -33,7 +33,6 @@ import {
 } from './levels-api.schemas';
 import { voterIdOf } from 'src/platform/http/voter-id';
 
-const NUMBER_PARAM = { name: 'number', description: 'Level number, 1 to the search maximum (635)', example: 27 };
 const ERROR = { schema: jsonSchema(errorSchema) };
 
 const limitQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(50) });
@@ -50,14 +49,6 @@ export class LevelsApiController {
     return this.config.http.publicUrl.startsWith('https:');
   }
 
-  private number(raw: string): number {
-    const number = parseLevelId(raw, this.config.public.levels.searchMax);
-    if (number === null) {
-      throw new ValidationError(`Invalid level number: it must be a whole number from 1 to ${this.config.public.levels.searchMax}`);
-    }
-    return number;
-  }
-
   @Get('levels')
   @ApiOperation({ summary: 'Levels with a guide, filtered and paged (24 a page)' })
   @ApiQuery({ name: 'difficulty', required: false, enum: ['easy', 'medium', 'hard'] })
@@ -71,27 +62,23 @@ export class LevelsApiController {
 
   @Get('levels/:number')
   @ApiOperation({ summary: "One level's guide" })
-  @ApiParam(NUMBER_PARAM)
+  @ApiParam(LEVEL_NUMBER_PARAM)
   @ApiOkResponse({ schema: jsonSchema(levelDetailSchema) })
   @ApiBadRequestResponse(ERROR)
-  @ApiNotFoundResponse({ description: 'The level has no guide yet', ...ERROR })
-  async level(@Param('number') raw: string) {
-    const level = await this.levels.guide(this.number(raw));
-    if (!level) throw new NotFoundError(`Level ${raw} has no guide yet`);
-    return levelDetailSchema.parse(level);
+  @ApiNotFoundResponse({ description: 'The level has no guide yet (LEVELS.NO_GUIDE)', ...ERROR })
+  async level(@Param('number', LevelNumberPipe) number: number) {
+    return levelDetailSchema.parse(await this.levels.guide(number));
   }
 
   /** "Request this guide": one vote per browser per level, for levels with no guide yet. */
   @Post('levels/:number/guide_requests')
   @RateLimit(10, 60_000)
   @ApiOperation({ summary: 'Ask for the guide of a level that has none (one vote per browser, by the vid cookie)' })
-  @ApiParam(NUMBER_PARAM)
+  @ApiParam(LEVEL_NUMBER_PARAM)
   @ApiCreatedResponse({ schema: jsonSchema(guideRequestResultSchema) })
-  @ApiConflictResponse({ description: 'The level already has a guide', ...ERROR })
+  @ApiConflictResponse({ description: 'The level already has a guide (LEVELS.HAS_GUIDE)', ...ERROR })
   @ApiTooManyRequestsResponse(ERROR)
-  async requestGuide(@Param('number') raw: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const number = this.number(raw);
-    if (await this.levels.level(number)) throw new ConflictError(`Level ${number} already has a guide`);
+  async requestGuide(@Param('number', LevelNumberPipe) number: number, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     return guideRequestResultSchema.parse(await this.levels.requestGuide(number, voterIdOf(request, reply, this.secureCookies)));
   }
 
@@ -100,19 +87,17 @@ export class LevelsApiController {
   @HttpCode(204)
   @RateLimit(10, 60_000)
   @ApiOperation({ summary: '"Was this helpful?" for a guide (one answer per browser; a new answer replaces it)' })
-  @ApiParam(NUMBER_PARAM)
+  @ApiParam(LEVEL_NUMBER_PARAM)
   @ApiBody({ schema: jsonSchema(guideFeedbackSchema) })
   @ApiNoContentResponse({ description: 'Recorded' })
-  @ApiNotFoundResponse({ description: 'The level has no guide', ...ERROR })
+  @ApiNotFoundResponse({ description: 'The level has no guide (LEVELS.NO_GUIDE)', ...ERROR })
   @ApiTooManyRequestsResponse(ERROR)
   async feedback(
-    @Param('number') raw: string,
+    @Param('number', LevelNumberPipe) number: number,
     @Body(new ZodPipe(guideFeedbackSchema)) body: GuideFeedback,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<void> {
-    const number = this.number(raw);
-    if (!(await this.levels.level(number))) throw new NotFoundError(`Level ${number} has no guide yet`);
     await this.levels.recordFeedback(number, voterIdOf(request, reply, this.secureCookies), body);
   }
 

@@ -3,7 +3,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import type { Difficulty, LevelListQuery, LevelSummary, Walkthrough } from 'src/contracts/levels';
 import type { RankedHits, SearchTerms } from 'src/contracts/search';
 import { Level, type LevelGuide } from '../../domain/level';
-import { LevelRepository, type ImportSummary, type LevelPage } from '../../domain/level-repository.port';
+import { LevelRepository, type ImportSummary, type LevelListPage, type LevelPage, type LevelPageRow } from '../../domain/level-repository.port';
 import { ContentImportSchema } from 'src/platform/content/content-import.entity';
 import { syncPublished } from 'src/platform/content/sync-published';
 import { fullTextSql } from 'src/platform/search/full-text';
@@ -64,21 +64,6 @@ const toSummary = (row: SummaryRow): LevelSummary => ({
   referenceSeconds: row.reference_seconds,
 });
 
-/** Where clause and parameters for the list filters; text goes through websearch_to_tsquery. */
-function listFilter(query: Pick<LevelListQuery, 'difficulty' | 'query'>) {
-  const where = ['published'];
-  const params: unknown[] = [];
-  if (query.query) {
-    where.push(`search @@ websearch_to_tsquery('english', ?)`);
-    params.push(query.query);
-  }
-  if (query.difficulty) {
-    where.push('difficulty = ?');
-    params.push(query.difficulty);
-  }
-  return { where: where.join(' and '), params };
-}
-
 @Injectable()
 export class MikroOrmLevelRepository extends LevelRepository {
   constructor(private readonly em: EntityManager) {
@@ -89,53 +74,51 @@ export class MikroOrmLevelRepository extends LevelRepository {
     return this.em.findOne(LevelSchema, { number, published: true });
   }
 
-  async findWithNeighbours(number: number) {
+  async findPage(number: number): Promise<LevelPageRow> {
     const neighbour = (op: '<' | '>', order: 'desc' | 'asc') =>
       `(select json_build_object('number', number, 'title', title, 'difficulty', difficulty, 'reference_seconds', reference_seconds)
         from levels where published and number ${op} q.n order by number ${order} limit 1)`;
-    const [row] = await this.em.execute<(LevelRow & { prev: SummaryRow | null; next: SummaryRow | null })[]>(
+    // One statement: the guide, its neighbours and the helpfulness answers (guide_feedback, this module's own table).
+    const [row] = await this.em.execute<(LevelRow & { prev: SummaryRow | null; next: SummaryRow | null; helpful: string; not_helpful: string })[]>(
       `select l.number, l.title, l.difficulty, l.reference_seconds, l.unlocks_at, l.intro_html, l.tips, l.hints, l.steps,
               l.video, l.game_version, l.verified_on::text as verified_on, l.search_text, l.source_hash, l.published,
-              l.created_at, l.updated_at, ${neighbour('<', 'desc')} as prev, ${neighbour('>', 'asc')} as next
-       from (select ?::int as n) q left join levels l on l.number = q.n and l.published`,
+              l.created_at, l.updated_at, ${neighbour('<', 'desc')} as prev, ${neighbour('>', 'asc')} as next, f.helpful, f.not_helpful
+       from (select ?::int as n) q
+       left join levels l on l.number = q.n and l.published
+       cross join lateral (select count(*) filter (where helpful) as helpful, count(*) filter (where not helpful) as not_helpful
+                             from guide_feedback where level_number = q.n) f`,
       [number],
     );
     return {
       level: row?.number != null ? toLevel(row) : null,
       prev: row?.prev ? toSummary(row.prev) : undefined,
       next: row?.next ? toSummary(row.next) : undefined,
+      feedback: { helpful: Number(row?.helpful ?? 0), notHelpful: Number(row?.not_helpful ?? 0) },
     };
   }
 
-  async list(query: LevelListQuery, pageSize: number): Promise<LevelPage> {
-    const { where, params } = listFilter(query);
-    const order = query.query ? `ts_rank(search, websearch_to_tsquery('english', ?)) desc, number` : 'number';
-    const orderParams = query.query ? [query.query] : [];
-    const rows = await this.em.execute<(SummaryRow & { total: string })[]>(
-      `select ${SUMMARY_COLUMNS}, count(*) over () as total from levels where ${where} order by ${order} limit ? offset ?`,
-      [...params, ...orderParams, pageSize, (query.page - 1) * pageSize],
-    );
-    const total = rows[0] ? Number(rows[0].total) : await this.count(where, params);
-    return { levels: rows.map(toSummary), total };
-  }
-
-  private async count(where: string, params: unknown[]): Promise<number> {
-    const [row] = await this.em.execute<{ n: string }[]>(`select count(*) as n from levels where ${where}`, params);
-    return Number(row?.n ?? 0);
-  }
-
-  async countByDifficulty(text?: string) {
-    const { where, params } = listFilter({ query: text });
-    const rows = await this.em.execute<{ difficulty: Difficulty; n: string }[]>(
-      `select difficulty, count(*) as n from levels where ${where} group by difficulty`,
-      params,
+  async list(query: LevelListQuery, pageSize: number): Promise<LevelListPage> {
+    // The text filters the counts too; the difficulty filters only the page and its total.
+    const text = query.query ? ` and search @@ websearch_to_tsquery('english', ?)` : '';
+    const rank = query.query ? `ts_rank(search, websearch_to_tsquery('english', ?))` : '0';
+    const order = query.query ? 'rank desc, number' : 'number';
+    const shown = query.difficulty ? 'where difficulty = ?' : '';
+    const [row] = await this.em.execute<{ levels: SummaryRow[]; total: string; counts: Partial<Record<Difficulty, string>> }[]>(
+      `with matching as (select ${SUMMARY_COLUMNS}, ${rank} as rank from levels where published${text}),
+            shown as (select * from matching ${shown})
+       select (select coalesce(json_agg(json_build_object('number', number, 'title', title, 'difficulty', difficulty,
+                                                          'reference_seconds', reference_seconds) order by ${order}), '[]')
+                 from (select * from shown order by ${order} limit ? offset ?) page) as levels,
+              (select count(*) from shown) as total,
+              (select coalesce(json_object_agg(difficulty, n), '{}') from (select difficulty, count(*) as n from matching group by difficulty) c) as counts`,
+      [...(query.query ? [query.query, query.query] : []), ...(query.difficulty ? [query.difficulty] : []), pageSize, (query.page - 1) * pageSize],
     );
     const counts = { easy: 0, medium: 0, hard: 0, all: 0 };
-    for (const row of rows) {
-      counts[row.difficulty] = Number(row.n);
-      counts.all += Number(row.n);
+    for (const [difficulty, n] of Object.entries(row?.counts ?? {}) as [Difficulty, string][]) {
+      counts[difficulty] = Number(n);
+      counts.all += Number(n);
     }
-    return counts;
+    return { levels: (row?.levels ?? []).map(toSummary), total: Number(row?.total ?? 0), counts };
   }
 
   async hardest(limit: number): Promise<LevelPage> {

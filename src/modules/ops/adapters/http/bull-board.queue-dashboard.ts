@@ -1,21 +1,20 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { AppConfig } from 'src/config/app-config';
 import { AdminAccess, CrossSiteRequestError, isSiteOrigin } from 'src/modules/auth';
 import { toErrorResponse } from 'src/platform/errors/app-error.filter';
+import { SitePages } from 'src/platform/pages/site-pages';
 import { bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
 import { QUEUE_NAMES } from 'src/platform/queue/jobs';
 import { RedisConnection } from 'src/platform/redis/redis.module';
 import { A11Y_SCRIPT, DASHBOARD_A11Y_SCRIPT, dressDashboard } from './bull-board.theme';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
-
-/** How the site answers a GET of a path it does not have (the 404 page), so the dashboard leaves no trace for others. */
-export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** bull-board's page asks Google Fonts for IBM Plex; the site keeps browsers on its own origin, so it falls back to the system font. */
@@ -31,7 +30,7 @@ const GOOGLE_FONTS_LINK = /<link [^>]*href="https:\/\/fonts\.googleapis\.com\/[^
  * the site's policy.
  */
 @Injectable()
-export class BullBoardQueueDashboard implements OnApplicationShutdown {
+export class BullBoardQueueDashboard implements OnApplicationBootstrap, OnApplicationShutdown {
   private queues: Queue[] = [];
   /** Whether `queues` were built on a live connection (BullMQ asks the server once, as a queue is built). */
   private live = false;
@@ -41,14 +40,23 @@ export class BullBoardQueueDashboard implements OnApplicationShutdown {
     private readonly config: AppConfig,
     private readonly redis: RedisConnection,
     private readonly access: AdminAccess,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly pages: SitePages,
   ) {}
 
   /**
-   * Mounts the dashboard on the web app's Fastify instance (call before it listens). Without Redis
-   * nothing is mounted: /admin/queues is then a page showing the web process's own queues.
+   * Mounted on the web app's Fastify instance before it listens, once Nest has set its error and
+   * not-found handlers: loading a Fastify plugin settles the routes registered so far, and a route
+   * settled earlier would keep Fastify's own error answers. Nothing is mounted in a process without
+   * HTTP (the worker), or without Redis: /admin/queues is then a page showing the web process's own queues.
    */
-  async register(fastify: FastifyInstance, notFound: NotFoundPage): Promise<void> {
-    if (!this.redis.client) return;
+  async onApplicationBootstrap(): Promise<void> {
+    const http = this.adapterHost.httpAdapter as { getInstance(): FastifyInstance } | undefined;
+    if (!http || !this.redis.client) return;
+    await this.register(http.getInstance());
+  }
+
+  private async register(fastify: FastifyInstance): Promise<void> {
     const board = new BullBoardFastifyAdapter().setBasePath(QUEUE_DASHBOARD_PATH);
     // The queues come with the first admitted request, once the site's Redis connection is up (see refreshQueues).
     const { replaceQueues } = createBullBoard({
@@ -73,7 +81,7 @@ export class BullBoardQueueDashboard implements OnApplicationShutdown {
         scope.addHook('onRoute', (route) => {
           const handler = route.handler as RouteHandlerMethod;
           route.handler = async function (this: FastifyInstance, request, reply) {
-            if (!(await gate(request, reply, notFound))) return reply;
+            if (!(await gate(request, reply))) return reply;
             admitted.add(request);
             refreshQueues();
             // bull-board's static files answer through a callback: wait for the reply instead of undefined.
@@ -124,9 +132,10 @@ export class BullBoardQueueDashboard implements OnApplicationShutdown {
   }
 
   /** True when the request may reach the dashboard; otherwise it has been answered. */
-  private async gate(request: FastifyRequest, reply: FastifyReply, notFound: NotFoundPage): Promise<boolean> {
+  private async gate(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     if (!(await this.access.isAdmin(request))) {
-      if (request.method === 'GET' || request.method === 'HEAD') await notFound(request, reply);
+      // What the site answers an unknown path: its 404 page (set by the SSR bridge).
+      if (request.method === 'GET' || request.method === 'HEAD') await this.pages.serve(request, reply);
       else reply.callNotFound();
       return false;
     }

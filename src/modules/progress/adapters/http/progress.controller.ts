@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiConflictResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOperation,
@@ -13,11 +14,10 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppConfig } from 'src/config/app-config';
-import { parseLevelId } from 'src/contracts/levels';
 import type { ProgressExport, ProgressSyncInput, ProgressSyncResult } from 'src/contracts/progress-sync';
 import { progressExportSchema, progressMarkInputSchema, progressSyncInputSchema, progressSyncResultSchema } from 'src/contracts/progress.schema';
 import { SignedInGuard } from 'src/modules/auth';
-import { ValidationError } from 'src/platform/errors/app-error';
+import { LEVEL_NUMBER_PARAM, LevelNumberPipe } from 'src/platform/http/level-number.pipe';
 import { ApiJsonBody, ApiJsonResponse, jsonSchema } from 'src/platform/http/openapi-schema';
 import { voterIdOf } from 'src/platform/http/voter-id';
 import { ZodPipe } from 'src/platform/http/zod.pipe';
@@ -45,11 +45,15 @@ export class ProgressController {
   @ApiSecurity('session')
   @ApiOperation({
     summary: "Merge this browser's progress into the account (per level the later change wins) and answer the account's",
-    description: `Entries carry their age in milliseconds, not a time, so a browser's wrong clock does not matter. At most 500 a request (send more in batches); levels past the game's last are left out.`,
+    description:
+      "The first sync of a browser with the account sends all its entries and gets all the account's. Later ones send `since` (the last answer's `cursor`) and only the entries changed since; the answer then holds only what changed after that cursor, and the levels sent. " +
+      "Entries carry their age in milliseconds, not a time, so a browser's wrong clock does not matter. At most 500 a request (send more in batches); levels past the game's last are left out. " +
+      'A `since` that is not this account\'s answers 409 PROGRESS.SYNC_RESTART: sync again without it.',
   })
   @ApiJsonBody(progressSyncInputSchema)
   @ApiJsonResponse(progressSyncResultSchema)
   @ApiBadRequestResponse(ERROR)
+  @ApiConflictResponse({ description: 'Not this account\'s cursor: send everything, without `since` (PROGRESS.SYNC_RESTART)', ...ERROR })
   @ApiUnauthorizedResponse(ERROR)
   @ApiTooManyRequestsResponse(ERROR)
   sync(@Req() request: FastifyRequest, @Body(new ZodPipe(progressSyncInputSchema)) body: ProgressSyncInput): Promise<ProgressSyncResult> {
@@ -83,21 +87,18 @@ export class ProgressController {
   @HttpCode(204)
   @RateLimit(10, 60_000)
   @ApiOperation({ summary: '"Solved it" / "Still stuck" on a guide, counted once per browser (by the vid cookie); never tied to an account' })
-  @ApiParam({ name: 'number', description: 'Level number, 1 to the search maximum (635)', example: 27 })
+  @ApiParam(LEVEL_NUMBER_PARAM)
   @ApiJsonBody(progressMarkInputSchema)
   @ApiNoContentResponse({ description: 'Counted' })
   @ApiBadRequestResponse(ERROR)
   @ApiNotFoundResponse({ description: 'The level has no guide (PROGRESS.NO_GUIDE)', ...ERROR })
   @ApiTooManyRequestsResponse(ERROR)
   async mark(
-    @Param('number') raw: string,
+    @Param('number', LevelNumberPipe) number: number,
     @Body(new ZodPipe(progressMarkInputSchema)) body: z.infer<typeof progressMarkInputSchema>,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<void> {
-    const max = this.config.public.levels.searchMax;
-    const number = parseLevelId(raw, max);
-    if (number === null) throw new ValidationError(`Invalid level number: it must be a whole number from 1 to ${max}`);
     await this.progress.mark(number, voterIdOf(request, reply, this.config.http.publicUrl.startsWith('https:')), body.state);
   }
 }

@@ -23,15 +23,19 @@ export class MikroOrmAccountProgressRepository extends AccountProgressRepository
         const before = current.levels[Number(level)];
         return !before || before.state !== entry.state || before.at !== entry.at;
       });
+      if (!changed.length) return { ...current, levels: merged };
+      const revision = current.revision + 1;
       for (let i = 0; i < changed.length; i += ROWS_PER_INSERT) {
         const rows = changed.slice(i, i + ROWS_PER_INSERT);
         await em.execute(
-          `insert into account_progress (user_id, level_number, state, changed_at) values ${rows.map(() => '(?, ?, ?, ?)').join(', ')}
-           on conflict (user_id, level_number) do update set state = excluded.state, changed_at = excluded.changed_at`,
-          rows.flatMap(([level, entry]) => [userId, Number(level), entry.state, new Date(entry.at)]),
+          `insert into account_progress (user_id, level_number, state, changed_at, revision) values ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')}
+           on conflict (user_id, level_number) do update set state = excluded.state, changed_at = excluded.changed_at, revision = excluded.revision`,
+          rows.flatMap(([level, entry]) => [userId, Number(level), entry.state, new Date(entry.at), revision]),
         );
       }
-      return { levels: merged, clearedAt: current.clearedAt };
+      await em.execute(`update account_progress_resets set revision = ? where user_id = ?`, [revision, userId]);
+      const changedIn = { ...current.changedIn, ...Object.fromEntries(changed.map(([level]) => [level, revision])) };
+      return { levels: merged, clearedAt: current.clearedAt, revision, changedIn };
     });
   }
 
@@ -50,16 +54,20 @@ export class MikroOrmAccountProgressRepository extends AccountProgressRepository
   }
 
   private async load(em: Executor, userId: string, lock: boolean): Promise<AccountProgress> {
-    const [reset] = await em.execute<{ cleared_at: Date | null }[]>(
-      `select cleared_at from account_progress_resets where user_id = ?${lock ? ' for update' : ''}`,
+    const [reset] = await em.execute<{ cleared_at: Date | null; revision: number }[]>(
+      `select cleared_at, revision from account_progress_resets where user_id = ?${lock ? ' for update' : ''}`,
       [userId],
     );
-    const rows = await em.execute<{ level_number: number; state: ProgressState; changed_at: Date }[]>(
-      `select level_number, state, changed_at from account_progress where user_id = ?`,
+    const rows = await em.execute<{ level_number: number; state: ProgressState; changed_at: Date; revision: number }[]>(
+      `select level_number, state, changed_at, revision from account_progress where user_id = ?`,
       [userId],
     );
     const levels: ProgressLevels = {};
-    for (const row of rows) levels[row.level_number] = { state: row.state, at: new Date(row.changed_at).getTime() };
-    return { levels, clearedAt: reset?.cleared_at ? new Date(reset.cleared_at).getTime() : null };
+    const changedIn: Record<number, number> = {};
+    for (const row of rows) {
+      levels[row.level_number] = { state: row.state, at: new Date(row.changed_at).getTime() };
+      changedIn[row.level_number] = row.revision;
+    }
+    return { levels, clearedAt: reset?.cleared_at ? new Date(reset.cleared_at).getTime() : null, revision: reset?.revision ?? 0, changedIn };
   }
 }

@@ -27,6 +27,8 @@ export const AccountProgressSchema = defineEntity({
     levelNumber: p.integer().primary().autoincrement(false),
     state: p.string().length(8),
     changedAt: p.datetime(),
+    /** The account's revision that last changed it: what a browser's cursor is compared with. */
+    revision: p.integer().default(0),
   },
 });
 
@@ -36,6 +38,8 @@ export const AccountProgressResetSchema = defineEntity({
   properties: {
     userId: p.uuid().primary(),
     clearedAt: p.datetime().nullable(),
+    /** Raised by each sync that changes an entry. */
+    revision: p.integer().default(0),
   },
 });
 

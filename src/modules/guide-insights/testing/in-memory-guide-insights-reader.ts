@@ -1,0 +1,31 @@
+import { GuideInsightsReader, type GuideInsightRecord } from '../domain/guide-insights-reader.port';
+import type { OrderTerm } from '../domain/guide-order';
+
+/**
+ * The /admin/guides read model over records a spec gives, sorted by the order's terms as the SQL
+ * sorts (a missing helpful ratio last, whichever the direction) and paged. The aggregate query
+ * over the other modules' tables is proven by test/guide-insights.int-spec.ts.
+ */
+export class InMemoryGuideInsightsReader extends GuideInsightsReader {
+  readonly asked: { order: readonly OrderTerm[]; recentSince: string }[] = [];
+
+  constructor(readonly records: GuideInsightRecord[] = []) {
+    super();
+  }
+
+  async page(order: readonly OrderTerm[], recentSince: string, limit: number, offset: number) {
+    this.asked.push({ order, recentSince });
+    const compare = (a: GuideInsightRecord, b: GuideInsightRecord) => {
+      for (const { measure, dir } of order) {
+        const [x, y] = [a[measure], b[measure]];
+        if (x === y) continue;
+        if (x === null) return 1;
+        if (y === null) return -1;
+        return dir === 'asc' ? x - y : y - x;
+      }
+      return 0;
+    };
+    const sorted = [...this.records].sort(compare);
+    return { rows: sorted.slice(offset, offset + limit), total: sorted.length };
+  }
+}

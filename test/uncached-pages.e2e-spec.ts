@@ -1,0 +1,83 @@
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { useSite } from './support/site';
+
+/** A Prometheus sample's value, 0 when the series does not exist yet. */
+function sample(metrics: string, series: string): number {
+  const line = metrics.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+/** One GET whose body is read as it came over the wire, undecoded. */
+function raw(port: number, path: string, acceptEncoding: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path, headers: { 'accept-encoding': acceptEncoding, connection: 'close' }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/**
+ * Pages rendered on every request (the page cache off, so every request runs its loader): the
+ * database round trips of each load, as an operator reads them (the metric
+ * page_database_round_trips, by route), and how the page is compressed.
+ */
+describe('pages rendered per request (built app, PostgreSQL, page cache off)', () => {
+  const site = useSite({ env: { PAGE_CACHE: 'false', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true' } });
+
+  /** Loads `path` and answers its status and the round trips its load recorded under `route`. */
+  async function load(path: string, route: string) {
+    const series = (kind: 'sum' | 'count') => `page_database_round_trips_${kind}{route="${route}"}`;
+    const before = await (await fetch(`${site.url}/metrics`)).text();
+    const response = await fetch(`${site.url}${path}`);
+    await response.arrayBuffer();
+    const after = await (await fetch(`${site.url}/metrics`)).text();
+    return {
+      status: response.status,
+      loads: sample(after, series('count')) - sample(before, series('count')),
+      roundTrips: sample(after, series('sum')) - sample(before, series('sum')),
+    };
+  }
+
+  it('loads a level page, its payload and a level without a guide in one round trip each', async () => {
+    expect(await load('/levels/27', '/levels/:id')).toEqual({ status: 200, loads: 1, roundTrips: 1 });
+    expect(await load('/levels/27/_payload.json', '/levels/:id/_payload.json')).toEqual({ status: 200, loads: 1, roundTrips: 1 });
+    expect(await load('/levels/25', '/levels/:id')).toEqual({ status: 200, loads: 1, roundTrips: 1 });
+  });
+
+  it('loads the list, the blog and the pricing page in the fewest round trips, a filtered list too', async () => {
+    expect(await load('/levels', '/levels')).toEqual({ status: 200, loads: 1, roundTrips: 1 });
+    expect(await load('/levels?difficulty=hard&query=door&page=2', '/levels')).toEqual({ status: 200, loads: 1, roundTrips: 1 });
+    expect(await load('/blog', '/blog')).toEqual({ status: 200, loads: 1, roundTrips: 1 });
+    // The packs come from content/pricing.yaml: nothing to ask the database.
+    expect(await load('/pricing', '/pricing')).toEqual({ status: 200, loads: 1, roundTrips: 0 });
+  });
+
+  it('loads the home page in two round trips: its loader asks two questions (featured guides, guide ranges), at once', async () => {
+    expect(await load('/', '/')).toEqual({ status: 200, loads: 1, roundTrips: 2 });
+  });
+
+  it('asks the database nothing for a level number out of range (404)', async () => {
+    expect(await load('/levels/99999', '/levels/:id')).toEqual({ status: 404, loads: 1, roundTrips: 0 });
+  });
+
+  it('answers a browser gzip, whole with its length, a client that takes brotli only brotli, and identity to the rest', async () => {
+    const browser = await raw(site.port, '/levels/27', 'gzip, deflate, br, zstd');
+    expect(browser.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'accept-encoding', 'content-length': String(browser.body.length) });
+    const html = gunzipSync(browser.body).toString();
+    expect(html).toContain('The Locked Observatory');
+    // A third of the page or less on the wire.
+    expect(browser.body.length).toBeLessThan(html.length / 3);
+    const brotliOnly = await raw(site.port, '/levels/27', 'br');
+    expect(brotliOnly.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotliOnly.body).toString()).toBe(html);
+    const plain = await raw(site.port, '/levels/27', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(html);
+  });
+});
