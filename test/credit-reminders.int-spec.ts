@@ -120,6 +120,17 @@ describe('credit reminders on PostgreSQL', () => {
     expect(mailsTo(user.email)).toHaveLength(0);
   });
 
+  it("answers a mail's unsubscribe link after its account was deleted, writing nothing", async () => {
+    const user = await newUser();
+    await grant(user.id, 50, 5);
+    await runBoth();
+    const link = mailsTo(user.email)[0]!.listUnsubscribe!;
+    await em.getConnection().execute('delete from users where id = ?', [user.id]);
+    const token = new URL(link).searchParams.get('token')!;
+    await expect(workers[1]!.reminders.unsubscribe(token)).resolves.toEqual({ kind: 'expiry' });
+    expect(await em.getConnection().execute('select 1 from mail_preferences where user_id = ?', [user.id])).toEqual([]);
+  });
+
   it('lists the statement with lots, reasons and the balance after each change', async () => {
     const user = await newUser();
     await grant(user.id, 5);

@@ -138,7 +138,7 @@ async function listTests(script: string): Promise<string[]> {
 /** Every spec file in the repository, by the names the style guide gives them. */
 async function allSpecFiles(): Promise<string[]> {
   const found: string[] = [];
-  for (const dir of ['src', 'web', 'test']) {
+  for (const dir of ['src', 'web', 'scripts', 'test']) {
     for (const entry of await readdir(join(ROOT, dir), { recursive: true })) {
       if (/\.(spec\.tsx?|int-spec\.ts|e2e-spec\.ts)$/.test(entry)) found.push(join(dir, entry));
     }

@@ -22,10 +22,11 @@ export function mikroOrmOptions(url: string, kind: 'postgres' | 'embedded'): Opt
       allOrNothing: true,
       snapshot: false,
     },
-    // The credit ledger's (trial claims included), the orders', the image jobs' and the account progress tables carry CHECK constraints, partial
+    // The credit ledger's (trial claims and reminders included), the orders', the image jobs', the account progress and the
+    // mail preferences tables carry CHECK constraints, partial
     // indexes and foreign keys that only their hand-written migrations state (their adapters use
     // SQL for row locks and conditional updates): migration:create leaves them alone.
-    schemaGenerator: { skipTables: [/^credit_/, 'trial_claims', 'orders', 'order_refunds', 'payment_events', 'image_jobs', /^account_progress/] },
+    schemaGenerator: { skipTables: [/^credit_/, 'trial_claims', 'orders', 'order_refunds', 'payment_events', 'image_jobs', /^account_progress/, 'mail_preferences'] },
     // The embedded server is one PGlite instance: one connection serialises work cleanly.
     pool: kind === 'embedded' ? { min: 0, max: 1 } : { min: 0, max: 10 },
     driverOptions: {

@@ -67,14 +67,16 @@ export class PostgresReminderStore extends ReminderStore {
     return { lowBalance: row?.low_balance ?? true, expiry: row?.expiry ?? true };
   }
 
+  /** A deleted account has no row to keep (a mail's unsubscribe link can outlive it): nothing is written, the defaults answer. */
   async setPreferences(userId: string, changes: Partial<MailPreferences>): Promise<MailPreferences> {
     const [row] = await this.db.query<{ low_balance: boolean; expiry: boolean }>(
-      `insert into mail_preferences (user_id, low_balance, expiry) values (?, coalesce(?, true), coalesce(?, true))
+      `insert into mail_preferences (user_id, low_balance, expiry)
+       select ?, coalesce(?, true), coalesce(?, true) where exists (select 1 from users where id = ?)
        on conflict (user_id) do update set low_balance = coalesce(?, mail_preferences.low_balance), expiry = coalesce(?, mail_preferences.expiry), updated_at = now()
        returning low_balance, expiry`,
-      [userId, changes.lowBalance ?? null, changes.expiry ?? null, changes.lowBalance ?? null, changes.expiry ?? null],
+      [userId, changes.lowBalance ?? null, changes.expiry ?? null, userId, changes.lowBalance ?? null, changes.expiry ?? null],
     );
-    return { lowBalance: row!.low_balance, expiry: row!.expiry };
+    return row ? { lowBalance: row.low_balance, expiry: row.expiry } : { lowBalance: changes.lowBalance ?? true, expiry: changes.expiry ?? true };
   }
 
   async statement(userId: string): Promise<StatementLine[]> {
