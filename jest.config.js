@@ -37,12 +37,13 @@ const services = {
 };
 
 /**
- * Tier 4: real browsers, and tests whose subject is processes themselves (npm scripts, benches, start-up,
- * shutdown, the worker process, the embedded database). Everything else in test/ is tier 3.
+ * Tier 4: real browsers, and tests whose subject is processes themselves (npm scripts, benches, start-up
+ * and readiness, shutdown, the worker process and the image jobs it runs and is killed in, the embedded
+ * database, the fleet). Everything else in test/ is tier 3.
  */
 const BROWSER_AND_PROCESS = [
   '/test/([^/]+\\.)?browser\\.e2e-spec\\.ts$',
-  '/test/(npm-scripts|quality-bench|startup|shutdown|worker|embedded-database|fleet)\\.e2e-spec\\.ts$',
+  '/test/(npm-scripts|quality-bench|startup|readiness|shutdown|worker|images|embedded-database|fleet)\\.e2e-spec\\.ts$',
 ];
 
 /**

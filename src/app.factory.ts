@@ -3,6 +3,7 @@ import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { TooManyConnectionsError } from './platform/errors/app-error';
@@ -16,8 +17,11 @@ import { requestIdOf } from './platform/logging/request-id';
 import { RedisConnection } from './platform/redis/redis.module';
 import { SsrModule } from './ssr/ssr.module';
 
-/** Builds the web application for main.ts, which calls listen() on it. */
-export async function createWebApp(config: AppConfig, rootDir: string): Promise<NestFastifyApplication> {
+/**
+ * Builds the web application (used by main.ts and by the tests' in-process app, which passes `logs`
+ * to read the log lines). Call listen() or init() on it.
+ */
+export async function createWebApp(config: AppConfig, rootDir: string, options: { logs?: DestinationStream } = {}): Promise<NestFastifyApplication> {
   const pages = await SsrModule.createSource(config.env === 'development' ? 'vite' : 'built', rootDir);
   const { trustProxy, limits } = config.http;
   const cuts = new ConnectionCutLog(new NestLogger('HTTP'), limits);
@@ -32,7 +36,7 @@ export async function createWebApp(config: AppConfig, rootDir: string): Promise<
       writeClientError(error, socket);
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, pages), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, pages, options.logs), adapter, {
     bufferLogs: true,
     // Stripe signs the exact bytes it sends: the webhook verifies request.rawBody.
     rawBody: true,

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
+import type { DestinationStream } from 'pino';
 import { AppConfig } from './config/app-config';
 import { AccountModule } from './modules/account/account.module';
 import { AuthModule } from './modules/auth/auth.module';
@@ -27,11 +28,11 @@ export const FEATURE_MODULES = [AuthModule, ErrorLogModule, LevelsModule, Conten
 /** The web process: platform, feature modules, and last the SSR catch-all for pages. */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, pages: ServerEntrySource): DynamicModule {
+  static forRoot(config: AppConfig, pages: ServerEntrySource, logs?: DestinationStream): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot(config),
+        PlatformModule.forRoot(config, { logs }),
         HealthModule,
         MetricsModule,
         // Recurring work (RecurringWork: outbox relays, credit expiry, stale orders) runs where the jobs run: here

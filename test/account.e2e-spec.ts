@@ -3,7 +3,7 @@ import type { Client } from 'pg';
 import type { AccountExport } from 'src/contracts/account-export';
 import type { CheckoutView, CreditsView } from 'src/contracts/billing';
 import { linkToken, type MailSink } from './support/mail-sink';
-import { startSite, type Site } from './support/site';
+import { startInProcessSite, type InProcessSite } from './support/site';
 import { until } from './support/until';
 
 const PASSWORD = 'correct horse battery';
@@ -14,12 +14,12 @@ const PASSWORD = 'correct horse battery';
  * address, its orders stay under another id, and the address signs up again without a second trial.
  */
 describe('the account: data export and deletion', () => {
-  let site: Site;
+  let site: InProcessSite;
   let db: Client;
   let mail: MailSink;
 
   beforeAll(async () => {
-    site = await startSite({ mail: true, env: { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', TRIAL_CREDITS: '10' } });
+    site = await startInProcessSite({ mail: true, env: { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', TRIAL_CREDITS: '10' } });
     db = await site.db();
     mail = site.mail!;
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { linkToken } from './support/mail-sink';
 import { REDIS_URL } from './support/services';
-import { startSite, useSite, type Site } from './support/site';
+import { startInProcessSite, useInProcessSite, useSite, type InProcessSite } from './support/site';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 import { until } from './support/until';
 
@@ -19,14 +19,14 @@ const randomIp = () => `10.${[1, 2, 3].map(() => Math.floor(Math.random() * 250)
 const unique = (name: string) => `${name}-${randomBytes(4).toString('hex')}@example.com`;
 
 /** Signs up through the API (the app hashes the password) and marks the address confirmed. */
-async function confirmedAccount(site: Site, email: string): Promise<void> {
+async function confirmedAccount(site: Pick<InProcessSite, 'url' | 'db'>, email: string): Promise<void> {
   expect((await post(site, '/auth/sign_up', { email, password: PASSWORD, password_confirmation: PASSWORD }, randomIp())).status).toBe(202);
   const db = await site.db();
   expect((await db.query(`update users set confirmed_at = now() where email = $1`, [email])).rowCount).toBe(1);
 }
 
 describe('sign-in limits on PostgreSQL and Redis', () => {
-  const site = useSite({
+  const site = useInProcessSite({
     redis: true,
     env: {
       HAS_LOGIN: 'true',
@@ -75,9 +75,9 @@ describe('sign-in limits on PostgreSQL and Redis', () => {
 
 describe('wrong passwords per account per hour, from many addresses', () => {
   const CAP = 12;
+  // The built site: the worker process sends the mail.
   const site = useSite({
     redis: true,
-    // The worker sends the mail.
     worker: true,
     mail: true,
     env: {
@@ -189,12 +189,12 @@ describe('wrong passwords per account per hour, from many addresses', () => {
 
 describe('limits while Redis is down', () => {
   let redisProxy: TcpProxy;
-  let site: Site;
+  let site: InProcessSite;
 
   beforeAll(async () => {
     const redis = new URL(REDIS_URL);
     redisProxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
-    site = await startSite({ redis: true, env: { REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`, HAS_LOGIN: 'true', MIGRATE_ON_START: 'true', TRUST_PROXY: '1' } });
+    site = await startInProcessSite({ redis: true, env: { REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`, HAS_LOGIN: 'true', MIGRATE_ON_START: 'true', TRUST_PROXY: '1' } });
     redisProxy.cut();
   });
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { freePort, type RunningApp } from './support/app-process';
 import { linkToken, type MailSink } from './support/mail-sink';
-import { startSite, type Site } from './support/site';
+import { startInProcessSite, startSite, type InProcessSite, type Site } from './support/site';
 import { until } from './support/until';
 
 const PASSWORD = 'correct horse battery';
@@ -261,7 +261,7 @@ describe('accounts on PostgreSQL, Redis, the worker and an SMTP server', () => {
 });
 
 describe('account settings', () => {
-  const sites: Site[] = [];
+  const sites: InProcessSite[] = [];
 
   afterAll(async () => {
     await Promise.all(sites.map((s) => s.close()));
@@ -269,7 +269,7 @@ describe('account settings', () => {
 
   /** A site with these settings (on PostgreSQL: the settings, not the database, are the point). */
   async function appWith(env: Record<string, string>) {
-    const site = await startSite({ env });
+    const site = await startInProcessSite({ env });
     sites.push(site);
     return site;
   }
@@ -323,7 +323,7 @@ describe('account settings', () => {
 
 describe('sign-up while Redis is down', () => {
   it('answers 202 and keeps the confirmation in the outbox (the sweeper queues it), so the browser has nothing to retry', async () => {
-    const site = await startSite({
+    const site = await startInProcessSite({
       env: { MIGRATE_ON_START: 'true', HAS_LOGIN: 'true', REDIS_URL: `redis://127.0.0.1:${await freePort()}`, SMTP_URL: 'smtp://127.0.0.1:9' },
     });
     try {

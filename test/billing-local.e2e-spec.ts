@@ -3,10 +3,9 @@ import { Client } from 'pg';
 import type { AdminOrderDetail, AdminOrderView, CheckoutView, CreditsView, LedgerEventView, OrderView, Paged } from 'src/contracts/billing';
 import { creditsViewSchema, ledgerPageSchema, orderPageSchema, orderViewSchema } from 'src/contracts/billing.schema';
 import { insertSignedInUser } from './support/accounts';
-import type { RunningApp } from './support/app-process';
+import type { InProcessApp } from './support/in-process-app';
 import { linkToken, type MailSink } from './support/mail-sink';
-import { REDIS_URL, testRedisPrefix } from './support/services';
-import { startSite, type Site } from './support/site';
+import { startInProcessSite, type InProcessSite } from './support/site';
 import { until } from './support/until';
 
 const PASSWORD = 'correct horse battery';
@@ -18,17 +17,18 @@ const DAY = 86_400_000;
 /**
  * The embedded payment default end to end: no Stripe key, so checkout goes to the local test
  * checkout, whose Pay and Cancel buttons take the same fulfilment path as a Stripe webhook. The
- * built server runs without Redis, so it also runs the scheduled housekeeping itself.
+ * web app runs without Redis, so it also runs the scheduled housekeeping itself (the worker runs the
+ * same with Redis: test/worker.e2e-spec.ts).
  */
 describe('credits with the local test checkout, end to end', () => {
-  let site: Site;
+  let site: InProcessSite;
   let mail: MailSink;
-  let app: RunningApp;
+  let app: InProcessApp;
   let db: Client;
   let seeded: { userId: string; token: string };
 
   beforeAll(async () => {
-    site = await startSite({
+    site = await startInProcessSite({
       mail: true,
       env: { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', ADMIN_EMAILS: `${ADMIN},${SUPPORT_ADMIN}`, NODE_ENV: 'production', MIGRATE_ON_START: 'true', TRUST_PROXY: 'true' },
       // Seeded before the process that runs the housekeeping starts: an expired lot and a stale
@@ -325,26 +325,5 @@ describe('credits with the local test checkout, end to end', () => {
     });
     // The seeded account was confirmed before payments were on: the housekeeping owed it its trial.
     expect((await read<CreditsView>('/api/v1/credits', seeded.token)).balance).toBe(10);
-  });
-
-  it('runs the same housekeeping in the worker when Redis is set', async () => {
-    const redisKeys = testRedisPrefix();
-    const { rows } = await db.query<{ id: string }>(
-      `insert into credit_lots (user_id, source, source_ref, description, granted, remaining, expires_at)
-       values ($1, 'admin', 'seed:worker', 'Worker test credits', 3, 3, now() + interval '1 day') returning id`,
-      [seeded.userId],
-    );
-    await db.query(`insert into credit_events (user_id, kind, credits, lot_id, description) values ($1, 'grant', 3, $2, 'Worker test credits')`, [seeded.userId, rows[0]!.id]);
-    await db.query(`update credit_lots set expires_at = now() - interval '1 second' where id = $1`, [rows[0]!.id]);
-    const worker = await site.startWorker({ REDIS_URL, REDIS_KEY_PREFIX: redisKeys.prefix });
-    try {
-      // The worker's own log, so a run of the web process's minutely housekeeping cannot pass for it.
-      await until('the worker to record the expiry', () => /Housekeeping: 1 lot\(s\) expired/.test(worker.output()));
-      const { rows: events } = await db.query(`select credits from credit_events where lot_id = $1 and kind = 'expire'`, [rows[0]!.id]);
-      expect(events).toEqual([{ credits: -3 }]);
-    } finally {
-      expect(await worker.stop()).toBe(0);
-      await redisKeys.drop();
-    }
   });
 });

@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { Client } from 'pg';
 import type { CreditsView, LedgerEventView, OrderView, Paged } from 'src/contracts/billing';
-import type { RunningApp } from './support/app-process';
-import { startSite, type Site } from './support/site';
+import type { InProcessApp } from './support/in-process-app';
+import { startInProcessSite, type InProcessSite } from './support/site';
 import { startStripeStandIn, type StripeStandIn } from './support/stripe-stand-in';
 import { until } from './support/until';
 
@@ -13,21 +13,21 @@ const ADMIN = 'billing-ops@example.com';
 const WEBHOOK = '/api/v1/payments/stripe/webhook';
 
 /**
- * Stripe payments end to end: the built server as a real process on a database of its own, the
+ * Stripe payments end to end: the web app on a database of its own, the
  * real Stripe SDK talking to a local stand-in, and webhooks signed like Stripe signs them. Redis is
  * on (own key prefix) and no worker runs, so no scheduled housekeeping grants trials: every balance
  * below comes from the orders alone.
  */
 describe('credits and Stripe payments, end to end', () => {
-  let site: Site;
+  let site: InProcessSite;
   let standIn: StripeStandIn;
-  let app: RunningApp;
+  let app: InProcessApp;
   let db: Client;
   let adminToken: string;
 
   beforeAll(async () => {
     standIn = await startStripeStandIn({ secretKey: SECRET_KEY });
-    site = await startSite({
+    site = await startInProcessSite({
       redis: true,
       env: {
         HAS_LOGIN: 'true',
@@ -40,7 +40,7 @@ describe('credits and Stripe payments, end to end', () => {
         ADMIN_EMAILS: ADMIN,
         // Each test is a visitor of its own through X-Forwarded-For (per-IP rate limits).
         TRUST_PROXY: 'true',
-        // The success page may ask Stripe at once (the races below); the spacing has a process of its own.
+        // The success page may ask Stripe at once (the races below); the spacing has an app of its own.
         STRIPE_LOOKUP_DELAYS_MS: '0,0,0',
       },
     });
@@ -600,11 +600,11 @@ describe('credits and Stripe payments, end to end', () => {
     expect(latest).toMatchObject({ amount_cents: 299, status: 'failed' });
   });
 
-  it('has none of it with payments off: a second process without HAS_PAYMENT answers 404', async () => {
+  it('has none of it with payments off: a second app without HAS_PAYMENT answers 404', async () => {
     const { token } = await newUser();
     const paymentsOff = await site.startApp({ HAS_PAYMENT: 'false' });
     const base = paymentsOff.url;
-    const order = await checkout(token); // on the first process, still on
+    const order = await checkout(token); // on the first app, still on
     const { session } = standIn.markPaid(order.sessionId);
     const delivery = signed('checkout.session.completed', session);
 
@@ -620,7 +620,7 @@ describe('credits and Stripe payments, end to end', () => {
     }
     const hook = await postWebhook(delivery.body, delivery.signature, base);
     expect(hook.status).toBe(404);
-    // The page too (the first process, payments on, shows it).
+    // The page too (the first app, payments on, shows it).
     const page = (from: string) => fetch(`${from}/pricing`, { headers: { 'x-forwarded-for': ip, accept: 'text/html' } });
     expect((await page(app.url)).status).toBe(200);
     const off = await page(base);

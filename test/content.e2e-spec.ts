@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT } from './support/app-process';
-import { useSite } from './support/site';
+import { useInProcessSite } from './support/site';
 
 /** The blog and content pages of the shipped sample content. */
 describe('blog and content pages', () => {
-  const site = useSite({
+  const site = useInProcessSite({
     env: {
       APP_STORE_URL: 'https://apps.example/mystery-doors',
       PLAY_STORE_URL: 'https://play.example/mystery-doors',

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { startSite, type Site } from './support/site';
+import { startInProcessSite, type InProcessSite } from './support/site';
 
 interface Profile {
   sub: string;
@@ -18,7 +18,7 @@ interface Profile {
 describe('Google sign-in', () => {
   let provider: ChildProcess;
   let issuer: string;
-  let site: Site;
+  let site: InProcessSite;
 
   /** The confirmation token mailed to `email` (no SMTP here: mail is written under DATA_DIR/mail). */
   async function confirmationToken(email: string): Promise<string> {
@@ -45,7 +45,7 @@ describe('Google sign-in', () => {
     provider = fork(join(__dirname, 'support/oauth-provider.mjs'), [], { stdio: 'inherit' });
     const [first] = (await once(provider, 'message')) as [{ issuer: string }];
     issuer = first.issuer;
-    site = await startSite({
+    site = await startInProcessSite({
       env: {
         HAS_LOGIN: 'true',
         GOOGLE_OAUTH_LOGIN: 'true',

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { CONTENT_CLI, ROOT } from './support/app-process';
 import { poll } from './support/poll';
-import { useSite } from './support/site';
+import { useInProcessSite } from './support/site';
 
 const ADMIN = 'content@example.com';
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
@@ -15,9 +15,9 @@ type Init = Omit<RequestInit, 'headers'> & { headers?: Record<string, string> };
  * process, /admin/guides and its API for admins only, reports marked handled, and the list of
  * wanted guides the same as `npm run content:wanted` prints.
  */
-describe('guide insights over HTTP (built app, PostgreSQL)', () => {
+describe('guide insights over HTTP (PostgreSQL)', () => {
   // A short page-cache TTL, so a new answer shows on the cached guide page within a second; views written every 200 ms.
-  const site = useSite({
+  const site = useInProcessSite({
     publicUrl: true,
     env: { HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN, TRUST_PROXY: 'true', MIGRATE_ON_START: 'true', PAGE_CACHE_TTL_SECONDS: '1', GUIDE_VIEWS_FLUSH_MS: '200' },
   });
@@ -129,12 +129,12 @@ describe('guide insights over HTTP (built app, PostgreSQL)', () => {
     await expect((await site.db()).query('select count(*)::int as n from guide_views where level_number = 8')).resolves.toMatchObject({ rows: [{ n: 0 }] });
   });
 
-  it('adds up the views of several web processes, each writing its own counts, the last at shutdown', async () => {
+  it('adds up the views of several web apps, each writing its own counts, the last at shutdown', async () => {
     const other = await site.startApp({ GUIDE_VIEWS_FLUSH_MS: '3600000' });
     for (let i = 0; i < 2; i++) expect((await fetch(`${other.url}/levels/60`, { headers: { 'user-agent': CHROME } })).status).toBe(200);
     expect((await call('/levels/60', { headers: { 'user-agent': CHROME } })).status).toBe(200);
     await poll(async () => (await guideRow(60)).views_total).toBe(1);
-    // Its counts are in its memory until it stops: SIGTERM writes them.
+    // Its counts are in its memory until it stops: shutting down (on SIGTERM in a process) writes them.
     expect(await other.stop()).toBe(0);
     expect((await guideRow(60)).views_total).toBe(3);
   });

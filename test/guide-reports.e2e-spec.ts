@@ -1,19 +1,17 @@
 import { join } from 'node:path';
-import { useSite } from './support/site';
+import { useInProcessSite } from './support/site';
 
 const CONTENT_DIR = join(__dirname, 'fixtures/content');
 const ADMINS = ['ann@example.com', 'bob@example.com'];
 const WORDS = 'Step 2 says <b>four</b> & the dial only goes to three.';
 
 /**
- * "Something wrong with this guide?" as deployed: the web process takes the report and queues its
- * notification in Redis, the worker mails the admins; the report page is server-rendered.
+ * "Something wrong with this guide?" over HTTP: the app takes the report and mails its notification
+ * to the admins through SMTP (a job: here it runs in the app, no Redis; the queue, the worker and
+ * their retries are jobs.int-spec's and worker.e2e-spec's); the report page is server-rendered.
  */
-describe('guide problem reports over HTTP (built app and worker, PostgreSQL, Redis, SMTP)', () => {
-  // The web process queues the notification in Redis; the worker mails it through SMTP.
-  const site = useSite({
-    redis: true,
-    worker: true,
+describe('guide problem reports over HTTP (PostgreSQL, SMTP)', () => {
+  const site = useInProcessSite({
     mail: true,
     // Every report mailed as it comes: the digest's bound has its own tests (service spec, int spec).
     env: { ADMIN_EMAILS: ADMINS.join(','), PUBLIC_URL: 'https://guides.example', MIGRATE_ON_START: 'true', CONTENT_DIR, TRUST_PROXY: 'true', GUIDE_REPORT_DIGEST_MINUTES: '0' },
@@ -29,7 +27,7 @@ describe('guide problem reports over HTTP (built app and worker, PostgreSQL, Red
   const get = (path: string) => fetch(`${site.url}${path}`, { redirect: 'manual' });
 
   describe('POST /api/v1/levels/{n}/reports', () => {
-    it('takes a report and answers 201 with its id only; the worker mails each admin', async () => {
+    it('takes a report and answers 201 with its id only, and mails each admin', async () => {
       const response = await post('10', { kind: 'wrong_step', message: `  ${WORDS}  ` });
       expect(response.status).toBe(201);
       const body = await response.json();

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { sendFrom } from './support/loopback-client';
-import { useSite } from './support/site';
+import { useInProcessSite } from './support/site';
 
 const CONTENT_DIR = join(__dirname, 'fixtures/content');
 
@@ -20,7 +20,7 @@ async function rawStatus(port: number, request: string): Promise<number> {
 
 /** Requests from the outside that used to end in a 500 (a stack trace and a stored error group each). */
 describe('hostile anonymous requests get a clean answer, never a 500', () => {
-  const site = useSite({ redis: true, env: { MIGRATE_ON_START: 'true', CONTENT_DIR, HAS_LOGIN: 'true' } });
+  const site = useInProcessSite({ redis: true, env: { MIGRATE_ON_START: 'true', CONTENT_DIR, HAS_LOGIN: 'true' } });
   const get = (path: string) => fetch(`${site.url}${path}`, { redirect: 'manual' });
 
   let logged = 0;

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { hash } from 'argon2';
 import { Client } from 'pg';
-import { startApp, type RunningApp } from './support/app-process';
-import { useSite } from './support/site';
+import type { InProcessApp } from './support/in-process-app';
+import { useInProcessSite } from './support/site';
 
 const PUBLIC_URL = 'https://guides.example';
 const ADMIN = 'ops@example.com';
@@ -28,8 +28,8 @@ async function rawRequest(port: number, request: string): Promise<{ status: numb
   return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head ?? '')?.[1]), body };
 }
 
-describe('the HTTP edge of the built web app', () => {
-  const site = useSite({ env: { HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN, NODE_ENV: 'production', MIGRATE_ON_START: 'true', PUBLIC_URL, TRUST_PROXY: '1' } });
+describe('the HTTP edge of the web app', () => {
+  const site = useInProcessSite({ env: { HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN, NODE_ENV: 'production', MIGRATE_ON_START: 'true', PUBLIC_URL, TRUST_PROXY: '1' } });
   let adminToken: string;
 
   beforeAll(async () => {
@@ -165,10 +165,10 @@ describe('the HTTP edge of the built web app', () => {
   });
 
   describe('with TRUST_PROXY naming a proxy that is not the caller', () => {
-    let untrusting: RunningApp;
+    let untrusting: InProcessApp;
 
     beforeAll(async () => {
-      untrusting = await startApp({ DATABASE_URL: site.database!.url, DATA_DIR: site.dataDir, NODE_ENV: 'production', MIGRATE_ON_START: 'false', TRUST_PROXY: '10.9.9.9, 192.168.0.0/16' });
+      untrusting = await site.startApp({ TRUST_PROXY: '10.9.9.9, 192.168.0.0/16' });
     });
 
     afterAll(async () => {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { runUntilExit } from './support/app-process';
-import { startSite, useSite } from './support/site';
+import { startInProcessSite, useInProcessSite } from './support/site';
 import { until } from './support/until';
 
 const ADMIN = 'ops@example.com';
@@ -10,8 +9,9 @@ const report = (message: string) => ({
   error: { error_type: 'API_ERROR', origin_type: 1, message, backtrace: 'Error\n    at load (entry.js:1:1)', user_email: null },
 });
 
-describe('the built web app on PostgreSQL and Redis', () => {
-  const site = useSite({ redis: true, env: { HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN, NODE_ENV: 'production', MIGRATE_ON_START: 'true' } });
+// Shutting down on SIGTERM (test/shutdown.e2e-spec.ts) and refusing a bad setting (test/startup.e2e-spec.ts) are about the process.
+describe('the web app on PostgreSQL and Redis', () => {
+  const site = useInProcessSite({ redis: true, env: { HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN, NODE_ENV: 'production', MIGRATE_ON_START: 'true' } });
 
   beforeAll(async () => {
     adminToken = await site.signedInUser(ADMIN);
@@ -255,17 +255,11 @@ describe('the built web app on PostgreSQL and Redis', () => {
     expect(requestLine).toMatchObject({ req: { method: 'GET', path: '/no/such/page' }, res: { statusCode: 404 } });
     expect(site.app.output()).not.toMatch(/super-secret|someone@example\.com/);
   });
-
-  it('shuts down cleanly on SIGTERM', async () => {
-    const code = await site.app.stop();
-    expect(code).toBe(0);
-    expect(site.app.stdout()).toContain('SIGTERM received: shutting down');
-  });
 });
 
-describe('readiness and configuration failures', () => {
+describe('readiness', () => {
   it('stays ready but degraded when only the configured Redis is down (pages still work)', async () => {
-    const site = await startSite({ env: { REDIS_URL: 'redis://127.0.0.1:1', MIGRATE_ON_START: 'true' } });
+    const site = await startInProcessSite({ env: { REDIS_URL: 'redis://127.0.0.1:1', MIGRATE_ON_START: 'true' } });
     try {
       const ready = await fetch(`${site.url}/readyz`);
       expect(ready.status).toBe(200);
@@ -276,14 +270,5 @@ describe('readiness and configuration failures', () => {
     } finally {
       await site.close();
     }
-  });
-
-  it('refuses to start on a bad setting and names the variable', async () => {
-    const { code, output } = await runUntilExit({ PORT: 'eighty', HAS_PAYMENT: 'perhaps' });
-    expect(code).toBe(1);
-    expect(output).toContain('Invalid configuration');
-    expect(output).toContain('PORT:');
-    expect(output).toContain('HAS_PAYMENT:');
-    expect(output).not.toMatch(/\n\s+at /);
   });
 });

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
-import { useSite } from './support/site';
+import { useInProcessSite } from './support/site';
 import { PAGES } from 'web/route-table';
 
 const CONTENT_DIR = join(__dirname, 'fixtures/content');
 const ADMIN = 'editor@example.com';
 let adminToken: string;
 
-describe('level guides over HTTP (built app, PostgreSQL, Redis)', () => {
-  const site = useSite({ redis: true, env: { MIGRATE_ON_START: 'true', CONTENT_DIR, HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN } });
+describe('level guides over HTTP (PostgreSQL, Redis)', () => {
+  const site = useInProcessSite({ redis: true, env: { MIGRATE_ON_START: 'true', CONTENT_DIR, HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN } });
   const get = (path: string, init?: RequestInit) => fetch(`${site.url}${path}`, { redirect: 'manual', ...init });
 
   beforeAll(async () => {

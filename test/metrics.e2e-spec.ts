@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { freePort } from './support/app-process';
-import { useSite } from './support/site';
+import { useInProcessSite } from './support/site';
 import { until } from './support/until';
 
 const TOKEN = `metrics-${randomBytes(16).toString('hex')}`;
@@ -51,7 +51,7 @@ async function expectUnknownPath(response: Response): Promise<void> {
 
 describe('metrics with METRICS_TOKEN (PostgreSQL, jobs in the web process)', () => {
   // HOST: every interface, so the test can also come in from a non-loopback address.
-  const site = useSite({ env: { HAS_LOGIN: 'true', MIGRATE_ON_START: 'true', METRICS_TOKEN: TOKEN, HOST: '0.0.0.0' } });
+  const site = useInProcessSite({ env: { HAS_LOGIN: 'true', MIGRATE_ON_START: 'true', METRICS_TOKEN: TOKEN, HOST: '0.0.0.0' } });
   let external: string;
   const scrape = async (headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }, base = site.url) => {
     const response = await fetch(`${base}/metrics`, { headers });
@@ -145,7 +145,8 @@ describe('metrics with METRICS_TOKEN (PostgreSQL, jobs in the web process)', () 
 });
 
 describe('metrics without METRICS_TOKEN (loopback only), with Redis and a worker with WORKER_METRICS_PORT', () => {
-  const site = useSite({ redis: true, env: { HAS_LOGIN: 'true', MIGRATE_ON_START: 'true', HOST: '0.0.0.0' } });
+  // The web app in this process; the worker, whose own listener is the point, is the built process (site.startWorker).
+  const site = useInProcessSite({ redis: true, env: { HAS_LOGIN: 'true', MIGRATE_ON_START: 'true', HOST: '0.0.0.0' } });
   let external: string;
 
   beforeAll(() => {

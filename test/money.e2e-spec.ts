@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from 'pg';
 import type { CheckoutView, ExportView, OrderExportRow, OrderView, ReceiptView } from 'src/contracts/billing';
 import { receiptSchema } from 'src/contracts/billing.schema';
-import { startSite, type Site } from './support/site';
+import { startInProcessSite, type InProcessSite } from './support/site';
 
 const ADMIN = 'money-admin@example.com';
 
@@ -11,11 +11,11 @@ const ADMIN = 'money-admin@example.com';
  * what a buyer, a stranger and an admin get, the refund rule's edges, and ten clicks at once.
  */
 describe('receipts, self-service refunds and exports', () => {
-  let site: Site;
+  let site: InProcessSite;
   let db: Client;
 
   beforeAll(async () => {
-    site = await startSite({ env: { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', ADMIN_EMAILS: ADMIN, SELLER_NAME: 'Doors Guide Ltd', SELLER_ADDRESS: '1 Puzzle Lane; Escape City' } });
+    site = await startInProcessSite({ env: { HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', ADMIN_EMAILS: ADMIN, SELLER_NAME: 'Doors Guide Ltd', SELLER_ADDRESS: '1 Puzzle Lane; Escape City' } });
     db = await site.db();
   });
 

@@ -115,8 +115,17 @@ interface Tier {
 /** The tiers `npm test` runs, in order (scripts/test.mjs). */
 const tiers = (): Tier[] => JSON.parse(execFileSync(process.execPath, ['scripts/test.mjs', '--list'], { cwd: ROOT, encoding: 'utf8' })) as Tier[];
 
-/** The spec files a tier's script selects (jest --listTests: nothing runs), relative to the repository. */
-async function filesOf(script: string): Promise<string[]> {
+/**
+ * The spec files a tier's script selects (jest --listTests: nothing runs), relative to the repository.
+ * Each tier's list is asked for once per file: the tier test and the tier's own recipe read the same run.
+ */
+const listed = new Map<string, Promise<string[]>>();
+function filesOf(script: string): Promise<string[]> {
+  if (!listed.has(script)) listed.set(script, listTests(script));
+  return listed.get(script)!;
+}
+
+async function listTests(script: string): Promise<string[]> {
   const run = await npm(script, { TEST_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, ['--listTests']).finish(60_000);
   expect(run.code).toBe(0);
   return run.output

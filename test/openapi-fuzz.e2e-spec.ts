@@ -1,5 +1,5 @@
 import { PAGES } from 'web/route-table';
-import { useSite } from './support/site';
+import { useInProcessSite } from './support/site';
 import { sendFrom, type LoopbackRequest } from './support/loopback-client';
 
 const SEED = 0x5eed_2026;
@@ -148,7 +148,7 @@ function probesFor(op: Operation, rng: ReturnType<typeof generator>, document: {
  * The inputs come from a seeded generator, so a failure reproduces.
  */
 describe('every documented route under hostile input', () => {
-  const site = useSite({
+  const site = useInProcessSite({
     redis: true,
     env: { MIGRATE_ON_START: 'true', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true', NODE_ENV: 'production', ADMIN_EMAILS: 'fuzz-admin@example.com' },
   });

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { useSite } from './support/site';
+import { useInProcessSite } from './support/site';
 import { until } from './support/until';
 
 const ADMIN = 'ops@example.com';
@@ -24,7 +24,7 @@ async function insertServerError(databaseUrl: string, message: string): Promise<
 
 describe('the ops screens with Redis (no worker running)', () => {
   // PUBLIC_URL: the origin the write actions must come from.
-  const site = useSite({ redis: true, publicUrl: true, env: { HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN, NODE_ENV: 'production', MIGRATE_ON_START: 'true' } });
+  const site = useInProcessSite({ redis: true, publicUrl: true, env: { HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN, NODE_ENV: 'production', MIGRATE_ON_START: 'true' } });
   let adminToken: string;
   let userToken: string;
 
@@ -214,7 +214,7 @@ describe('the ops screens with Redis (no worker running)', () => {
 });
 
 describe('the ops screens without Redis (jobs run in the web process)', () => {
-  const site = useSite({ env: { HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN, MIGRATE_ON_START: 'true' } });
+  const site = useInProcessSite({ env: { HAS_LOGIN: 'true', ADMIN_EMAILS: ADMIN, MIGRATE_ON_START: 'true' } });
   let adminToken: string;
 
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { CONTENT_CLI, runUntilExit } from './support/app-process';
-import { startSite, type Site } from './support/site';
+import { startInProcessSite, type InProcessSite } from './support/site';
 import { until } from './support/until';
 
 interface Raw {
@@ -36,9 +36,9 @@ const decode = (response: Raw) => {
 };
 
 /** Cached pages as immutable bytes over HTTP: variants, ETags, 304, HEAD, keys, invalidation, assets. */
-describe('the page cache and precompressed assets (built app, PostgreSQL, Redis)', () => {
+describe('the page cache and precompressed assets (PostgreSQL, Redis)', () => {
   let contentDir: string;
-  let site: Site;
+  let site: InProcessSite;
   const get = (path: string, headers: Record<string, string> = {}) => raw(site.port, path, headers);
   /** The brotli variant is made after the entry is stored: ask until it is served. */
   const brotliOf = async (path: string) => {
@@ -50,7 +50,7 @@ describe('the page cache and precompressed assets (built app, PostgreSQL, Redis)
   beforeAll(async () => {
     contentDir = await mkdtemp(join(tmpdir(), 'guides-page-cache-'));
     await cp(join(__dirname, 'fixtures/content'), contentDir, { recursive: true });
-    site = await startSite({
+    site = await startInProcessSite({
       redis: true,
       env: {
         MIGRATE_ON_START: 'true',

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
-import { useSite } from './support/site';
+import { useInProcessSite } from './support/site';
 
 const CONTENT_DIR = join(__dirname, 'fixtures/content');
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-describe('progress over HTTP (built app, PostgreSQL)', () => {
-  const site = useSite({ env: { MIGRATE_ON_START: 'true', CONTENT_DIR, HAS_LOGIN: 'true' } });
+describe('progress over HTTP (PostgreSQL)', () => {
+  const site = useInProcessSite({ env: { MIGRATE_ON_START: 'true', CONTENT_DIR, HAS_LOGIN: 'true' } });
   const call = (path: string, init: RequestInit & { token?: string; json?: unknown } = {}) => {
     const { token, json, ...rest } = init;
     return fetch(`${site.url}${path}`, {

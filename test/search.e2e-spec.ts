@@ -1,6 +1,5 @@
 import type { SearchResults } from 'src/contracts/search';
-import type { SiteOptions } from './support/site';
-import { useSite } from './support/site';
+import { useInProcessSite, type InProcessSiteOptions } from './support/site';
 
 /**
  * The one search over the shipped content (content/): the guides, the blog and the content pages.
@@ -24,13 +23,13 @@ const FIRST_HITS: [query: string, url: string][] = [
   ['Level 136', '/levels/136'],
 ];
 
-const DATABASES: [name: string, options: SiteOptions][] = [
+const DATABASES: [name: string, options: InProcessSiteOptions][] = [
   ['PostgreSQL', { env: { TRUST_PROXY: 'true' } }],
   ['the embedded database (PGlite)', { database: 'embedded', env: { TRUST_PROXY: 'true' } }],
 ];
 
 describe.each(DATABASES)('the one search on %s', (_name, options) => {
-  const site = useSite(options);
+  const site = useInProcessSite(options);
   let ip = 0;
   /** Each search from a client address of its own (TRUST_PROXY): the rate limit is per client. */
   const api = async (q: string) => {
@@ -63,7 +62,7 @@ describe.each(DATABASES)('the one search on %s', (_name, options) => {
 });
 
 describe('GET /api/v1/search and the page /search (PostgreSQL)', () => {
-  const site = useSite({ env: { TRUST_PROXY: 'true' } });
+  const site = useInProcessSite({ env: { TRUST_PROXY: 'true' } });
   let ip = 0;
   const get = (path: string, from = `203.0.113.${++ip}`) => fetch(`${site.url}${path}`, { headers: { 'x-forwarded-for': from }, redirect: 'manual' });
 

@@ -8,7 +8,7 @@ import { Client } from 'pg';
 import sharp from 'sharp';
 import type { ImageJobView } from 'src/contracts/images';
 import { freePort, ROOT, startApp } from './support/app-process';
-import { createTestDatabase } from './support/services';
+import { createTestDatabase, REDIS_URL, testRedisPrefix } from './support/services';
 import { useSite } from './support/site';
 import { until } from './support/until';
 
@@ -24,9 +24,10 @@ const refused = (port: number) =>
   });
 
 describe('web process shutdown (SIGTERM)', () => {
-  it('stops accepting, lets a request in flight finish with 200, then closes the database and exits 0', async () => {
+  it('stops accepting, lets a request in flight finish with 200, then closes the database and Redis and exits 0', async () => {
     const database = await createTestDatabase();
-    const app = await startApp({ DATABASE_URL: database.url, MIGRATE_ON_START: 'true' });
+    const redis = testRedisPrefix();
+    const app = await startApp({ DATABASE_URL: database.url, MIGRATE_ON_START: 'true', REDIS_URL, REDIS_KEY_PREFIX: redis.prefix });
     const locker = new Client({ connectionString: database.url });
     await locker.connect();
     try {
@@ -48,11 +49,13 @@ describe('web process shutdown (SIGTERM)', () => {
       const answer = await inFlight;
       expect(answer.status).toBe(200);
       expect(await exited).toBe(0);
+      expect(app.stdout()).toContain('SIGTERM received: shutting down');
       expect(app.output()).not.toMatch(/Shutdown failed|SERVER_ERROR|Requests still running/);
     } finally {
       await locker.end().catch(() => undefined);
       await app.stop();
       await database.drop();
+      await redis.drop();
     }
   });
 });

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
-import type { RunningApp } from './support/app-process';
+import type { InProcessApp } from './support/in-process-app';
 import { sendFrom } from './support/loopback-client';
-import { useSite } from './support/site';
+import { useInProcessSite } from './support/site';
 import { until } from './support/until';
 
 /** A connection to the app and everything it has answered so far. */
@@ -40,7 +40,7 @@ function trickle(socket: Socket, piece: string, everyMs: number): () => void {
 }
 
 describe('slow and idle clients', () => {
-  const site = useSite({ env: { NODE_ENV: 'production', MIGRATE_ON_START: 'true', HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' } });
+  const site = useInProcessSite({ env: { NODE_ENV: 'production', MIGRATE_ON_START: 'true', HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' } });
 
   it('cuts off a request whose body trickles in, answering 408, and logs it', async () => {
     const connection = await open(site.port);
@@ -67,7 +67,7 @@ describe('slow and idle clients', () => {
   });
 
   describe('with a cap of 5 open connections', () => {
-    let capped: RunningApp;
+    let capped: InProcessApp;
 
     beforeAll(async () => {
       // The site's short request timeouts would free the busy connections this test holds.
@@ -112,7 +112,7 @@ describe('slow and idle clients', () => {
   });
 
   describe('with a cap of 10 open connections, slow bodies from several addresses', () => {
-    let capped: RunningApp;
+    let capped: InProcessApp;
 
     beforeAll(async () => {
       capped = await site.startApp({
@@ -158,7 +158,7 @@ describe('slow and idle clients', () => {
   });
 
   describe('with a cap of 4 connections per client', () => {
-    let capped: RunningApp;
+    let capped: InProcessApp;
 
     beforeAll(async () => {
       capped = await site.startApp({

@@ -147,6 +147,15 @@ describe('start-up with nothing configured', () => {
     }
   }, 120_000);
 
+  it('refuses to start on a bad setting and names the variable', async () => {
+    const { code, output } = await runUntilExit({ PORT: 'eighty', HAS_PAYMENT: 'perhaps' });
+    expect(code).toBe(1);
+    expect(output).toContain('Invalid configuration');
+    expect(output).toContain('PORT:');
+    expect(output).toContain('HAS_PAYMENT:');
+    expect(output).not.toMatch(/\n\s+at /);
+  });
+
   it('refuses a production start that would hand out credits without a payment provider, naming the settings', async () => {
     const data = await mkdtemp(join(tmpdir(), 'guides-no-stripe-'));
     try {

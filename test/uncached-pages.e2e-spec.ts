@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { useSite } from './support/site';
+import { useInProcessSite } from './support/site';
 
 /** A Prometheus sample's value, 0 when the series does not exist yet. */
 function sample(metrics: string, series: string): number {
@@ -27,8 +27,8 @@ function raw(port: number, path: string, acceptEncoding: string): Promise<{ head
  * database round trips of each load, as an operator reads them (the metric
  * page_database_round_trips, by route), and how the page is compressed.
  */
-describe('pages rendered per request (built app, PostgreSQL, page cache off)', () => {
-  const site = useSite({ env: { PAGE_CACHE: 'false', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true' } });
+describe('pages rendered per request (PostgreSQL, page cache off)', () => {
+  const site = useInProcessSite({ env: { PAGE_CACHE: 'false', HAS_LOGIN: 'true', HAS_PAYMENT: 'true', TEST_PAYMENTS: 'true' } });
 
   /** Loads `path` and answers its status and the round trips its load recorded under `route`. */
   async function load(path: string, route: string) {

@@ -7,6 +7,7 @@ import { loadConfig } from 'src/config/app-config';
 import { BullmqJobQueue, bullmqPrefix } from 'src/platform/queue/bullmq-job-queue.adapter';
 import { JobRetryPolicy } from 'src/platform/queue/job-retry-policy';
 import { runUntilExit, startWorker, WORKER, type RunningWorker } from './support/app-process';
+import { insertSignedInUser } from './support/accounts';
 import { startMailSink, type MailSink } from './support/mail-sink';
 import { createTestDatabase, REDIS_URL, type TestDatabase } from './support/services';
 import { until } from './support/until';
@@ -104,6 +105,40 @@ describe('the built worker process', () => {
     expect(output).toContain('Worker ready');
     expect(output).not.toContain('worker_e2e_0123456789'); // links carry tokens: never logged
     expect(output).not.toContain('player@example.com');
+  });
+
+  it('runs the credit housekeeping the web process runs without Redis: an expired lot is taken back', async () => {
+    await insertSignedInUser(database.url, 'housekeeping@example.com');
+    const db = new Client({ connectionString: database.url });
+    await db.connect();
+    let housekeeper: RunningWorker | undefined;
+    try {
+      const { rows: users } = await db.query<{ id: string }>(`select id from users where email = 'housekeeping@example.com'`);
+      const userId = users[0]!.id;
+      const { rows } = await db.query<{ id: string }>(
+        `insert into credit_lots (user_id, source, source_ref, description, granted, remaining, expires_at)
+         values ($1, 'admin', 'seed:worker', 'Worker test credits', 3, 3, now() + interval '1 day') returning id`,
+        [userId],
+      );
+      await db.query(`insert into credit_events (user_id, kind, credits, lot_id, description) values ($1, 'grant', 3, $2, 'Worker test credits')`, [userId, rows[0]!.id]);
+      await db.query(`update credit_lots set expires_at = now() - interval '1 second' where id = $1`, [rows[0]!.id]);
+      housekeeper = await startWorker({
+        DATABASE_URL: database.url,
+        REDIS_URL,
+        REDIS_KEY_PREFIX: `${keyPrefix}housekeeping:`,
+        NODE_ENV: 'production',
+        HAS_LOGIN: 'true',
+        HAS_PAYMENT: 'true',
+        TEST_PAYMENTS: 'true',
+      });
+      // The worker's own log: no web process runs here whose housekeeping could pass for it.
+      await until('the worker to record the expiry', () => /Housekeeping: 1 lot\(s\) expired/.test(housekeeper!.output()));
+      const { rows: events } = await db.query(`select credits from credit_events where lot_id = $1 and kind = 'expire'`, [rows[0]!.id]);
+      expect(events).toEqual([{ credits: -3 }]);
+    } finally {
+      if (housekeeper) expect(await housekeeper.stop()).toBe(0);
+      await db.end();
+    }
   });
 
   it('without REDIS_URL, says the web process runs the jobs and exits 0', async () => {

@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import type { DestinationStream } from 'pino';
 import type { AppConfig } from 'src/config/app-config';
 import { ConfigModule } from 'src/config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -12,10 +13,11 @@ import { LoggingModule } from './logging/logging.module';
  */
 @Module({})
 export class PlatformModule {
-  static forRoot(config: AppConfig, options: { structuredLogs?: boolean } = {}): DynamicModule {
+  /** `logs`: where the structured logs go instead of stdout (the tests' in-process app). */
+  static forRoot(config: AppConfig, options: { structuredLogs?: boolean; logs?: DestinationStream } = {}): DynamicModule {
     return {
       module: PlatformModule,
-      imports: [ConfigModule.forRoot(config), ...(options.structuredLogs === false ? [] : [LoggingModule]), DatabaseModule],
+      imports: [ConfigModule.forRoot(config), ...(options.structuredLogs === false ? [] : [LoggingModule.forRoot(options.logs)]), DatabaseModule],
     };
   }
 }

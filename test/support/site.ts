@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import type { Browser } from 'playwright-core';
 import { insertSignedInUser } from './accounts';
 import { freePort, startApp, startWorker, type RunningApp, type RunningWorker } from './app-process';
+import type { InProcessApp } from './in-process-app';
 import { startMailSink, type MailSink } from './mail-sink';
 import { createTestDatabase, REDIS_URL, testRedisPrefix, type TestDatabase } from './services';
 
@@ -54,12 +55,14 @@ export interface Site {
   close(): Promise<void>;
 }
 
+/** What a site is apart from its web process: files, database, Redis, mail, the environment, the helpers. */
+type SiteBase = Omit<Site, 'url' | 'port' | 'app' | 'close'> & { stops: (() => Promise<unknown>)[]; stopAll(): Promise<void> };
+
 /**
- * The site as the tests run it: the built web process on its own free port with its own DATA_DIR,
- * on PostgreSQL (unless the test is about the embedded database), with what `options` add. Owns
- * everything it starts: close() stops and removes it all, and a failed start stops what started.
+ * Everything a site's web process needs, started in order (`stops` undoes it in reverse): its own
+ * DATA_DIR, database, Redis prefix, mail sink and port, and the environment that names them.
  */
-export async function startSite(options: SiteOptions = {}): Promise<Site> {
+async function prepareSite(options: SiteOptions): Promise<SiteBase> {
   const stops: (() => Promise<unknown>)[] = [];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
@@ -91,7 +94,15 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
       ...(mail ? { SMTP_URL: mail.url } : {}),
       ...options.env,
     };
-    const more = {
+    const base: SiteBase = {
+      env,
+      dataDir,
+      database,
+      redisPrefix: redis?.prefix,
+      mail,
+      browser,
+      stops,
+      stopAll,
       async startApp(extra: Record<string, string> = {}) {
         // Another process of the same site: its own port, and the schema is the first one's business.
         const { PORT: _port, ...shared } = env;
@@ -121,10 +132,7 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
       if (!database) throw new Error('seed needs a PostgreSQL site');
       await options.seed(database.url);
     }
-    const app = await startApp(env);
-    stops.push(() => app.stop());
-    const worker = options.worker ? await more.startWorker() : undefined;
-    return { url: app.url, port, app, env, dataDir, database, redisPrefix: redis?.prefix, mail, worker, browser, ...more, close: stopAll };
+    return base;
   } catch (error) {
     await stopAll();
     throw error;
@@ -132,14 +140,67 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
 }
 
 /**
- * startSite() in beforeAll and close() in afterAll for the enclosing describe; the returned handle
- * reads the running site (so `site.url` works in the tests).
+ * The site as the tests run it: the built web process on its own free port with its own DATA_DIR,
+ * on PostgreSQL (unless the test is about the embedded database), with what `options` add. Owns
+ * everything it starts: close() stops and removes it all, and a failed start stops what started.
  */
-export function useSite(options: SiteOptions = {}): Site {
-  let site: Site | undefined;
-  let starting: Promise<Site> | undefined;
+export async function startSite(options: SiteOptions = {}): Promise<Site> {
+  const { stops, stopAll, ...base } = await prepareSite(options);
+  try {
+    const app = await startApp(base.env);
+    stops.push(() => app.stop());
+    const worker = options.worker ? await base.startWorker() : undefined;
+    return { ...base, url: app.url, port: app.port, app, worker, close: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** What an in-process site may be: a web app with its files, database (the embedded one too), Redis and mail. */
+export type InProcessSiteOptions = Omit<SiteOptions, 'worker' | 'browser'>;
+
+/**
+ * A site whose web app runs in the test's own process (test/support/in-process-app.ts). startApp()
+ * adds another in-process app of the same site (other settings, same database: not a second
+ * process, so not for what processes share); startWorker() starts the BUILT worker, a process.
+ */
+export type InProcessSite = Omit<Site, 'app' | 'worker' | 'browser' | 'startApp'> & {
+  app: InProcessApp;
+  startApp(env?: Record<string, string>): Promise<InProcessApp>;
+};
+
+/**
+ * startSite() for the tests whose subject is the app's answers, not processes, browsers or the build:
+ * the same site (files, database, Redis, mail, environment) with the web app created in this jest
+ * process from the same factory as the built process (src/app.factory.ts).
+ */
+export async function startInProcessSite(options: InProcessSiteOptions = {}): Promise<InProcessSite> {
+  const { stops, stopAll, startApp: _built, browser: _browser, ...base } = await prepareSite(options);
+  try {
+    // Loaded here, not at the top: the app's sources cost a second of CPU to load, and built-site tests need none of it.
+    const { startAppInProcess } = await import('./in-process-app');
+    const app = await startAppInProcess(base.env);
+    stops.push(() => app.stop());
+    const startAnother = async (extra: Record<string, string> = {}) => {
+      const { PORT: _port, ...shared } = base.env;
+      const another = await startAppInProcess({ ...shared, MIGRATE_ON_START: 'false', ...extra });
+      stops.push(() => another.stop());
+      return another;
+    };
+    return { ...base, url: app.url, port: app.port, app, startApp: startAnother, close: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** A started site's handle for a describe: started in beforeAll, closed in afterAll. */
+function useStarted<T extends { close(): Promise<void> }>(start: () => Promise<T>): T {
+  let site: T | undefined;
+  let starting: Promise<T> | undefined;
   beforeAll(async () => {
-    starting = startSite(options);
+    starting = start();
     site = await starting;
   });
   afterAll(async () => {
@@ -147,10 +208,23 @@ export function useSite(options: SiteOptions = {}): Site {
     const started = site ?? (await starting?.catch(() => undefined));
     await started?.close();
   });
-  return new Proxy({} as Site, {
+  return new Proxy({} as T, {
     get(_, key) {
       if (!site) throw new Error(`The site is not running (read ${String(key)} inside a test or hook)`);
       return Reflect.get(site, key);
     },
   });
+}
+
+/**
+ * startSite() in beforeAll and close() in afterAll for the enclosing describe; the returned handle
+ * reads the running site (so `site.url` works in the tests).
+ */
+export function useSite(options: SiteOptions = {}): Site {
+  return useStarted(() => startSite(options));
+}
+
+/** useSite() with the web app in this process (startInProcessSite). */
+export function useInProcessSite(options: InProcessSiteOptions = {}): InProcessSite {
+  return useStarted(() => startInProcessSite(options));
 }

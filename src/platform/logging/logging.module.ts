@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Module, RequestMethod } from '@nestjs/common';
+import { type DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule, type Params } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import pinoPretty from 'pino-pretty';
 import { AppConfig } from 'src/config/app-config';
 import { requestIdOf } from './request-id';
@@ -42,19 +43,25 @@ const prettyStream = () => pinoPretty({ sync: true, ignore: 'pid,hostname', tran
  * Only the path is logged, never the query string, and credentials are redacted. With
  * LOG_FORMAT=pretty (the default on a development terminal) the lines are formatted by pino-pretty.
  */
-@Module({
-  imports: [
-    LoggerModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig): Params => ({
-        // nestjs-pino's default '{/*splat}' only matches '/' under Nest 12's Fastify middleware.
-        forRoutes: [{ path: '{*all}', method: RequestMethod.ALL }],
-        pinoHttp: withFormat(config, requestLogOptions(config)),
-      }),
-    }),
-  ],
-})
-export class LoggingModule {}
+@Module({})
+export class LoggingModule {
+  /** `destination`: the JSON lines go there instead of stdout (the tests' in-process app keeps them to read). */
+  static forRoot(destination?: DestinationStream): DynamicModule {
+    return {
+      module: LoggingModule,
+      imports: [
+        LoggerModule.forRootAsync({
+          inject: [AppConfig],
+          useFactory: (config: AppConfig): Params => ({
+            // nestjs-pino's default '{/*splat}' only matches '/' under Nest 12's Fastify middleware.
+            forRoutes: [{ path: '{*all}', method: RequestMethod.ALL }],
+            pinoHttp: destination ? [requestLogOptions(config), destination] : withFormat(config, requestLogOptions(config)),
+          }),
+        }),
+      ],
+    };
+  }
+}
 
 /** pino-http's options: the request id, redaction, the path without its query, the level and shape of each completion line. */
 export function requestLogOptions(config: AppConfig): PinoHttpOptions {
