@@ -16,6 +16,7 @@ import { Migration20261126020000Search } from './Migration20261126020000Search';
 import { Migration20261126120000GuideInsights } from './Migration20261126120000GuideInsights';
 import { Migration20261128160000ImageJobOptions } from './Migration20261128160000ImageJobOptions';
 import { Migration20261128160100MailOutboxSends } from './Migration20261128160100MailOutboxSends';
+import { Migration20261128200000GuidePictures } from './Migration20261128200000GuidePictures';
 
 /**
  * Every migration, in order. Append new ones (npm run migration:create writes the file); never edit
@@ -39,4 +40,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126120000GuideInsights', class: Migration20261126120000GuideInsights },
   { name: 'Migration20261128160000ImageJobOptions', class: Migration20261128160000ImageJobOptions },
   { name: 'Migration20261128160100MailOutboxSends', class: Migration20261128160100MailOutboxSends },
+  { name: 'Migration20261128200000GuidePictures', class: Migration20261128200000GuidePictures },
 ];
