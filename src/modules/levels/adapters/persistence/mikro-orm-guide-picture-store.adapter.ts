@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { GuidePictureStore, type PictureCopy } from '../../domain/guide-picture.port';
 
+// Hash lists go as one JSON parameter: the driver would spread an array into a list, and an empty one into "()".
+
 /** The copies in PostgreSQL: every web process serves them, and an import is the only writer. */
 @Injectable()
 export class MikroOrmGuidePictureStore extends GuidePictureStore {
@@ -11,7 +13,7 @@ export class MikroOrmGuidePictureStore extends GuidePictureStore {
 
   async missing(hashes: string[]): Promise<string[]> {
     if (!hashes.length) return [];
-    const rows = await this.em.execute<{ hash: string }[]>(`select distinct hash from guide_pictures where hash = any(?)`, [hashes]);
+    const rows = await this.em.execute<{ hash: string }[]>(`select distinct hash from guide_pictures where hash in (select jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(hashes)]);
     const present = new Set(rows.map((row) => row.hash));
     return hashes.filter((hash) => !present.has(hash));
   }
@@ -31,7 +33,8 @@ export class MikroOrmGuidePictureStore extends GuidePictureStore {
   }
 
   async keepOnly(hashes: string[]): Promise<number> {
-    const rows = await this.em.execute<{ file: string }[]>(`delete from guide_pictures where not (hash = any(?)) returning file`, [hashes]);
+    const rows = await this.em.execute<{ file: string }[]>(`delete from guide_pictures where hash not in (select jsonb_array_elements_text(?::jsonb)) returning file`,
+      [JSON.stringify(hashes)],);
     return rows.length;
   }
 }
