@@ -4,7 +4,7 @@ import { useT } from 'web/i18n/i18n';
 import { markOf, setMark, useProgress } from 'web/lib/progress';
 import { useParseTimeScripts } from 'web/lib/render-context';
 import { Link } from 'web/lib/router/router';
-import { useRevealed } from './hint-ladder';
+import { useRevealed } from './use-revealed';
 
 /** id of the level page's folded step-by-step solution (a <details>). */
 export const STEPS_ID = 'solution-steps';
@@ -54,7 +54,7 @@ export function ProgressMarks({ level, ladder, next, onWatch, onChoose, stops }:
   const show = (id: string) => document.getElementById(id)?.scrollIntoView({ behavior: 'smooth', block: 'center' });
   const nextHint = () => {
     reveal();
-    show(ladder?.puzzle ? `puzzle-${ladder.puzzle}` : 'hints-title');
+    show(ladder?.puzzle ? `puzzle-${ladder.puzzle}` : 'hints-title'); // puzzleId(): web/features/levels/puzzle-ids.ts
   };
   const openSteps = () => {
     if (!ladder) return;

@@ -1,9 +1,8 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { dateFormat } from 'src/contracts/date-format';
 import { hintsRevealedKey } from 'src/contracts/inline-scripts';
 import { LEVEL_LADDER, playableVideo, type GuideStep, type LevelDetail } from 'src/contracts/levels';
 import { GuideFeedback } from 'web/components/guide-feedback';
-import { HintLadder } from 'web/components/hint-ladder';
 import { ProgressMarks, STEPS_ID, type LadderInView } from 'web/components/progress-marks';
 import { Icon } from 'web/components/icons';
 import { Breadcrumbs, DifficultyBadge, JsonLd, ReferenceTime } from 'web/components/level-bits';
@@ -11,8 +10,8 @@ import { Seo } from 'web/components/seo';
 import { VideoFacade } from 'web/components/video-facade';
 import { useI18n } from 'web/i18n/i18n';
 import { levelCrumbs, PrevNext } from 'web/features/levels/level-nav';
-import { GuideSteps } from 'web/features/levels/guide-steps';
-import { GuideExtras, PuzzlePicker, PUZZLES_ID, stepsId } from 'web/features/levels/puzzle-ladders';
+import { FoldedExtras, FoldedLadder, FoldedPicker, FoldedSteps } from 'web/features/levels/folded-parts';
+import { PUZZLES_ID, stepsId } from 'web/features/levels/puzzle-ids';
 import { useParseTimeScripts } from 'web/lib/render-context';
 import { useSiteConfig } from 'web/lib/root-data';
 import { readStored } from 'web/lib/stored-state';
@@ -62,7 +61,17 @@ export default function LevelPage() {
     setVideoStart(seconds);
     document.getElementById('walkthrough')?.scrollIntoView({ behavior: 'smooth', block: 'center' });
   };
-  const togglePuzzle = (id: string, open: boolean) => setOpenPuzzle((current) => (open ? id : current === id ? null : current));
+  // Which puzzle is open, from the <details>' own toggle events (they work before their code arrives; toggle does not bubble).
+  useEffect(() => {
+    const follow = (event: Event) => {
+      const details = event.target as HTMLDetailsElement;
+      const id = details.dataset?.puzzle;
+      if (id) setOpenPuzzle((current) => (details.open ? id : current === id ? (document.querySelector<HTMLElement>('details[data-puzzle][open]')?.dataset.puzzle ?? null) : current));
+    };
+    setOpenPuzzle(document.querySelector<HTMLElement>('details[data-puzzle][open]')?.dataset.puzzle ?? null);
+    document.addEventListener('toggle', follow, true);
+    return () => document.removeEventListener('toggle', follow, true);
+  }, [level.number]);
   const main = level.puzzles?.filter((puzzle) => !puzzle.extra);
   const extras = level.puzzles?.filter((puzzle) => puzzle.extra) ?? [];
   const inView = level.puzzles?.find((puzzle) => puzzle.id === openPuzzle);
@@ -137,9 +146,9 @@ export default function LevelPage() {
 
       <div className="mt-8">
         {main ? (
-          <PuzzlePicker level={level.number} puzzles={main} onToggle={togglePuzzle} script={hintsReveal} />
+          <FoldedPicker level={level.number} puzzles={main} script={hintsReveal} />
         ) : (
-          <HintLadder level={level.number} hintsHtml={level.hintsHtml} script={hintsReveal} />
+          <FoldedLadder level={level.number} hintsHtml={level.hintsHtml} script={hintsReveal} />
         )}
       </div>
 
@@ -173,17 +182,17 @@ export default function LevelPage() {
                 <h3 id={stepsId(puzzle.id)} className="mb-3 scroll-mt-20 font-semibold text-gray-700 dark:text-gray-300">
                   {puzzle.question}
                 </h3>
-                <GuideSteps steps={level.steps.slice(puzzle.firstStep, puzzle.firstStep + puzzle.stepCount)} from={puzzle.firstStep + 1} {...stepProps} />
+                <FoldedSteps steps={level.steps.slice(puzzle.firstStep, puzzle.firstStep + puzzle.stepCount)} from={puzzle.firstStep + 1} {...stepProps} />
               </div>
             ))
           ) : (
-            <GuideSteps steps={level.steps} from={1} {...stepProps} />
+            <FoldedSteps steps={level.steps} from={1} {...stepProps} />
           )}
         </div>
       </details>
 
       {extras.length > 0 && (
-        <GuideExtras level={level.number} puzzles={extras} onToggle={togglePuzzle} script={hintsReveal} steps={level.steps} {...stepProps} />
+        <FoldedExtras level={level.number} puzzles={extras} script={hintsReveal} steps={level.steps} {...stepProps} />
       )}
 
       {level.video && (

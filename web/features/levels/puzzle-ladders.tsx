@@ -1,31 +1,27 @@
 import type { ReactNode } from 'react';
-import type { GuidePuzzle, GuideStep } from 'src/contracts/levels';
+import type { GuidePuzzle } from 'src/contracts/levels';
 import { HintList, LadderScript } from 'web/components/hint-ladder';
 import { Icon } from 'web/components/icons';
 import { useT } from 'web/i18n/i18n';
-import { GuideSteps } from 'web/features/levels/guide-steps';
 
-/** id of "Where are you stuck?": "Still stuck" scrolls there while no puzzle is open. */
-export const PUZZLES_ID = 'where-stuck';
-export const puzzleId = (puzzle: string) => `puzzle-${puzzle}`;
-export const stepsId = (puzzle: string) => `steps-${puzzle}`;
+import { puzzleId, PUZZLES_ID } from 'web/features/levels/puzzle-ids';
 
 interface LadderProps {
   level: number;
   puzzle: GuidePuzzle;
   /** Main puzzles share a name: opening one closes the others (exclusive <details>, no script needed). */
   group?: string;
-  onToggle: (puzzle: string, open: boolean) => void;
   children?: ReactNode;
 }
 
-function PuzzleLadder({ level, puzzle, group, onToggle, children }: LadderProps) {
+/** A puzzle: its question (and object) to open, its ladder inside; the page follows which is open by its `toggle` events (data-puzzle). */
+export function PuzzleLadder({ level, puzzle, group, children }: LadderProps) {
   const t = useT();
   return (
     <details
       id={puzzleId(puzzle.id)}
       name={group}
-      onToggle={(event) => onToggle(puzzle.id, event.currentTarget.open)}
+      data-puzzle={puzzle.id}
       className="group/puzzle scroll-mt-20 rounded-xl border border-gray-200 open:border-my-color-300 dark:border-gray-800 dark:open:border-my-color-800"
     >
       <summary className="flex cursor-pointer list-none items-start gap-3 p-4 [&::-webkit-details-marker]:hidden">
@@ -46,15 +42,14 @@ function PuzzleLadder({ level, puzzle, group, onToggle, children }: LadderProps)
   );
 }
 
-interface Props {
+export interface PuzzlesProps {
   level: number;
   puzzles: GuidePuzzle[];
-  onToggle: (puzzle: string, open: boolean) => void;
   script: string;
 }
 
 /** "Where are you stuck?": the main escape's questions (and objects); opening one shows only its ladder. */
-export function PuzzlePicker({ level, puzzles, onToggle, script }: Props) {
+export function PuzzlePicker({ level, puzzles, script }: PuzzlesProps) {
   const t = useT();
   return (
     <section id={PUZZLES_ID} aria-labelledby="puzzles-title" className="scroll-mt-20 rounded-2xl border border-gray-200 p-5 sm:p-6 dark:border-gray-800">
@@ -66,45 +61,7 @@ export function PuzzlePicker({ level, puzzles, onToggle, script }: Props) {
       <ul className="mt-4 space-y-3">
         {puzzles.map((puzzle) => (
           <li key={puzzle.id}>
-            <PuzzleLadder level={level} puzzle={puzzle} group={`puzzles-${level}`} onToggle={onToggle} />
-          </li>
-        ))}
-      </ul>
-      <LadderScript script={script} />
-    </section>
-  );
-}
-
-interface ExtrasProps extends Props {
-  steps: GuideStep[];
-  href: string;
-  video: boolean;
-  onWatch: (seconds: number) => void;
-}
-
-/** Extras apart from the main escape (a bonus, a collectible, a quiz), after it and folded: the escape stays spoiler-free. */
-export function GuideExtras({ level, puzzles, onToggle, script, steps, href, video, onWatch }: ExtrasProps) {
-  const t = useT();
-  return (
-    <section aria-labelledby="extras-title" className="mt-8">
-      <h2 id="extras-title" className="flex items-center gap-2 text-lg font-bold">
-        <Icon name="star" className="size-5 text-my-color-500" />
-        {t('extras.title')}
-      </h2>
-      <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">{t('extras.intro')}</p>
-      <ul className="mt-4 space-y-3">
-        {puzzles.map((puzzle) => (
-          <li key={puzzle.id}>
-            <PuzzleLadder level={level} puzzle={puzzle} onToggle={onToggle}>
-              <details className="mt-4">
-                <summary id={stepsId(puzzle.id)} className="cursor-pointer text-sm font-semibold text-primary-700 dark:text-primary-400">
-                  {t('extras.showSteps')}
-                </summary>
-                <div className="mt-3">
-                  <GuideSteps steps={steps.slice(puzzle.firstStep, puzzle.firstStep + puzzle.stepCount)} from={1} href={href} video={video} onWatch={onWatch} />
-                </div>
-              </details>
-            </PuzzleLadder>
+            <PuzzleLadder level={level} puzzle={puzzle} group={`puzzles-${level}`} />
           </li>
         ))}
       </ul>
