@@ -55,7 +55,7 @@ describe('guides with puzzles and step pictures, imported into PostgreSQL', () =
       ['bonus-star', 'bonus'],
     ]);
     const picture = guide.steps[0]!.picture!;
-    expect(picture).toMatchObject({ width: 900, height: 600, widths: [360, 720, 900] });
+    expect(picture).toMatchObject({ width: 900, height: 600, widths: [480, 900] });
     const store = app.get(GuidePictureStore);
     for (const width of picture.widths) {
       const avif = await inContext(() => store.find(pictureUrl(picture, width, 'avif').split('/').pop()!));
@@ -76,8 +76,8 @@ describe('guides with puzzles and step pictures, imported into PostgreSQL', () =
     const after = (await inContext(() => app.get(LevelsService).level(10)))!.steps[0]!.picture!;
     expect(after.src).not.toBe(before.src);
     const store = app.get(GuidePictureStore);
-    expect(await inContext(() => store.find(pictureUrl(before, 360, 'webp').split('/').pop()!))).toBeNull();
-    expect(await inContext(() => store.find(pictureUrl(after, 360, 'webp').split('/').pop()!))).not.toBeNull();
+    expect(await inContext(() => store.find(pictureUrl(before, 480, 'webp').split('/').pop()!))).toBeNull();
+    expect(await inContext(() => store.find(pictureUrl(after, 480, 'webp').split('/').pop()!))).not.toBeNull();
   });
 
   it('never half-imports: a picture over its bounds leaves every guide as it was', async () => {

@@ -64,9 +64,6 @@ export interface GuidePuzzle {
   stepCount: number;
 }
 
-/** The id of a guide's one ladder when it has no puzzles (the stop counts key it so). */
-export const LEVEL_LADDER = 'level';
-
 export interface Walkthrough {
   youtubeId: string;
   title: string;

@@ -24,9 +24,8 @@ function puzzlesList(level: LevelDetail, url: string) {
         '@type': 'HowTo',
         name: puzzle.question,
         ...(puzzle.object ? { about: puzzle.object } : {}),
-        step: level.steps.slice(puzzle.firstStep, puzzle.firstStep + puzzle.stepCount).map((step, j) => ({
+        step: level.steps.slice(puzzle.firstStep, puzzle.firstStep + puzzle.stepCount).map((step) => ({
           '@type': 'HowToStep',
-          position: j + 1,
           text: plain(step.html),
           ...(step.picture ? { image: `${new URL(url).origin}${pictureUrl(step.picture, step.picture.widths.at(-1)!, 'webp')}` } : {}),
         })),

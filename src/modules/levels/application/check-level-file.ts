@@ -10,9 +10,9 @@ import { readPictureHeader } from './picture-header';
 /** Where the site serves the step pictures' copies (adapters/http/guide-picture.controller.ts). */
 export const PICTURES_PATH = '/guide-images';
 /** Widths of the responsive copies, capped at the source's own width. */
-const PICTURE_WIDTHS = [360, 720, 1080];
+const PICTURE_WIDTHS = [480, 960];
 /** Bumped when the copies' settings change: new names, so no browser keeps an old copy as immutable. */
-const PICTURE_SETTINGS = 'v1';
+export const PICTURE_SETTINGS = 'v2';
 export const PICTURE_BOUNDS = { maxBytes: 4 * 1024 * 1024, minWidth: 320, maxSide: 4000 } as const;
 
 /** What the checks know beside the file: the pictures under content/levels, the levels that have a guide. */
@@ -68,7 +68,7 @@ export function checkLevelFile(file: ContentFile, context: LevelFileContext): Ch
     if (bytes.length > maxBytes) return void fault([...path, 'image'], `${name} is ${(bytes.length / 1024 / 1024).toFixed(1)} MiB: at most ${maxBytes / 1024 / 1024} MiB`);
     if (header.width > maxSide || header.height > maxSide) return void fault([...path, 'image'], `${name} is ${header.width}x${header.height} px: at most ${maxSide} px a side`);
     if (header.width < minWidth) return void fault([...path, 'image'], `${name} is ${header.width} px wide: at least ${minWidth} px`);
-    const hash = createHash('sha256').update(PICTURE_SETTINGS).update(bytes).digest('hex').slice(0, 16);
+    const hash = createHash('sha256').update(PICTURE_SETTINGS).update(bytes).digest('hex').slice(0, 12);
     const widths = widthsFor(header.width);
     pictures.set(hash, { hash, bytes, widths });
     return { src: `${PICTURES_PATH}/${hash}`, widths, width: header.width, height: header.height, alt: step.alt!, marks: step.marks ?? [] };

@@ -4,6 +4,7 @@ import { MarkdownRenderer } from 'src/platform/content/markdown-renderer.port';
 import { ContentImporter, type ContentKind } from 'src/platform/content/content-importer';
 import { GuidePictureStore, PictureEncoder } from '../domain/guide-picture.port';
 import { LevelRepository, type ImportSummary } from '../domain/level-repository.port';
+import { PICTURE_SETTINGS } from './check-level-file';
 import { checkLevelFiles, type CheckedLevelFiles } from './check-level-files';
 
 /** Where the guides and their pictures are read from: the guide files, and PNG and JPEG files in the folder and below. */
@@ -19,6 +20,7 @@ export class LevelContentKind implements ContentKind<CheckedLevelFiles, ImportSu
   readonly name = 'levels';
   readonly title = 'Level guides';
   readonly sources = LEVEL_SOURCES;
+  readonly version = `pictures ${PICTURE_SETTINGS}`;
   private readonly logger = new Logger('ContentImport');
 
   constructor(

@@ -31,7 +31,7 @@ export type LevelGuide = Omit<Level, 'published' | 'createdAt' | 'updatedAt'>;
 
 /** A step picture's source, to be made into its responsive copies (`${hash}-${width}.avif|webp`). */
 export interface PictureSource {
-  /** sha256 of the source bytes and the copy settings, 16 hex digits: the copies' immutable name. */
+  /** sha256 of the source bytes and the copy settings, 12 hex digits: the copies' immutable name. */
   hash: string;
   bytes: Buffer;
   widths: number[];

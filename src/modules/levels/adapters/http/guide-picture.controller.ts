@@ -12,7 +12,7 @@ export class GuidePictureController {
 
   @Get(':file')
   async picture(@Param('file') file: string, @Res() reply: FastifyReply): Promise<void> {
-    const copy = /^[0-9a-f]{16}-\d{2,4}\.(avif|webp)$/.test(file) ? await this.pictures.find(file) : null;
+    const copy = /^[0-9a-f]{12}-\d{2,4}\.(avif|webp)$/.test(file) ? await this.pictures.find(file) : null;
     if (!copy) throw new NotFoundError('No guide picture here');
     void reply.header('content-type', copy.contentType).header('cache-control', 'public, max-age=31536000, immutable').send(copy.bytes);
   }
