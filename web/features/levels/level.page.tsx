@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, useSyncExternalStore, type ReactNode } from 'react';
 import { dateFormat } from 'src/contracts/date-format';
 import { playableVideo, type GuideStep } from 'src/contracts/levels';
 import { GuideFeedback } from 'web/components/guide-feedback';
@@ -24,6 +24,13 @@ const withNodes = (message: string, values: Record<string, ReactNode>): ReactNod
     .map((part, i) => (i % 2 ? (values[part] ?? `{${part}}`) : part))
     .filter((part) => part !== '');
 
+/** `toggle` does not bubble: listened for in the capture phase. */
+const onToggle = (changed: () => void) => {
+  document.addEventListener('toggle', changed, true);
+  return () => document.removeEventListener('toggle', changed, true);
+};
+/** The open puzzle ("Still stuck" offers its next rung): the main escape's (one at most), else an open extra's. */
+const openPuzzleId = () => document.querySelector<HTMLElement>('details[data-puzzle][open]')?.dataset.puzzle ?? null;
 const firstMoment = (steps: GuideStep[]) => steps.find((step) => step.atSeconds !== undefined)?.atSeconds;
 /** A level's guide (a number with no guide is the levelMissing page, level-missing.page.tsx). */
 export default function LevelPage() {
@@ -32,8 +39,6 @@ export default function LevelPage() {
   const { t, tag } = useI18n();
   const { hintsReveal } = useParseTimeScripts();
   const [videoStart, setVideoStart] = useState<number | null>(null);
-  // The puzzle whose ladder is open: "Still stuck" offers its next rung.
-  const [openPuzzle, setOpenPuzzle] = useState<string | null>(null);
   const url = `${siteUrl}/levels/${level.number}`;
   const values = { level: level.number, title: level.title, game: gameName };
   // A sample guide's video is a placeholder: no player, no moment links; the text guide stands alone.
@@ -43,17 +48,8 @@ export default function LevelPage() {
     setVideoStart(seconds);
     document.getElementById('walkthrough')?.scrollIntoView({ behavior: 'smooth', block: 'center' });
   };
-  // Which puzzle is open, from the <details>' own toggle events (they work before their code arrives; toggle does not bubble).
-  useEffect(() => {
-    const follow = (event: Event) => {
-      const details = event.target as HTMLDetailsElement;
-      const id = details.dataset?.puzzle;
-      if (id) setOpenPuzzle((current) => (details.open ? id : current === id ? (document.querySelector<HTMLElement>('details[data-puzzle][open]')?.dataset.puzzle ?? null) : current));
-    };
-    setOpenPuzzle(document.querySelector<HTMLElement>('details[data-puzzle][open]')?.dataset.puzzle ?? null);
-    document.addEventListener('toggle', follow, true);
-    return () => document.removeEventListener('toggle', follow, true);
-  }, [level.number]);
+  // Which puzzle is open, read from the <details> themselves: they open and close before their code arrives.
+  const openPuzzle = useSyncExternalStore(onToggle, openPuzzleId, () => null);
   const main = level.puzzles?.filter((puzzle) => !puzzle.extra);
   const extras = level.puzzles?.filter((puzzle) => puzzle.extra) ?? [];
   const inView = level.puzzles?.find((puzzle) => puzzle.id === openPuzzle);
