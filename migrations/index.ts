@@ -17,6 +17,7 @@ import { Migration20261126120000GuideInsights } from './Migration20261126120000G
 import { Migration20261128160000ImageJobOptions } from './Migration20261128160000ImageJobOptions';
 import { Migration20261128160100MailOutboxSends } from './Migration20261128160100MailOutboxSends';
 import { Migration20261128200000GuidePictures } from './Migration20261128200000GuidePictures';
+import { Migration20261128200100LadderStops } from './Migration20261128200100LadderStops';
 
 /**
  * Every migration, in order. Append new ones (npm run migration:create writes the file); never edit
@@ -41,4 +42,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128160000ImageJobOptions', class: Migration20261128160000ImageJobOptions },
   { name: 'Migration20261128160100MailOutboxSends', class: Migration20261128160100MailOutboxSends },
   { name: 'Migration20261128200000GuidePictures', class: Migration20261128200000GuidePictures },
+  { name: 'Migration20261128200100LadderStops', class: Migration20261128200100LadderStops },
 ];

@@ -29,16 +29,19 @@ interface Props {
   onWatch: (seconds: number) => void;
   /** Scrolls to "Where are you stuck?". */
   onChoose: () => void;
+  /** How many hints of each ladder this browser revealed, sent with a tap (where players stop). */
+  stops: (state: 'solved' | 'stuck') => Record<string, number>;
 }
 
 /**
  * "Solved it" / "Still stuck" on a guide: one tap, tapped again to take it back. Kept in this
- * browser (and the account, when signed in); the server only counts the tap. "Still stuck" points to the next rung of the
+ * browser (and the account, when signed in); the server only counts the tap, with how many hints
+ * of each ladder were revealed (where players stop). "Still stuck" points to the next rung of the
  * ladder in view (the guide's one ladder, or the open puzzle's; with puzzles and none open, to
  * "Where are you stuck?"): the next hint, then its steps, then the video moment, then a report. Rendered with every state hidden; PROGRESS_SCRIPT draws the stored one before
  * the first paint, and these attributes match it once hydrated.
  */
-export function ProgressMarks({ level, ladder, next, onWatch, onChoose }: Props) {
+export function ProgressMarks({ level, ladder, next, onWatch, onChoose, stops }: Props) {
   const t = useT();
   const { progress: script } = useParseTimeScripts();
   const mark = markOf(useProgress(), level);
@@ -65,7 +68,7 @@ export function ProgressMarks({ level, ladder, next, onWatch, onChoose }: Props)
       type="button"
       data-set-mark={value}
       aria-pressed={mark === value}
-      onClick={() => setMark(level, mark === value ? 'none' : value)}
+      onClick={() => (mark === value ? setMark(level, 'none') : setMark(level, value, stops(value)))}
       className="rounded-full border border-gray-300 px-4 py-2 text-sm font-semibold hover:border-primary-500 aria-pressed:border-primary-700 aria-pressed:bg-primary-700 aria-pressed:text-white dark:border-gray-700 dark:aria-pressed:border-primary-400 dark:aria-pressed:bg-primary-400 dark:aria-pressed:text-gray-950"
     >
       {label}

@@ -1,6 +1,8 @@
 import { useState, useSyncExternalStore, type ReactNode } from 'react';
 import { dateFormat } from 'src/contracts/date-format';
-import { playableVideo, type GuideStep } from 'src/contracts/levels';
+import { hintsRevealedKey } from 'src/contracts/inline-scripts';
+import { playableVideo, type GuideStep, type LevelDetail } from 'src/contracts/levels';
+import { LEVEL_LADDER } from 'src/contracts/progress';
 import { GuideFeedback } from 'web/components/guide-feedback';
 import { ProgressMarks, STEPS_ID, type LadderInView } from 'web/components/progress-marks';
 import { Icon } from 'web/components/icons';
@@ -13,6 +15,7 @@ import { FoldedExtras, FoldedLadder, FoldedPicker, FoldedSteps } from 'web/featu
 import { PUZZLES_ID, stepsId } from 'web/features/levels/puzzle-ids';
 import { useParseTimeScripts } from 'web/lib/render-context';
 import { useSiteConfig } from 'web/lib/root-data';
+import { readStored } from 'web/lib/stored-state';
 import { Link, useLoaderData } from 'web/lib/router/router';
 import type loader from 'web/features/levels/level.loader';
 import levelJsonLd from 'web/features/levels/level-json-ld.server';
@@ -32,6 +35,22 @@ const onToggle = (changed: () => void) => {
 /** The open puzzle ("Still stuck" offers its next rung): the main escape's (one at most), else an open extra's. */
 const openPuzzleId = () => document.querySelector<HTMLElement>('details[data-puzzle][open]')?.dataset.puzzle ?? null;
 const firstMoment = (steps: GuideStep[]) => steps.find((step) => step.atSeconds !== undefined)?.atSeconds;
+const revealedOf = (level: number, puzzle?: string) => Number(readStored(hintsRevealedKey(level, puzzle))) || 0;
+
+/**
+ * How many hints of each ladder this browser revealed when it taps (where players stop): "Still
+ * stuck" is about the ladder in view only; "Solved it" about every ladder it opened or used.
+ */
+function stopsAt(level: LevelDetail, open: string | null, state: 'solved' | 'stuck'): Record<string, number> {
+  if (!level.puzzles) return { [LEVEL_LADDER]: revealedOf(level.number) };
+  const stops: Record<string, number> = {};
+  for (const puzzle of level.puzzles) {
+    const revealed = revealedOf(level.number, puzzle.id);
+    if (puzzle.id === open || (state === 'solved' && revealed > 0)) stops[puzzle.id] = revealed;
+  }
+  return stops;
+}
+
 /** A level's guide (a number with no guide is the levelMissing page, level-missing.page.tsx). */
 export default function LevelPage() {
   const { level, prev, next } = useLoaderData<typeof loader>();
@@ -137,6 +156,7 @@ export default function LevelPage() {
           next={next?.number}
           onWatch={watchStep}
           onChoose={() => document.getElementById(PUZZLES_ID)?.scrollIntoView({ behavior: 'smooth', block: 'start' })}
+          stops={(state) => stopsAt(level, openPuzzle, state)}
         />
       </div>
 

@@ -3,7 +3,7 @@ import type { ProgressLevels } from 'src/contracts/progress';
 import type { LevelsService } from 'src/modules/levels';
 import { AccountProgressRepository, type AccountProgress } from '../domain/account-progress-repository.port';
 import { ProgressCountRepository } from '../domain/progress-count-repository.port';
-import { NoGuideError } from '../domain/progress.errors';
+import { NoGuideError, UnknownLadderError } from '../domain/progress.errors';
 import { ProgressService } from './progress.service';
 
 class MemoryAccounts extends AccountProgressRepository {
@@ -24,9 +24,15 @@ class MemoryAccounts extends AccountProgressRepository {
 
 class MemoryCounts extends ProgressCountRepository {
   readonly marks = new Map<string, string>();
+  /** `level:ladder:voter` → `state:revealed`. */
+  readonly stops = new Map<string, string>();
   async record(level: number, voterHash: string, state: string) {
     if (state === 'none') this.marks.delete(`${level}:${voterHash}`);
     else this.marks.set(`${level}:${voterHash}`, state);
+  }
+  async recordStops(level: number, voterHash: string, state: string, ladders: Record<string, number>) {
+    if (state === 'none') for (const key of this.stops.keys()) if (key.startsWith(`${level}:`) && key.endsWith(`:${voterHash}`)) this.stops.delete(key);
+    for (const [ladder, revealed] of Object.entries(ladders)) if (state !== 'none') this.stops.set(`${level}:${ladder}:${voterHash}`, `${state}:${revealed}`);
   }
 }
 
@@ -36,7 +42,11 @@ const HOUR = 3_600_000;
 function setup() {
   const accounts = new MemoryAccounts();
   const counts = new MemoryCounts();
-  const levels = { level: async (n: number) => (n === 27 ? { number: 27 } : null) } as unknown as LevelsService;
+  const guides: Record<number, object> = {
+    27: { number: 27, hintsHtml: [], puzzles: [{ id: 'telescope', hintsHtml: ['a', 'b', 'c'] }, { id: 'dome-code', hintsHtml: ['a', 'b'] }] },
+    1: { number: 1, hintsHtml: ['a', 'b'] },
+  };
+  const levels = { level: async (n: number) => guides[n] ?? null } as unknown as LevelsService;
   const service = new ProgressService(accounts, counts, levels, loadConfig(undefined, { LEVEL_SEARCH_MAX: '635' }));
   return { service, accounts, counts };
 }
@@ -88,5 +98,31 @@ describe('ProgressService', () => {
     await service.mark(27, 'browser-b', 'none');
     expect([...counts.marks.values()]).toEqual(['stuck']);
     await expect(service.mark(28, 'browser-a', 'solved')).rejects.toBeInstanceOf(NoGuideError);
+  });
+
+  it('counts where each browser stopped on each ladder, once per browser per ladder, the latest tap', async () => {
+    const { service, counts } = setup();
+    await service.mark(27, 'browser-a', 'stuck', { 'dome-code': 1 });
+    await service.mark(27, 'browser-a', 'stuck', { 'dome-code': 2 });
+    await service.mark(27, 'browser-a', 'solved', { telescope: 3, 'dome-code': 2 });
+    await service.mark(27, 'browser-b', 'stuck', { telescope: 1 });
+    await service.mark(1, 'browser-b', 'stuck', { level: 2 });
+    expect([...counts.stops.entries()].map(([key, value]) => `${key.split(':').slice(0, 2).join(':')} ${value}`).sort()).toEqual([
+      '1:level stuck:2',
+      '27:dome-code solved:2',
+      '27:telescope solved:3',
+      '27:telescope stuck:1',
+    ]);
+    // Taking the mark back takes its stops back.
+    await service.mark(27, 'browser-a', 'none');
+    expect([...counts.stops.values()].sort()).toEqual(['stuck:1', 'stuck:2']);
+  });
+
+  it('refuses a ladder the guide does not have, or more hints than the ladder has, and counts nothing', async () => {
+    const { service, counts } = setup();
+    await expect(service.mark(27, 'browser-a', 'stuck', { lantern: 1 })).rejects.toThrow('Level 27 has no hint ladder "lantern"');
+    await expect(service.mark(27, 'browser-a', 'stuck', { 'dome-code': 3 })).rejects.toBeInstanceOf(UnknownLadderError);
+    await expect(service.mark(1, 'browser-a', 'stuck', { telescope: 1 })).rejects.toThrow('Level 1 has no hint ladder "telescope"');
+    expect(counts.marks.size + counts.stops.size).toBe(0);
   });
 });

@@ -7,3 +7,11 @@ export class NoGuideError extends AppError {
     super(`Level ${level} has no guide yet`);
   }
 }
+
+export class UnknownLadderError extends AppError {
+  readonly code = 'PROGRESS.UNKNOWN_LADDER';
+  readonly kind = 'validation';
+  constructor(level: number, ladder: string, hints?: number) {
+    super(hints === undefined ? `Level ${level} has no hint ladder "${ladder}"` : `The ladder "${ladder}" of level ${level} has ${hints} hint(s): at most ${hints} can be revealed`);
+  }
+}

@@ -86,7 +86,7 @@ export class ProgressController {
   @ApiParam({ name: 'number', description: 'Level number, 1 to the search maximum (635)', example: 27 })
   @ApiJsonBody(progressMarkInputSchema)
   @ApiNoContentResponse({ description: 'Counted' })
-  @ApiBadRequestResponse(ERROR)
+  @ApiBadRequestResponse({ description: 'A bad level number or body, or a ladder the guide does not have (PROGRESS.UNKNOWN_LADDER)', ...ERROR })
   @ApiNotFoundResponse({ description: 'The level has no guide (PROGRESS.NO_GUIDE)', ...ERROR })
   @ApiTooManyRequestsResponse(ERROR)
   async mark(
@@ -98,6 +98,6 @@ export class ProgressController {
     const max = this.config.public.levels.searchMax;
     const number = parseLevelId(raw, max);
     if (number === null) throw new ValidationError(`Invalid level number: it must be a whole number from 1 to ${max}`);
-    await this.progress.mark(number, voterIdOf(request, reply, this.config.http.publicUrl.startsWith('https:')), body.state);
+    await this.progress.mark(number, voterIdOf(request, reply, this.config.http.publicUrl.startsWith('https:')), body.state, body.ladders);
   }
 }
