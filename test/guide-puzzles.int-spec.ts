@@ -69,6 +69,16 @@ describe('guides with puzzles and step pictures, imported into PostgreSQL', () =
     expect(old.hintsHtml.length).toBeGreaterThan(0);
   });
 
+  it('finds a guide by its questions and objects, never by its hints', async () => {
+    const found = async (query: string) => (await inContext(() => app.get(LevelsService).list({ page: 1, query }))).levels.map((l) => l.number);
+    // "code", "lock" and "bonus" are only in a question or an object, not in the steps.
+    expect(await found('dial code')).toEqual([10]);
+    expect(await found('dial lock')).toEqual([10]);
+    expect(await found('bonus')).toEqual([10]);
+    // "It squeaks." is a hint of the telescope: hints never match.
+    expect(await found('squeaks')).toEqual([]);
+  });
+
   it('updates the guide when only its picture changed, and drops the old copies', async () => {
     const before = (await inContext(() => app.get(LevelsService).level(10)))!.steps[0]!.picture!;
     await writeFile(picturePath(), await scene('#775533'));
