@@ -13,7 +13,7 @@ describe('guides in puzzles in a real browser', () => {
   let phone: BrowserContext;
 
   beforeAll(async () => {
-    site = await startBrowserSite();
+    site = await startBrowserSite({});
     phone = await site.browser.newContext({ viewport: { width: 390, height: 844 } });
   });
 
