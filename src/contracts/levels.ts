@@ -56,7 +56,7 @@ export const LEVELS_PAGE_SIZE = 24;
 /**
  * The levels that have a published guide, as runs: "1-5 7 9 12-14" (ascending, space-separated).
  * Small enough for cached HTML that is the same for everyone (it grows with the gaps between
- * guides, not with their number), and read by the inline PROGRESS_SCRIPT as well as by React.
+ * guides, not with their number), and read by the inline PROGRESS_LIST_SCRIPT as well as by React.
  */
 export type GuideRanges = string;
 
