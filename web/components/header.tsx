@@ -40,7 +40,7 @@ export function Header() {
   return (
     <header
       data-scrolled={scrolled || undefined}
-      className="sticky top-0 z-40 border-b border-transparent bg-white/70 backdrop-blur-md transition-colors data-scrolled:border-gray-200 data-scrolled:bg-white/95 dark:bg-gray-950/70 dark:data-scrolled:border-gray-800 dark:data-scrolled:bg-gray-950/95"
+      className="site-header"
     >
       {/* Tighter on phones: signed in, the balance joins the row, and the search box keeps room for its placeholder. */}
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-1.5 px-4 sm:gap-6 sm:px-6">
@@ -56,7 +56,7 @@ export function Header() {
                 <NavLink
                   to={item.to}
                   end={item.to === "/"}
-                  className="rounded-full px-3 py-1.5 text-sm font-medium whitespace-nowrap text-gray-600 transition hover:bg-gray-100 hover:text-gray-900 aria-[current=page]:text-primary-700 dark:text-gray-300 dark:hover:bg-gray-800 dark:hover:text-white dark:aria-[current=page]:text-primary-400"
+                  className="nav-link"
                 >
                   {item.label}
                 </NavLink>
