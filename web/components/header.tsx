@@ -43,11 +43,11 @@ export function Header() {
       className="site-header"
     >
       {/* Tighter on phones: signed in, the balance joins the row, and the search box keeps room for its placeholder. */}
-      <div className="mx-auto flex h-16 max-w-6xl items-center gap-1.5 px-4 sm:gap-6 sm:px-6">
+      <div className="header-row">
         <Link to="/" className="flex shrink-0 items-center gap-2.5 font-bold tracking-tight">
           <Logo />
           {/* Only read out on phones and beside the tablet menu, where the menu, search and account corner fill the row. */}
-          <span className="sr-only text-lg sm:not-sr-only md:sr-only lg:not-sr-only">{config.siteName}</span>
+          <span className="header-brand">{config.siteName}</span>
         </Link>
         <nav aria-label={t('header.menu')} className={`hidden shrink-0 ${wide ? '2xl:block' : 'md:block'}`}>
           <ul className="flex items-center gap-1">
@@ -64,7 +64,7 @@ export function Header() {
             ))}
           </ul>
         </nav>
-        <div className="ml-auto w-full min-w-0 max-w-52 sm:max-w-64">
+        <div className="header-search">
           <LevelSearchForm />
         </div>
         <LanguagePicker />
