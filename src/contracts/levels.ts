@@ -148,6 +148,8 @@ export interface LevelsPages {
   featured(): Promise<LevelSummary[]>;
   /** The levels with a published guide, as runs ("1-5 7 9"): where "Continue at level N" goes. */
   guideRanges(): Promise<GuideRanges>;
+  /** featured() and guideRanges() in one round trip: the home page's. */
+  home(): Promise<{ featured: LevelSummary[]; guides: GuideRanges }>;
 }
 
 // Adds the section to PageData without editing page-data.ts (declaration merging): see PageData.
