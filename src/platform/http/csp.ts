@@ -19,7 +19,7 @@ export function cspDirectives(config: AppConfig): Record<string, string[] | null
     styleSrc: ["'self'"],
     // React sets style attributes (the loading bar, transitions); attributes cannot run code.
     styleSrcAttr: ["'unsafe-inline'"],
-    // data: for the image tool's thumbnail of a picked file.
+    // data: for the stylesheet's icons and logo (web/styles/icons.css, app.css) and the image tool's thumbnail of a picked file.
     imgSrc: ["'self'", 'data:', 'https://i.ytimg.com'],
     // Fonts (none: the system's) and fetches fall back to default-src 'self'. A directive that only
     // repeats default-src costs its bytes on every response and allows nothing more or less.
