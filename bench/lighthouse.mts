@@ -20,6 +20,8 @@ const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 async function audit(url: string, port: number) {
   const result = await lighthouse(url, { port, output: 'json', onlyCategories: ['performance'], logLevel: 'error' });
   const lhr = result!.lhr;
+  // A run Lighthouse could not finish scores 0: say why rather than let it pass as a score.
+  if (lhr.runtimeError) console.log(`  ${url}: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
   const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   return {
     score: Math.round((lhr.categories.performance!.score ?? 0) * 100),
