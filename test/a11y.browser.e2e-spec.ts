@@ -71,8 +71,13 @@ async function audit(page: Page, colourScheme: 'light' | 'dark'): Promise<string
  */
 async function showScheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
   await page.emulateMedia({ colorScheme });
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-  await page.waitForFunction(() => !document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running'));
+  // One round trip: two frames, then a frame at a time until no transition runs.
+  await page.evaluate(async () => {
+    const frame = () => new Promise((done) => requestAnimationFrame(done));
+    await frame();
+    await frame();
+    while (document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running')) await frame();
+  });
 }
 
 /**
