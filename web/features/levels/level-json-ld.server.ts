@@ -1,7 +1,40 @@
-import type { LevelDetail } from 'src/contracts/levels';
+import { pictureUrl, type LevelDetail } from 'src/contracts/levels';
 import type { Translate } from 'web/i18n/i18n';
 
-/** BreadcrumbList always; VideoObject with Clip key moments when the guide has a real video. */
+/** Plain text of a step's sanitised inline HTML (tags dropped, the few entities it can hold decoded). */
+const plain = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
+
+/**
+ * One HowTo per puzzle in an ItemList, the main escape first: schema.org's type for "how to do
+ * this one thing" with its steps (and step pictures), and the list keeps them one page. Google no
+ * longer shows HowTo rich results (2023) and keeps FAQPage for authorities and QAPage for forums,
+ * so this is plain, valid schema.org for whoever reads it, not a bid for a rich result; the
+ * VideoObject's key moments stay what search engines document for a walkthrough.
+ */
+function puzzlesList(level: LevelDetail, url: string) {
+  return {
+    '@type': 'ItemList',
+    itemListElement: level.puzzles!.map((puzzle, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      item: {
+        '@type': 'HowTo',
+        name: puzzle.question,
+        ...(puzzle.object ? { about: puzzle.object } : {}),
+        step: level.steps.slice(puzzle.firstStep, puzzle.firstStep + puzzle.stepCount).map((step) => ({
+          '@type': 'HowToStep',
+          text: plain(step.html),
+          ...(step.picture ? { image: `${new URL(url).origin}${pictureUrl(step.picture, step.picture.widths.at(-1)!, 'webp')}` } : {}),
+        })),
+      },
+    })),
+  };
+}
+
+/** BreadcrumbList always; the puzzles' HowTos when the guide has puzzles; VideoObject with Clip key moments when the guide has a real video. */
 function build(level: LevelDetail, url: string, siteUrl: string, values: Record<string, string | number>, t: Translate) {
   const breadcrumbs = {
     '@type': 'BreadcrumbList',
@@ -12,6 +45,7 @@ function build(level: LevelDetail, url: string, siteUrl: string, values: Record<
     ],
   };
   const graph: unknown[] = [breadcrumbs];
+  if (level.puzzles) graph.push(puzzlesList(level, url));
   // A sample placeholder is no video: search engines get VideoObject only for real walkthroughs.
   if (level.video && !level.video.sample) {
     const timed = level.steps.filter((s) => s.atSeconds !== undefined);
