@@ -95,9 +95,25 @@ export interface LevelDetail extends LevelSummary {
   helpful?: HelpfulShare;
 }
 
+/**
+ * The query that puts a guide's steps in its page: a guide in puzzles shows its ladders first and
+ * its steps (with their pictures) at `/levels/{n}?steps=1`, so the first view stays light.
+ */
+export const STEPS_QUERY = 'steps';
+
 /** Data of /levels/{n}: a written guide, or a number in range with no guide yet. */
 export type LevelPageData =
-  | { kind: 'guide'; level: LevelDetail; prev?: LevelSummary; next?: LevelSummary }
+  | {
+      kind: 'guide';
+      level: LevelDetail;
+      prev?: LevelSummary;
+      next?: LevelSummary;
+      /**
+       * A guide in puzzles asked without `?steps=1`: `level.steps` keep only their video moments
+       * (`html` empty, no picture), the steps themselves come with `?steps=1`.
+       */
+      stepsOnRequest?: boolean;
+    }
   | { kind: 'not-covered'; number: number; prev?: LevelSummary; next?: LevelSummary };
 
 export const LEVELS_PAGE_SIZE = 24;

@@ -14,25 +14,23 @@ export function HintList({ level, puzzle, hintsHtml }: { level: number; puzzle?:
   const t = useT();
   return (
     <>
-      <p className="text-sm text-gray-500 dark:text-gray-400" aria-live="polite">
+      <p className="hints-count" aria-live="polite">
         {t('hints.revealed', { revealed, total })}
       </p>
-      <ol data-level={level} data-puzzle={puzzle} className="mt-3 flex flex-col gap-3">
+      <ol data-level={level} data-puzzle={puzzle} className="hints">
         {hintsHtml.map((html, i) => (
-          <li key={i} data-hint hidden={i >= revealed} className="flex gap-3 rounded-xl bg-my-color-50 p-4 dark:bg-my-color-950/40">
-            <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-my-color-500 text-xs font-bold text-white dark:text-gray-950">
-              {i + 1}
-            </span>
-            <span className="leading-7 [&_strong]:font-semibold" dangerouslySetInnerHTML={{ __html: html }} />
+          <li key={i} data-hint hidden={i >= revealed} className="hint">
+            <span>{i + 1}</span>
+            <span dangerouslySetInnerHTML={{ __html: html }} />
           </li>
         ))}
       </ol>
       <noscript>
-        <ol className="mt-3 space-y-2">
+        <ol className="hint-noscript">
           {hintsHtml.map((html, i) => (
             <li key={i}>
-              <details className="rounded-xl bg-my-color-50 p-3 dark:bg-my-color-950/40">
-                <summary className="cursor-pointer font-semibold">{t('hints.hint', { number: i + 1 })}</summary>
+              <details>
+                <summary>{t('hints.hint', { number: i + 1 })}</summary>
                 <span dangerouslySetInnerHTML={{ __html: html }} />
               </details>
             </li>
@@ -40,12 +38,7 @@ export function HintList({ level, puzzle, hintsHtml }: { level: number; puzzle?:
         </ol>
       </noscript>
       {revealed < total ? (
-        <button
-          type="button"
-          onClick={reveal}
-          className="mt-4 inline-flex items-center gap-2 rounded-full border border-my-color-300 bg-white px-4 py-2 text-sm font-semibold text-my-color-800 transition hover:bg-my-color-50 dark:border-my-color-700 dark:bg-gray-900 dark:text-my-color-300 dark:hover:bg-my-color-950"
-        >
-          <Icon name="eye" className="size-4" />
+        <button type="button" onClick={reveal} className="hint-button">
           {revealed === 0 ? t('hints.showFirst') : t('hints.showNext', { number: revealed + 1, total })}
         </button>
       ) : (

@@ -3,11 +3,8 @@ import { formatDuration } from 'src/contracts/levels';
 import { useT } from 'web/i18n/i18n';
 import { markOf, setMark, useProgress } from 'web/lib/progress';
 import { useParseTimeScripts } from 'web/lib/render-context';
-import { Link } from 'web/lib/router/router';
+import { Link, useNavigate } from 'web/lib/router/router';
 import { useRevealed } from './use-revealed';
-
-/** id of the level page's folded step-by-step solution (a <details>). */
-export const STEPS_ID = 'solution-steps';
 
 /** The hint ladder "Still stuck" helps with: the guide's one ladder, or the puzzle open on the page. */
 export interface LadderInView {
@@ -31,6 +28,8 @@ interface Props {
   onChoose: () => void;
   /** How many hints of each ladder this browser revealed, sent with a tap (where players stop). */
   stops: (state: 'solved' | 'stuck') => Record<string, number>;
+  /** The page with the steps (`?steps=1`) while they are not on this one: "Open the steps" goes there. */
+  stepsHref?: string;
 }
 
 /**
@@ -41,10 +40,11 @@ interface Props {
  * "Where are you stuck?"): the next hint, then its steps, then the video moment, then a report. Rendered with every state hidden; PROGRESS_SCRIPT draws the stored one before
  * the first paint, and these attributes match it once hydrated.
  */
-export function ProgressMarks({ level, ladder, next, onWatch, onChoose, stops }: Props) {
+export function ProgressMarks({ level, ladder, next, onWatch, onChoose, stops, stepsHref }: Props) {
   const t = useT();
   const { progress: script } = useParseTimeScripts();
   const mark = markOf(useProgress(), level);
+  const navigate = useNavigate();
   const [revealed, reveal] = useRevealed(level, ladder?.puzzle, ladder?.hintCount ?? 0);
   // Per ladder: opening the steps of one puzzle is no help with another.
   const [stepsOpened, setStepsOpened] = useState<string | null>(null);
@@ -58,9 +58,11 @@ export function ProgressMarks({ level, ladder, next, onWatch, onChoose, stops }:
   };
   const openSteps = () => {
     if (!ladder) return;
+    setStepsOpened(ladder.stepsId);
+    // Not on the page yet: the page with them opens there (web/features/levels/level.page.tsx shows the target).
+    if (stepsHref) return void navigate(`${stepsHref}#${ladder.stepsId}`, { replace: true });
     // The steps sit in folded <details> (the solution; an extra's own): open every one around them.
     for (let at = document.getElementById(ladder.stepsId)?.closest('details'); at; at = at.parentElement?.closest('details')) at.open = true;
-    setStepsOpened(ladder.stepsId);
     show(ladder.stepsId);
   };
   const choice = (value: 'solved' | 'stuck', label: string) => (

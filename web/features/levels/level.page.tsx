@@ -1,18 +1,18 @@
-import { useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { dateFormat } from 'src/contracts/date-format';
 import { hintsRevealedKey } from 'src/contracts/inline-scripts';
-import { playableVideo, type GuideStep, type LevelDetail } from 'src/contracts/levels';
+import { playableVideo, STEPS_QUERY, type GuideStep, type LevelDetail } from 'src/contracts/levels';
 import { LEVEL_LADDER } from 'src/contracts/progress';
 import { GuideFeedback } from 'web/components/guide-feedback';
-import { ProgressMarks, STEPS_ID, type LadderInView } from 'web/components/progress-marks';
+import type { LadderInView } from 'web/components/progress-marks';
 import { Icon } from 'web/components/icons';
 import { Breadcrumbs, DifficultyBadge, JsonLd, ReferenceTime } from 'web/components/level-bits';
 import { Seo } from 'web/components/seo';
 import { VideoFacade } from 'web/components/video-facade';
-import { useI18n } from 'web/i18n/i18n';
+import { useI18n, useT } from 'web/i18n/i18n';
 import { levelCrumbs, PrevNext } from 'web/features/levels/level-nav';
-import { FoldedExtras, FoldedLadder, FoldedPicker, FoldedSteps } from 'web/features/levels/folded-parts';
-import { PUZZLES_ID, stepsId } from 'web/features/levels/puzzle-ids';
+import { FoldedExtras, FoldedLadder, FoldedPicker, FoldedProgressMarks, FoldedSteps } from 'web/features/levels/folded-parts';
+import { PUZZLES_ID, STEPS_ID, stepsId } from 'web/features/levels/puzzle-ids';
 import { useParseTimeScripts } from 'web/lib/render-context';
 import { useSiteConfig } from 'web/lib/root-data';
 import { readStored } from 'web/lib/stored-state';
@@ -51,9 +51,29 @@ function stopsAt(level: LevelDetail, open: string | null, state: 'solved' | 'stu
   return stops;
 }
 
+function SolutionTitle() {
+  const t = useT();
+  return (
+    <h2 className="flex items-center gap-2">
+      <Icon name="list" className="size-5 text-primary-600 dark:text-primary-400" />
+      {t('level.solution')}
+    </h2>
+  );
+}
+
+/** Once the steps are on the page, the one the URL names (`#steps-<puzzle>`, "Still stuck" asked for it) is shown: every <details> around it opened. */
+function useOpenStepsTarget(shown: boolean) {
+  useEffect(() => {
+    const target = shown && location.hash.startsWith('#steps-') ? document.getElementById(location.hash.slice(1)) : null;
+    if (!target) return;
+    for (let at: HTMLDetailsElement | null | undefined = target.closest('details'); at; at = at.parentElement?.closest('details')) at.open = true;
+    target.scrollIntoView({ block: 'center' });
+  }, [shown]);
+}
+
 /** A level's guide (a number with no guide is the levelMissing page, level-missing.page.tsx). */
 export default function LevelPage() {
-  const { level, prev, next } = useLoaderData<typeof loader>();
+  const { level, prev, next, stepsOnRequest } = useLoaderData<typeof loader>();
   const { gameName, siteUrl } = useSiteConfig();
   const { t, tag } = useI18n();
   const { hintsReveal } = useParseTimeScripts();
@@ -84,6 +104,9 @@ export default function LevelPage() {
       : null;
   const mainSteps = main ? level.steps.slice(0, main.reduce((n, puzzle) => n + puzzle.stepCount, 0)) : level.steps;
   const stepProps = { href: url, video: !!video, onWatch: watchStep };
+  // A guide in puzzles shows its steps at ?steps=1: a link there (the router fetches its payload), then the steps open.
+  const stepsHref = stepsOnRequest ? `/levels/${level.number}?${STEPS_QUERY}=1` : undefined;
+  useOpenStepsTarget(!stepsOnRequest);
 
   return (
     <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
@@ -92,7 +115,7 @@ export default function LevelPage() {
         description={t('level.seoDescription', values)}
         image={`/og/levels/${level.number}.png`}
       />
-      <JsonLd data={levelJsonLd?.(level, url, siteUrl, values, t)} />
+      <JsonLd data={levelJsonLd?.(level, url, siteUrl, values, t, !stepsOnRequest)} />
       <Breadcrumbs items={levelCrumbs(level.number, t)} />
 
       <header className="mt-6">
@@ -143,53 +166,61 @@ export default function LevelPage() {
 
       <div className="mt-8">
         {main ? (
-          <FoldedPicker level={level.number} puzzles={main} script={hintsReveal} />
+          <FoldedPicker level={level.number} puzzles={main} script={extras.length ? '' : hintsReveal} />
         ) : (
           <FoldedLadder level={level.number} hintsHtml={level.hintsHtml} script={hintsReveal} />
         )}
       </div>
 
       <div className="mt-8">
-        <ProgressMarks
+        <FoldedProgressMarks
           level={level.number}
           ladder={ladder}
           next={next?.number}
           onWatch={watchStep}
           onChoose={() => document.getElementById(PUZZLES_ID)?.scrollIntoView({ behavior: 'smooth', block: 'start' })}
           stops={(state) => stopsAt(level, openPuzzle, state)}
+          stepsHref={stepsHref}
         />
       </div>
 
-      <details id={STEPS_ID} className="group mt-8 rounded-2xl border border-gray-200 dark:border-gray-800">
-        <summary className="flex cursor-pointer list-none items-center justify-between gap-4 p-5 text-lg font-bold sm:p-6 [&::-webkit-details-marker]:hidden">
-          <h2 className="flex items-center gap-2">
-            <Icon name="list" className="size-5 text-primary-600 dark:text-primary-400" />
-            {t('level.solution')}
-          </h2>
+      {stepsHref ? (
+        <Link id={STEPS_ID} to={`${stepsHref}#${STEPS_ID}`} replace className="mt-8 flex items-center justify-between gap-4 rounded-2xl border border-gray-200 p-5 text-lg font-bold sm:p-6 dark:border-gray-800">
+          <SolutionTitle />
           <span className="flex items-center gap-1 text-sm font-medium text-gray-500 dark:text-gray-400">
-            <span className="group-open:hidden">{t('level.showSteps', { count: mainSteps.length })}</span>
-            <span className="hidden group-open:inline">{t('level.hideSteps')}</span>
-            <Icon name="chevronDown" className="size-4 transition group-open:rotate-180" />
+            {t('level.showSteps', { count: mainSteps.length })}
+            <Icon name="chevronDown" className="size-4" />
           </span>
-        </summary>
-        <div className="space-y-6 border-t border-gray-200 p-5 sm:p-6 dark:border-gray-800">
-          {main ? (
-            main.map((puzzle) => (
-              <div key={puzzle.id}>
-                <h3 id={stepsId(puzzle.id)} className="mb-3 scroll-mt-20 font-semibold text-gray-700 dark:text-gray-300">
-                  {puzzle.question}
-                </h3>
-                <FoldedSteps steps={level.steps.slice(puzzle.firstStep, puzzle.firstStep + puzzle.stepCount)} from={puzzle.firstStep + 1} {...stepProps} />
-              </div>
-            ))
-          ) : (
-            <FoldedSteps steps={level.steps} from={1} {...stepProps} />
-          )}
-        </div>
-      </details>
+        </Link>
+      ) : (
+        <details id={STEPS_ID} open={!!main} className="group mt-8 rounded-2xl border border-gray-200 dark:border-gray-800">
+          <summary className="flex cursor-pointer list-none items-center justify-between gap-4 p-5 text-lg font-bold sm:p-6 [&::-webkit-details-marker]:hidden">
+            <SolutionTitle />
+            <span className="flex items-center gap-1 text-sm font-medium text-gray-500 dark:text-gray-400">
+              <span className="group-open:hidden">{t('level.showSteps', { count: mainSteps.length })}</span>
+              <span className="hidden group-open:inline">{t('level.hideSteps')}</span>
+              <Icon name="chevronDown" className="size-4 transition group-open:rotate-180" />
+            </span>
+          </summary>
+          <div className="space-y-6 border-t border-gray-200 p-5 sm:p-6 dark:border-gray-800">
+            {main ? (
+              main.map((puzzle) => (
+                <div key={puzzle.id}>
+                  <h3 id={stepsId(puzzle.id)} className="mb-3 scroll-mt-20 font-semibold text-gray-700 dark:text-gray-300">
+                    {puzzle.question}
+                  </h3>
+                  <FoldedSteps steps={level.steps.slice(puzzle.firstStep, puzzle.firstStep + puzzle.stepCount)} from={puzzle.firstStep + 1} {...stepProps} />
+                </div>
+              ))
+            ) : (
+              <FoldedSteps steps={level.steps} from={1} {...stepProps} />
+            )}
+          </div>
+        </details>
+      )}
 
       {extras.length > 0 && (
-        <FoldedExtras level={level.number} puzzles={extras} script={hintsReveal} steps={level.steps} {...stepProps} />
+        <FoldedExtras level={level.number} puzzles={extras} script={hintsReveal} steps={level.steps} stepsHref={stepsHref} {...stepProps} />
       )}
 
       {level.video && (

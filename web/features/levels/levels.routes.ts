@@ -1,3 +1,4 @@
+import { STEPS_QUERY } from 'src/contracts/levels';
 import { definePage } from 'web/lib/router/page';
 import hardestLoader from 'web/features/levels/hardest.loader';
 import homeLoader from 'web/features/levels/home.loader';
@@ -43,6 +44,7 @@ export const level = definePage({
   loader: levelLoader,
   sections: ['levels'],
   cache: true,
+  query: [STEPS_QUERY],
   sample: '/levels/27',
 });
 

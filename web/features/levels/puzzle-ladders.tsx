@@ -22,19 +22,16 @@ export function PuzzleLadder({ level, puzzle, group, children }: LadderProps) {
       id={puzzleId(puzzle.id)}
       name={group}
       data-puzzle={puzzle.id}
-      className="group/puzzle scroll-mt-20 rounded-xl border border-gray-200 open:border-my-color-300 dark:border-gray-800 dark:open:border-my-color-800"
+      className="puzzle"
     >
-      <summary className="flex cursor-pointer list-none items-start gap-3 p-4 [&::-webkit-details-marker]:hidden">
-        <Icon name="chevronDown" className="mt-1 size-4 shrink-0 text-gray-500 transition group-open/puzzle:rotate-180 dark:text-gray-400" />
-        <span className="min-w-0">
-          {puzzle.extra && (
-            <span className="mr-2 rounded-full bg-my-color-100 px-2 py-0.5 text-xs font-semibold text-my-color-900 dark:bg-my-color-950 dark:text-my-color-200">{t(`extras.${puzzle.extra}`)}</span>
-          )}
-          <span className="font-semibold">{puzzle.question}</span>
-          {puzzle.object && <span className="block text-sm text-gray-600 dark:text-gray-400">{puzzle.object}</span>}
+      <summary>
+        <span>
+          {puzzle.extra && <mark>{t(`extras.${puzzle.extra}`)}</mark>}
+          <strong>{puzzle.question}</strong>
+          {puzzle.object && <small>{puzzle.object}</small>}
         </span>
       </summary>
-      <div className="border-t border-gray-200 p-4 dark:border-gray-800">
+      <div>
         <HintList level={level} puzzle={puzzle.id} hintsHtml={puzzle.hintsHtml} />
         {children}
       </div>
@@ -45,6 +42,7 @@ export function PuzzleLadder({ level, puzzle, group, children }: LadderProps) {
 export interface PuzzlesProps {
   level: number;
   puzzles: GuidePuzzle[];
+  /** HINTS_REVEAL_SCRIPT, run after these ladders; empty when a later part of the page runs it (once for all). */
   script: string;
 }
 
@@ -65,7 +63,7 @@ export function PuzzlePicker({ level, puzzles, script }: PuzzlesProps) {
           </li>
         ))}
       </ul>
-      <LadderScript script={script} />
+      {script && <LadderScript script={script} />}
     </section>
   );
 }
