@@ -3,8 +3,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { CONTENT_CLI, ROOT } from './support/app-process';
 
-const ROOT = join(__dirname, '..');
 const run = promisify(execFile);
 
 /** `npm run content:check` (the built CLI): every fault of every guide file as `file:line: field: problem`, exit code 1; no database. */
@@ -19,7 +19,7 @@ describe('content:check', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   const check = () =>
-    run(process.execPath, ['dist/server/src/cli/content.js', 'check'], { cwd: ROOT, env: { ...process.env, CONTENT_DIR: dir } }).then(
+    run(process.execPath, [CONTENT_CLI, 'check'], { cwd: ROOT, env: { ...process.env, CONTENT_DIR: dir } }).then(
       ({ stdout }) => ({ code: 0, stdout }),
       (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
     );

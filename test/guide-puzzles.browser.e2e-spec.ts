@@ -93,23 +93,63 @@ describe('guides in puzzles in a real browser', () => {
       expect(await hint.getByText('count the stars in each').isVisible()).toBe(true);
       // Hint 3 stays folded: a nudge at a time, the player decides.
       expect(await page.locator('#puzzle-dome-code details', { hasText: 'Hint 3' }).getByText('Kite, Lantern, Crown').isVisible()).toBe(false);
+      // The steps are a link to their page, which the server renders with them.
+      await page.locator('a#solution-steps').click();
+      await page.waitForURL(/\?steps=1#solution-steps$/);
+      expect(await page.locator('#solution-steps img').count()).toBe(6);
+      expect(await page.getByRole('img', { name: 'Tap here: the dial lock' }).count()).toBe(1);
     } finally {
       await context.close();
     }
   });
 
-  it('shows the step pictures with their marks, announced to screen readers, once the steps are opened', async () => {
+  it('shows the step pictures with their marks, announced to screen readers, once the steps are opened (their page, in place)', async () => {
     const page = await phone.newPage();
     await page.goto(url('/levels/27'));
     await hydrated(page);
-    await page.locator('#solution-steps > summary').click();
+    // The first view holds the steps back: no picture in the page until they are asked for.
+    expect(await page.locator('img[src^="/guide-images/"]').count()).toBe(0);
+    await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+    await page.locator('a#solution-steps').click();
+    await page.waitForURL(/\/levels\/27\?steps=1#solution-steps$/);
     const first = page.locator('#solution-steps img').first();
     await first.scrollIntoViewIfNeeded();
     await poll(() => first.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    // The router brought the steps' payload: the same document, no full load.
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
     expect(await page.getByRole('img', { name: 'Tap here: the globe' }).count()).toBe(1);
     expect(await page.locator('#solution-steps img').count()).toBe(6);
     // Width and height set: the box is the picture's shape before it loads.
     expect(await page.locator('#solution-steps img').nth(5).getAttribute('width')).toBe('1200');
     await page.close();
+  });
+
+  it('keeps the steps and their pictures of a guide read, for reading offline', async () => {
+    const context = await site.browser.newContext({ serviceWorkers: 'allow', viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(url('/levels/27'));
+      await hydrated(page);
+      await poll(() => page.evaluate(() => !!navigator.serviceWorker.controller), 60_000).toBe(true);
+      const kept = () =>
+        page.evaluate(async () => {
+          const urls: string[] = [];
+          for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname + new URL(request.url).search);
+          return urls;
+        });
+      await poll(async () => (await kept()).includes('/levels/27/_payload.json?steps=1'), 60_000).toBe(true);
+      await poll(async () => (await kept()).filter((path) => path.startsWith('/guide-images/')).length, 60_000).toBeGreaterThan(0);
+      await context.setOffline(true);
+      await page.goto(url('/levels/27?steps=1'));
+      await page.getByRole('heading', { name: 'What is the code for the dome door?', level: 3 }).waitFor();
+      const pictures = page.locator('#solution-steps img');
+      expect(await pictures.count()).toBe(6);
+      for (let i = 0; i < 6; i++) {
+        await pictures.nth(i).scrollIntoViewIfNeeded();
+        await poll(() => pictures.nth(i).evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+      }
+    } finally {
+      await context.close();
+    }
   });
 });

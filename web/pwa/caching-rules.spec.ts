@@ -20,8 +20,21 @@ describe('what the service worker keeps for offline reading', () => {
     expect(requestPolicy(page('/levels/27'), ORIGIN)).toBe('guide');
     expect(requestPolicy(get('/levels/27/_payload.json'), ORIGIN)).toBe('guide');
     expect(requestPolicy(page('/fr/levels/27'), ORIGIN)).toBe('guide');
-    expect(guideOf('/fr/levels/27/_payload.json')).toEqual({ number: 27, prefix: '/fr', page: '/fr/levels/27', payload: '/fr/levels/27/_payload.json' });
-    expect(guideOf('/levels/27')).toEqual({ number: 27, prefix: '', page: '/levels/27', payload: '/levels/27/_payload.json' });
+    expect(guideOf('/fr/levels/27/_payload.json')).toMatchObject({ number: 27, prefix: '/fr', page: '/fr/levels/27', payload: '/fr/levels/27/_payload.json' });
+    expect(guideOf('/levels/27')).toEqual({
+      number: 27,
+      prefix: '',
+      page: '/levels/27',
+      payload: '/levels/27/_payload.json',
+      stepsPage: '/levels/27?steps=1',
+      stepsPayload: '/levels/27/_payload.json?steps=1',
+    });
+  });
+
+  it('keeps a guide with its steps (a guide in puzzles holds them back until ?steps=1), page and payload', () => {
+    expect(requestPolicy(page('/levels/27?steps=1'), ORIGIN)).toBe('guide');
+    expect(requestPolicy(get('/levels/27/_payload.json?steps=1'), ORIGIN)).toBe('guide');
+    expect(requestPolicy(get('/levels/27/_payload.json?steps=2'), ORIGIN)).toBe('pass');
   });
 
   it("keeps a guide's step pictures, cache first: their names are immutable", () => {

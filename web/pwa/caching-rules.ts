@@ -3,7 +3,7 @@
  * plain functions over Request and Response, shared by the worker, the offline page and their tests.
  *
  * Kept: a guide's page (`/levels/27`, in any language: `/fr/levels/27`) and its `_payload.json`,
- * answered 200 by this build. Never kept, whatever else the rules say: the API, payments, the image
+ * both also with its steps (`?steps=1`), answered 200 by this build. Never kept, whatever else the rules say: the API, payments, the image
  * tool, admin and account pages (NEVER_CACHED), and anything signed in. The session cookie (`token`,
  * src/modules/auth/adapters/http/session-cookie.ts) is HttpOnly, so a worker never sees it: what a
  * session changes is either an API answer (`/api`, left alone) or marked `Cache-Control: no-store`
@@ -28,11 +28,18 @@ export interface GuideRef {
   prefix: string;
   page: string;
   payload: string;
+  /** The page with its steps (a guide in puzzles holds them back until `?steps=1`) and its payload. */
+  stepsPage: string;
+  stepsPayload: string;
 }
+
+/** The one query a guide's page or payload is kept with: its steps (web/features/levels/level.loader.ts). */
+const STEPS_SEARCH = '?steps=1';
 
 export function guideRef(number: number, prefix = ''): GuideRef {
   const page = `${prefix}/levels/${number}`;
-  return { number, prefix, page, payload: `${page}/_payload.json` };
+  const payload = `${page}/_payload.json`;
+  return { number, prefix, page, payload, stepsPage: page + STEPS_SEARCH, stepsPayload: payload + STEPS_SEARCH };
 }
 
 /** The guide a path is the page or payload of, or null: '/levels/27/_payload.json' → level 27. */
@@ -60,8 +67,8 @@ export function requestPolicy(request: Pick<Request, 'method' | 'url' | 'mode' |
   if (pictureOf(url.pathname) && !url.search) return 'picture';
   const navigation = request.mode === 'navigate';
   if (isNeverCached(url.pathname)) return navigation ? 'page' : 'pass';
-  // A guide's payload with a query string is not one the router asks for: left alone.
-  if (guideOf(url.pathname) && (navigation || (url.pathname.endsWith('/_payload.json') && !url.search))) return 'guide';
+  // A guide's payload with another query string is not one the router asks for: left alone.
+  if (guideOf(url.pathname) && (navigation || (url.pathname.endsWith('/_payload.json') && (!url.search || url.search === STEPS_SEARCH)))) return 'guide';
   return navigation ? 'page' : 'pass';
 }
 

@@ -48,6 +48,18 @@ describe('the guides kept for reading offline', () => {
     expect(pictureUrls({ routeId: 'level', data: { kind: 'guide', level: { steps: [{ picture: { src: 'https://evil.example/x', widths: [480] } }] } } })).toEqual([]);
   });
 
+  it('keeps a guide in puzzles with its steps, page and payload, and the pictures of its steps', async () => {
+    const kept: string[] = [];
+    const inPuzzles = { ...guidePayload(27), data: { kind: 'guide', level: { number: 27, title: 'Room 27', steps: [{ html: '' }] }, stepsOnRequest: true } };
+    const store: GuideStore = {
+      keep: async (url) => void kept.push(url),
+      pictures: async (urls) => void kept.push(...urls),
+      payload: async (url) => (url.endsWith('?steps=1') ? guidePayload(27) : inPuzzles),
+    };
+    await expect(keepWithFollowing(guideRef(27), store)).resolves.toEqual([27]);
+    expect(kept).toEqual(['/levels/27', '/levels/27/_payload.json', '/levels/27?steps=1', '/levels/27/_payload.json?steps=1', '/guide-images/aaaaaaaaaa27-480.webp']);
+  });
+
   it('stays in the language the guide was read in', async () => {
     const { store, kept } = fakeStore({ 3: 10, 10: 11 });
     await keepWithFollowing(guideRef(3, '/fr'), store, 1);

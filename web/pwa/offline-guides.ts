@@ -12,6 +12,9 @@ function guideData(payload: unknown): Json | null {
   return payload.data;
 }
 
+/** Whether a guide page's payload holds its steps back (LevelPageData's stepsOnRequest: they come with `?steps=1`). */
+const stepsOnRequest = (payload: unknown) => guideData(payload)?.stepsOnRequest === true;
+
 /** The next guide after a guide page's payload (its `next`, the guide page's "Next" link), or null. */
 export function nextGuideNumber(payload: unknown): number | null {
   const next = guideData(payload)?.next;
@@ -45,7 +48,7 @@ export interface GuideStore {
 
 /**
  * Makes a guide readable offline and the next `count` after it: each guide's page and payload
- * (whichever the reader's own request did not bring) and its step pictures, the next one found through the payload's
+ * (whichever the reader's own request did not bring), with its steps when it holds them back, and its step pictures, the next one found through the payload's
  * `next`, a number always higher than the last (a loop in the data cannot loop here).
  * Resolves with the guides walked, in order.
  */
@@ -55,7 +58,11 @@ export async function keepWithFollowing(start: GuideRef, store: GuideStore, coun
     await Promise.all([store.keep(guide.page), store.keep(guide.payload)]);
     walked.push(guide.number);
     const payload = await store.payload(guide.payload);
-    await store.pictures(pictureUrls(payload));
+    // A guide in puzzles holds its steps back: its page with them, and their pictures, are kept too.
+    if (stepsOnRequest(payload)) {
+      await Promise.all([store.keep(guide.stepsPage), store.keep(guide.stepsPayload)]);
+      await store.pictures(pictureUrls(await store.payload(guide.stepsPayload)));
+    } else await store.pictures(pictureUrls(payload));
     if (walked.length > count) break;
     const next = nextGuideNumber(payload);
     guide = next !== null && next > guide.number ? guideRef(next, guide.prefix) : null;

@@ -166,7 +166,7 @@ export default function LevelPage() {
 
       <div className="mt-8">
         {main ? (
-          <FoldedPicker level={level.number} puzzles={main} script={extras.length ? '' : hintsReveal} />
+          <FoldedPicker level={level.number} puzzles={main} script={hintsReveal} scriptLater={extras.length > 0} />
         ) : (
           <FoldedLadder level={level.number} hintsHtml={level.hintsHtml} script={hintsReveal} />
         )}

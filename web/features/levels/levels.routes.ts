@@ -57,5 +57,7 @@ export const levelMissing = definePage({
   path: '/levels/:id',
   page: () => import('web/features/levels/level-missing.page'),
   cache: true,
+  // Shown by `level`'s loader, which reads it.
+  query: [STEPS_QUERY],
   sample: '/levels/15',
 });

@@ -42,12 +42,14 @@ export function PuzzleLadder({ level, puzzle, group, children }: LadderProps) {
 export interface PuzzlesProps {
   level: number;
   puzzles: GuidePuzzle[];
-  /** HINTS_REVEAL_SCRIPT, run after these ladders; empty when a later part of the page runs it (once for all). */
+  /** HINTS_REVEAL_SCRIPT (empty in the browser: hydration keeps the server's text). */
   script: string;
+  /** A later part of the page runs the script, once for all ladders (the extras). */
+  scriptLater?: boolean;
 }
 
 /** "Where are you stuck?": the main escape's questions (and objects); opening one shows only its ladder. */
-export function PuzzlePicker({ level, puzzles, script }: PuzzlesProps) {
+export function PuzzlePicker({ level, puzzles, script, scriptLater }: PuzzlesProps) {
   const t = useT();
   return (
     <section id={PUZZLES_ID} aria-labelledby="puzzles-title" className="scroll-mt-20 rounded-2xl border border-gray-200 p-5 sm:p-6 dark:border-gray-800">
@@ -63,7 +65,7 @@ export function PuzzlePicker({ level, puzzles, script }: PuzzlesProps) {
           </li>
         ))}
       </ul>
-      {script && <LadderScript script={script} />}
+      {!scriptLater && <LadderScript script={script} />}
     </section>
   );
 }
