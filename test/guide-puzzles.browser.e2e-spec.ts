@@ -141,6 +141,7 @@ describe('guides in puzzles in a real browser', () => {
       await poll(async () => (await kept()).filter((path) => path.startsWith('/guide-images/')).length, 60_000).toBeGreaterThan(0);
       await context.setOffline(true);
       await page.goto(url('/levels/27?steps=1'));
+      await hydrated(page);
       await page.getByRole('heading', { name: 'What is the code for the dome door?', level: 3 }).waitFor();
       const pictures = page.locator('#solution-steps img');
       expect(await pictures.count()).toBe(6);
