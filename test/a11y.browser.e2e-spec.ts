@@ -197,6 +197,17 @@ describe('accessibility (axe-core) in a real browser', () => {
     expect(await auditPages(on(), [...paths, '/levels?difficulty=easy'], false)).toEqual([]);
   }, 600_000);
 
+  it('finds no WCAG 2.2 AA violation on a guide in puzzles with puzzles open: a ladder with a hint shown, an extra, the steps with their pictures and marks', async () => {
+    const withPuzzlesOpen = async (page: Page) => {
+      await settled(page);
+      await page.locator('#puzzle-dome-code > summary').click();
+      await page.locator('#puzzle-dome-code').getByRole('button', { name: 'Show the first hint' }).click();
+      await page.locator('#puzzle-dome-code li[data-hint]:not([hidden])').waitFor();
+      await page.locator('#puzzle-shooting-star > summary').click();
+    };
+    expect(await auditPages(on(), ['/levels/27?steps=1'], false, withPuzzlesOpen)).toEqual([]);
+  }, 600_000);
+
   it('finds no WCAG 2.2 AA violation on any page that reads the session or is for admins, signed in as an admin', async () => {
     // With Redis, /admin/queues is bull-board's (audited below); its page without Redis is audited after.
     const paths = Object.entries(samples).filter(([id]) => !signedOutOnly(id) && readsSession(id) && id !== 'admin-queues').map(([, path]) => path);

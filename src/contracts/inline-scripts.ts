@@ -23,15 +23,20 @@ const DARK_QUERY = '(prefers-color-scheme: dark)';
  */
 export const THEME_SCRIPT = `(function(){var e=document.documentElement,f=e.getAttribute('${FORCED_COLOR_MODE_ATTRIBUTE}'),p;try{p=localStorage.getItem('${COLOR_MODE_KEY}')}catch(_){}try{var d=f=='dark'||f!='light'&&(p=='dark'||p!='light'&&matchMedia('${DARK_QUERY}').matches);e.classList.toggle('dark',d);e.style.colorScheme=d?'dark':'light'}catch(_){}})()`;
 
-/** localStorage key of how many hints of a level this browser has revealed (web/components/hint-ladder.tsx). */
-export const hintsRevealedKey = (level: number) => `hints-revealed:${level}`;
+/**
+ * localStorage key of how many hints of a ladder this browser has revealed (web/components/hint-ladder.tsx):
+ * the level's one ladder, or one puzzle's (`hints-revealed:27:dome-code`).
+ */
+export const hintsRevealedKey = (level: number, puzzle?: string) => `hints-revealed:${level}${puzzle ? `:${puzzle}` : ''}`;
 
 /**
- * Runs inline right after a level's hint list (an <ol data-level="N">, every hint rendered hidden)
- * and un-hides the ones this browser revealed before, while the page is parsed: they are there at
- * the first paint, with no jump at hydration. One text for every level, so one hash in the CSP.
+ * Runs inline after a guide's hint lists (each an <ol data-level="N">, with data-puzzle="id" for a
+ * puzzle's ladder, every hint rendered hidden) and un-hides the ones this browser revealed before,
+ * while the page is parsed: they are there at the first paint, with no jump at hydration. Once after
+ * the ladders above it, whatever their number (it redoes earlier ones harmlessly). One text for every
+ * level, so one hash in the CSP.
  */
-export const HINTS_REVEAL_SCRIPT = `(function(){try{var l=document.currentScript.previousElementSibling,n=+localStorage.getItem('hints-revealed:'+l.getAttribute('data-level'))||0;for(var i=0;i<n&&i<l.children.length;i++)l.children[i].hidden=false}catch(_){}})()`;
+export const HINTS_REVEAL_SCRIPT = `(function(){try{[].forEach.call(document.querySelectorAll('ol[data-level]'),function(l){var p=l.getAttribute('data-puzzle'),n=+localStorage.getItem('hints-revealed:'+l.getAttribute('data-level')+(p?':'+p:''))||0;for(var i=0;i<n&&i<l.children.length;i++)l.children[i].hidden=false})}catch(_){}})()`;
 
 /**
  * Runs inline at the end of an element that shows progress (src/contracts/progress.ts: localStorage
@@ -39,8 +44,9 @@ export const HINTS_REVEAL_SCRIPT = `(function(){try{var l=document.currentScript
  * the same for everyone, shows this browser's marks at the first paint with no jump at hydration.
  * React renders the same attributes once hydrated. In its parent element:
  * - a guide (`data-progress="N"`): `[data-set-mark]` buttons get aria-pressed, `[data-when]` shows
- *   only in its state, and `[data-rung]` shows the next help: a hint while some are unrevealed
- *   (the hint list `ol[data-level="N"]` comes earlier in the page), else the steps;
+ *   only in its state, and `[data-rung]` shows the next help of the ladder in view (the one-ladder
+ *   guide's `ol[data-level="N"]`, or the ladder in the open puzzle's <details>, earlier in the page):
+ *   a hint while some are unrevealed, else the steps; with puzzles and none open, 'choose';
  * - a list: `[data-level-mark="N"]` gets `data-mark` (solved or stuck); `[data-hide-solved]` shows
  *   once a level is solved, its toggle button pressed as stored, and the parent gets `data-hiding`;
  * - `[data-continue]` (with `data-guides`, the levels with a guide as runs: "1-5 7 9", see
@@ -48,7 +54,7 @@ export const HINTS_REVEAL_SCRIPT = `(function(){try{var l=document.currentScript
  *   with a guide after the highest solved one (continueAt, nextGuideAfter), written into `[data-n]`.
  * One text for every page, so one hash in the CSP.
  */
-export const PROGRESS_SCRIPT = `(function(){try{var p=document.currentScript.parentNode,s=localStorage,L=JSON.parse(s.getItem('progress')||'{}').levels||{},a=function(e,n){return e.getAttribute(n)},q=function(c,f){[].forEach.call(p.querySelectorAll(c),f)},m=function(n){var e=L[n];return e&&(e.state=='solved'||e.state=='stuck')?e.state:''},g=a(p,'data-progress'),x=0,y=0,k,h,r;if(g){k=m(g);h=document.querySelector('ol[data-level="'+g+'"]');r=h&&(+s.getItem('hints-revealed:'+g)||0)<h.children.length?'hint':'steps';q('[data-set-mark]',function(e){e.setAttribute('aria-pressed',a(e,'data-set-mark')==k)});q('[data-when]',function(e){e.hidden=a(e,'data-when')!=k});q('[data-rung]',function(e){e.hidden=a(e,'data-rung')!=r})}q('[data-level-mark]',function(e){var v=m(a(e,'data-level-mark'));if(v)e.setAttribute('data-mark',v)});for(k in L)if(m(k)=='solved'){x++;if(+k>y)y=+k}q('[data-hide-solved]',function(e){var o=s.getItem('progress-hide-solved')=='1';e.hidden=!x;e.querySelector('button').setAttribute('aria-pressed',o);if(o&&x)p.setAttribute('data-hiding','')});q('[data-continue]',function(e){var G=a(e,'data-guides').split(' '),n=0,i,r;for(i=0;x&&!n&&i<G.length;i++){r=G[i].split('-');if(+(r[1]||r[0])>y)n=Math.max(+r[0],y+1)}if(n){e.hidden=false;var l=e.querySelector('a');l.setAttribute('href',a(l,'href').replace(/[0-9]+$/,n));e.querySelector('[data-n]').textContent=n}})}catch(_){}})()`;
+export const PROGRESS_SCRIPT = `(function(){try{var p=document.currentScript.parentNode,s=localStorage,L=JSON.parse(s.getItem('progress')||'{}').levels||{},a=function(e,n){return e.getAttribute(n)},q=function(c,f){[].forEach.call(p.querySelectorAll(c),f)},m=function(n){var e=L[n];return e&&(e.state=='solved'||e.state=='stuck')?e.state:''},g=a(p,'data-progress'),x=0,y=0,k,h,r;if(g){k=m(g);h=document.querySelector('details[open] ol[data-level="'+g+'"],ol[data-level="'+g+'"]:not([data-puzzle])');r=!h?'choose':(+s.getItem('hints-revealed:'+g+(h.getAttribute('data-puzzle')?':'+h.getAttribute('data-puzzle'):''))||0)<h.children.length?'hint':'steps';q('[data-set-mark]',function(e){e.setAttribute('aria-pressed',a(e,'data-set-mark')==k)});q('[data-when]',function(e){e.hidden=a(e,'data-when')!=k});q('[data-rung]',function(e){e.hidden=a(e,'data-rung')!=r})}q('[data-level-mark]',function(e){var v=m(a(e,'data-level-mark'));if(v)e.setAttribute('data-mark',v)});for(k in L)if(m(k)=='solved'){x++;if(+k>y)y=+k}q('[data-hide-solved]',function(e){var o=s.getItem('progress-hide-solved')=='1';e.hidden=!x;e.querySelector('button').setAttribute('aria-pressed',o);if(o&&x)p.setAttribute('data-hiding','')});q('[data-continue]',function(e){var G=a(e,'data-guides').split(' '),n=0,i,r;for(i=0;x&&!n&&i<G.length;i++){r=G[i].split('-');if(+(r[1]||r[0])>y)n=Math.max(+r[0],y+1)}if(n){e.hidden=false;var l=e.querySelector('a');l.setAttribute('href',a(l,'href').replace(/[0-9]+$/,n));e.querySelector('[data-n]').textContent=n}})}catch(_){}})()`;
 
 /** The analytics bootstrap, only when ANALYTICS_ID is set. */
 export const analyticsScript = (id: string) =>
