@@ -18,6 +18,8 @@ import { Migration20261128160000ImageJobOptions } from './Migration2026112816000
 import { Migration20261128160100MailOutboxSends } from './Migration20261128160100MailOutboxSends';
 import { Migration20261128210000MoneyAndAccounts } from './Migration20261128210000MoneyAndAccounts';
 import { Migration20261128195000ProgressRevisions } from './Migration20261128195000ProgressRevisions';
+import { Migration20261128220000GuidePictures } from './Migration20261128220000GuidePictures';
+import { Migration20261128220100LadderStops } from './Migration20261128220100LadderStops';
 
 /**
  * Every migration, in order. Append new ones (npm run migration:create writes the file); never edit
@@ -43,4 +45,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128160100MailOutboxSends', class: Migration20261128160100MailOutboxSends },
   { name: 'Migration20261128195000ProgressRevisions', class: Migration20261128195000ProgressRevisions },
   { name: 'Migration20261128210000MoneyAndAccounts', class: Migration20261128210000MoneyAndAccounts },
+  { name: 'Migration20261128220000GuidePictures', class: Migration20261128220000GuidePictures },
+  { name: 'Migration20261128220100LadderStops', class: Migration20261128220100LadderStops },
 ];

@@ -71,8 +71,13 @@ async function audit(page: Page, colourScheme: 'light' | 'dark'): Promise<string
  */
 async function showScheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
   await page.emulateMedia({ colorScheme });
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-  await page.waitForFunction(() => !document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running'));
+  // One round trip: two frames, then a frame at a time until no transition runs.
+  await page.evaluate(async () => {
+    const frame = () => new Promise((done) => requestAnimationFrame(done));
+    await frame();
+    await frame();
+    while (document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running')) await frame();
+  });
 }
 
 /**
@@ -190,6 +195,17 @@ describe('accessibility (axe-core) in a real browser', () => {
   it('finds no WCAG 2.2 AA violation on any route, signed out', async () => {
     const paths = Object.entries(samples).filter(([id]) => !signedInOnly(id)).map(([, path]) => path);
     expect(await auditPages(on(), [...paths, '/levels?difficulty=easy'], false)).toEqual([]);
+  }, 600_000);
+
+  it('finds no WCAG 2.2 AA violation on a guide in puzzles with puzzles open: a ladder with a hint shown, an extra, the steps with their pictures and marks', async () => {
+    const withPuzzlesOpen = async (page: Page) => {
+      await settled(page);
+      await page.locator('#puzzle-dome-code > summary').click();
+      await page.locator('#puzzle-dome-code').getByRole('button', { name: 'Show the first hint' }).click();
+      await page.locator('#puzzle-dome-code li[data-hint]:not([hidden])').waitFor();
+      await page.locator('#puzzle-shooting-star > summary').click();
+    };
+    expect(await auditPages(on(), ['/levels/27?steps=1'], false, withPuzzlesOpen)).toEqual([]);
   }, 600_000);
 
   it('finds no WCAG 2.2 AA violation on any page that reads the session or is for admins, signed in as an admin', async () => {

@@ -167,7 +167,8 @@ describe('the site in a real browser', () => {
   });
 
   it('reveals hints one at a time, remembers them after a reload, and keeps the answer folded', async () => {
-    const { page, problems, close } = await open('/levels/27');
+    // A guide with one ladder (level 27 is in puzzles: test/guide-puzzles.browser.e2e-spec.ts).
+    const { page, problems, close } = await open('/levels/2');
     try {
       await hydrated(page);
       const hints = page.locator('section[aria-labelledby="hints-title"] ol > li:visible');
@@ -196,7 +197,7 @@ describe('the site in a real browser', () => {
       await poll(() => page.getByRole('button', { name: 'Show hint 3 of 3' }).isVisible()).toBe(true);
 
       // The step-by-step solution stays folded until asked for.
-      const firstStep = page.getByText('spin it aside to find an', { exact: false });
+      const firstStep = page.getByText('hanging on the pegboard above the workbench', { exact: false });
       await poll(() => firstStep.isVisible()).toBe(false);
       await page.getByRole('heading', { name: 'Step-by-step solution' }).click();
       await poll(() => firstStep.isVisible()).toBe(true);
@@ -518,7 +519,9 @@ describe('the site in a real browser', () => {
     await page.route('**/_payload.json*', async (route) => {
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
-      const path = new URL(route.request().url()).pathname;
+      // With the query: a guide in puzzles prefetches its steps' payload (`?steps=1`) too, another payload.
+      const { pathname, search } = new URL(route.request().url());
+      const path = pathname + search;
       prefetched.add(path);
       requests.set(path, (requests.get(path) ?? 0) + 1);
       await new Promise((r) => setTimeout(r, 150));

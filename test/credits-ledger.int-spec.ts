@@ -86,6 +86,7 @@ describe.each(['postgres', 'embedded'] as const)('the credit ledger on %s', (kin
     ledger,
     newUser,
     expireIn: async (sourceRef, ms) => void (await sql(`update credit_lots set expires_at = now() + make_interval(secs => ?) where source_ref = ?`, [ms / 1000, sourceRef])),
+    today: () => new Date().toISOString().slice(0, 10),
   }));
 
   const hold = (userId: string, key: string = randomUUID(), amount = 1) => ledger.hold({ userId, amount, idempotencyKey: key, description: 'Image conversion' });
@@ -293,24 +294,6 @@ describe.each(['postgres', 'embedded'] as const)('the credit ledger on %s', (kin
     const [grant] = await sql<{ actor_id: string | null }>(`select actor_id from credit_events where user_id = ? and kind = 'grant'`, [userId]);
     expect(grant!.actor_id).toBe(admin);
     await expectHistoryMatchesLots(userId);
-  });
-
-  it('counts captured credits per day for the usage chart, and pages the history', async () => {
-    const userId = await newUser();
-    await lot(userId, 30, '1 day');
-    for (let i = 0; i < 3; i++) {
-      const key = randomUUID();
-      await hold(userId, key);
-      await ledger.capture(key);
-    }
-    await hold(userId); // held, not captured: not usage yet
-    const usage = await ledger.dailyUsage(userId, 30);
-    expect(usage).toHaveLength(30);
-    expect(usage.at(-1)).toEqual({ date: new Date().toISOString().slice(0, 10), credits: 3 });
-    expect(usage.slice(0, -1).every((d) => d.credits === 0)).toBe(true);
-    const page2 = await ledger.history(userId, 2, 3);
-    expect(page2.total).toBe(5);
-    expect(page2.items).toHaveLength(2);
   });
 
   it('grants the trial once per account, and the housekeeping owes it to confirmed accounts without one', async () => {

@@ -138,6 +138,32 @@ describe('guide insights on PostgreSQL', () => {
     expect((await sql.query(`select count(*)::int as n from guide_views where level_number = 15`)).rows[0].n).toBe(0);
   });
 
+  it('shows where players stop on each ladder, and the rung where most still tap "Still stuck"', async () => {
+    // As ProgressService writes them: one row per browser per ladder, the hints revealed at its last tap.
+    await sql.query(
+      `insert into ladder_stops (level_number, ladder, voter_hash, revealed, state, updated_at)
+       select 10, 'level', md5('a' || n), 2, 'stuck', now() from generate_series(1, 3) n
+       union all select 10, 'level', md5('b' || n), 1, 'stuck', now() from generate_series(1, 1) n
+       union all select 10, 'level', md5('c' || n), 3, 'solved', now() from generate_series(1, 2) n`,
+    );
+    const data = await overview('level', 'asc');
+    expect(row(data, 10).stuck_at).toEqual({ ladder: 'level', question: null, revealed: 2, players: 3 });
+    expect(row(data, 10).ladders).toEqual([
+      {
+        ladder: 'level',
+        question: null,
+        hints: 3,
+        rungs: [
+          { revealed: 1, solved: 0, stuck: 1 },
+          { revealed: 2, solved: 0, stuck: 3 },
+          { revealed: 3, solved: 2, stuck: 0 },
+        ],
+      },
+    ]);
+    // A guide nobody tapped on yet: its ladder, no rungs, nothing to rewrite.
+    expect(row(data, 20)).toMatchObject({ stuck_at: null, ladders: [{ ladder: 'level', hints: 2, rungs: [] }] });
+  });
+
   it('adds the views of processes flushing at once, and keeps counting across a flush', async () => {
     const before = row(await overview(), 20).views_total;
     const others = [app.get(GuideViews), new GuideViews(app.get(GuideViewLog, { strict: false }))];

@@ -59,9 +59,12 @@ describe('progress in a real browser', () => {
     await mark(page, 1, 'Solved it');
     await mark(page, 2, 'Solved it');
     await mark(page, 27, 'Still stuck');
-    // "Still stuck" points to the next rung of the page's ladder: the next hint, then the steps.
+    // "Still stuck" points to the next rung of the ladder in view: with no puzzle open, where you are stuck;
+    // then, with "What is the code for the dome door?" open, its next hint, then its steps.
+    await page.getByRole('button', { name: 'Pick where you are stuck' }).click();
+    await page.locator('#puzzle-dome-code > summary').click();
     await page.getByRole('button', { name: 'Show the next hint' }).click();
-    await page.getByText('1 of 3 revealed').waitFor();
+    await page.locator('#puzzle-dome-code').getByText('1 of 3 revealed').waitFor();
     await page.getByRole('button', { name: 'Show the next hint' }).click();
     await page.getByRole('button', { name: 'Show the next hint' }).click();
     await page.getByRole('button', { name: 'Open the step-by-step solution' }).click();
@@ -106,9 +109,12 @@ describe('progress in a real browser', () => {
     await page.goto(url('/levels/27'));
     expect(await pressed(page, 'Still stuck')).toBe('true');
     expect(await pressed(page, 'Solved it')).toBe('false');
-    // The next rung: all three hints were revealed, so the steps.
-    expect(await page.getByRole('button', { name: 'Open the step-by-step solution' }).isVisible()).toBe(true);
+    // The next rung: the guide is in puzzles and none is open, so where you are stuck.
+    expect(await page.getByRole('button', { name: 'Pick where you are stuck' }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Show the next hint' }).isVisible()).toBe(false);
+    // And the remembered hints of the dome-code puzzle are there before any module runs.
+    await page.locator('#puzzle-dome-code > summary').click();
+    expect(await page.locator('#puzzle-dome-code li[data-hint]:not([hidden])').count()).toBe(3);
     await page.close();
   });
 

@@ -6,7 +6,8 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 
 describe('progress over HTTP (PostgreSQL)', () => {
-  const site = useInProcessSite({ env: { MIGRATE_ON_START: 'true', CONTENT_DIR, HAS_LOGIN: 'true' } });
+  // TRUST_PROXY=loopback: a test that sends X-Forwarded-For is a client of its own (its own rate-limit budget).
+  const site = useInProcessSite({ env: { MIGRATE_ON_START: 'true', CONTENT_DIR, HAS_LOGIN: 'true', TRUST_PROXY: 'loopback' } });
   const call = (path: string, init: RequestInit & { token?: string; json?: unknown } = {}) => {
     const { token, json, ...rest } = init;
     return fetch(`${site.url}${path}`, {
@@ -175,6 +176,29 @@ describe('progress over HTTP (PostgreSQL)', () => {
       // Nothing in the table says who: a hash of the random browser id, no account, no address.
       const columns = (await db.query(`select column_name from information_schema.columns where table_name = 'progress_marks' order by 1`)).rows;
       expect(columns.map((row) => row.column_name)).toEqual(['level_number', 'state', 'updated_at', 'voter_hash']);
+    });
+
+    it('counts where each browser stopped on the ladder, once per browser, and refuses a ladder the guide does not have', async () => {
+      // Level 20 has no puzzles: its one ladder is "level", with 2 hints.
+      const tap = (json: unknown, cookie?: string) =>
+        call('/api/v1/levels/20/progress', { method: 'POST', json, headers: { 'x-forwarded-for': '203.0.113.20', ...(cookie ? { cookie } : {}) } });
+      const first = await tap({ state: 'stuck', ladders: { level: 1 } });
+      expect(first.status).toBe(204);
+      const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+      await tap({ state: 'stuck', ladders: { level: 2 } }, cookie);
+      await tap({ state: 'solved', ladders: { level: 2 } });
+      const db = await site.db();
+      const stops = async () =>
+        (await db.query(`select state, revealed from ladder_stops where level_number = 20 order by state, revealed`)).rows.map((row) => `${row.state} ${row.revealed}`);
+      expect(await stops()).toEqual(['solved 2', 'stuck 2']);
+      const refused = await tap({ state: 'stuck', ladders: { 'dome-code': 1 } }, cookie);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ code: 'PROGRESS.UNKNOWN_LADDER' });
+      expect((await tap({ state: 'stuck', ladders: { level: 3 } }, cookie)).status).toBe(400);
+      expect(await stops()).toEqual(['solved 2', 'stuck 2']);
+      // Taking the mark back takes the stops back.
+      await tap({ state: 'none' }, cookie);
+      expect(await stops()).toEqual(['solved 2']);
     });
 
     it('refuses levels without a guide, bad numbers and bad bodies', async () => {

@@ -84,6 +84,8 @@ async function render(input: RenderInput): Promise<RenderOutput> {
       {
         // Only external modules from 'self': the hydration data is a JSON block (Document), not a script.
         bootstrapModules: input.assets.scripts,
+        // Never outline a finished Suspense boundary (React does past 12,800 bytes): that needs an inline script the CSP refuses.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         onShellReady() {
           // When nothing suspended, React calls onAllReady right after this: a microtask later the
           // output can say the page is complete (the bridge then sends it whole, with its length).

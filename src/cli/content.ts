@@ -3,9 +3,12 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
 import { applyNodeEnv, ConfigError, loadConfig } from 'src/config/app-config';
-import { LevelsService, type ImportSummary } from 'src/modules/levels';
+import { checkLevelFiles, LEVEL_SOURCES, LevelsService, type ImportSummary } from 'src/modules/levels';
 import { LevelsModule } from 'src/modules/levels/levels.module';
+import { formatFault } from 'src/platform/content/content-file';
 import { ContentImporter } from 'src/platform/content/content-importer';
+import { FileContentReader } from 'src/platform/content/file-content-reader.adapter';
+import { MarkdownItRenderer } from 'src/platform/content/markdown-it-renderer.adapter';
 import { AppError } from 'src/platform/errors/app-error';
 import { PlatformModule } from 'src/platform/platform.module';
 
@@ -13,13 +16,15 @@ import { PlatformModule } from 'src/platform/platform.module';
  * Content commands, against DATABASE_URL (or the embedded database):
  *   import   imports content/levels/*.md (npm run content:import)
  *   wanted   lists the most requested levels without a guide (npm run content:wanted)
+ *   check    checks every guide file, as the import does, without a database (npm run content:check)
  */
 async function main(command: string | undefined): Promise<void> {
-  if (command !== 'import' && command !== 'wanted') {
-    console.error('Usage: node dist/server/src/cli/content.js import | wanted');
+  if (command !== 'import' && command !== 'wanted' && command !== 'check') {
+    console.error('Usage: node dist/server/src/cli/content.js import | wanted | check');
     process.exitCode = 2;
     return;
   }
+  if (command === 'check') return check();
   // The command does the import itself; the start-up import would only repeat it.
   const config = loadConfig(undefined, { CONTENT_IMPORT_ON_START: 'false' });
   applyNodeEnv(config);
@@ -42,6 +47,20 @@ async function main(command: string | undefined): Promise<void> {
     });
   } finally {
     await app.close();
+  }
+}
+
+/** Every fault of every guide file as `file:line: field: problem`, exit code 1 when there is any. */
+async function check(): Promise<void> {
+  const config = loadConfig();
+  const files = await new FileContentReader(config.content.dir).read(LEVEL_SOURCES);
+  const { guides, pictures, faults } = checkLevelFiles(files, new MarkdownItRenderer());
+  for (const { file, fault } of faults) console.log(formatFault(`content/${file}`, fault));
+  if (faults.length) {
+    console.log(`${faults.length} problem(s) in ${new Set(faults.map((f) => f.file)).size} file(s)`);
+    process.exitCode = 1;
+  } else {
+    console.log(`${guides.length} guide(s) and ${pictures.length} picture(s) checked: no problems`);
   }
 }
 

@@ -63,7 +63,7 @@ export type PasswordResetInput = z.infer<typeof passwordResetSchema>;
 
 /** PUT /api/v1/account/password: the current password (not needed right after a sign-in by link) and the new one, twice. */
 export const passwordChangeSchema = z
-  .object({ current_password: z.string().max(PASSWORD_MAX).optional(), password: newPassword, password_confirmation: z.string({ error: 'Please confirm the password' }).max(PASSWORD_MAX) })
+  .strictObject({ current_password: z.string().max(PASSWORD_MAX).optional(), password: newPassword, password_confirmation: z.string({ error: 'Please confirm the password' }).max(PASSWORD_MAX) })
   .superRefine(withConfirmation);
 export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;
 

@@ -30,6 +30,20 @@ export const guideInsightsSchema = z.object({
         reports: z.array(guideReportViewSchema).describe('The newest open reports (10 at most)'),
         solved: count.describe('Browsers that marked the level solved'),
         stuck: count.describe('Browsers that marked the level still stuck'),
+        stuck_at: z
+          .object({ ladder: z.string(), question: z.string().nullable(), revealed: count, players: count })
+          .nullable()
+          .describe('The rung (hints revealed) where most players still tapped "Still stuck"; null before any'),
+        ladders: z
+          .array(
+            z.object({
+              ladder: z.string().describe('A puzzle id, or "level" for a guide without puzzles'),
+              question: z.string().nullable(),
+              hints: count,
+              rungs: z.array(z.object({ revealed: count, solved: count, stuck: count })),
+            }),
+          )
+          .describe('Where players stopped on each ladder: per rung, browsers that tapped solved or stuck'),
       }),
     ),
     total: count,

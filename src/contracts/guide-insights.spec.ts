@@ -1,4 +1,4 @@
-import { DEFAULT_DIRECTION, GUIDE_SORTS, guideInsightsQuery } from './guide-insights';
+import { DEFAULT_DIRECTION, GUIDE_SORTS, guideInsightsQuery, stuckMost } from './guide-insights';
 
 describe('guideInsightsQuery: /admin/guides read from its URL', () => {
   const query = (search: string) => guideInsightsQuery(new URLSearchParams(search));
@@ -18,5 +18,21 @@ describe('guideInsightsQuery: /admin/guides read from its URL', () => {
     expect(query('sort=helpful&page=1e3')).toEqual({ sort: 'helpful', dir: 'asc', page: 1 });
     expect(query(`page=${'9'.repeat(50)}`).page).toBe(1);
     expect(query('sort=%00&dir=asc%00').sort).toBe('worst');
+  });
+});
+
+describe('stuckMost', () => {
+  const ladder = (id: string, rungs: [number, number, number][]) => ({
+    ladder: id,
+    question: `${id}?`,
+    hints: 3,
+    rungs: rungs.map(([revealed, solved, stuck]) => ({ revealed, solved, stuck })),
+  });
+
+  it('finds the rung with the most "Still stuck" across the ladders, on a tie the earlier ladder, then the lower rung', () => {
+    const ladders = [ladder('telescope', [[0, 5, 1], [2, 1, 4]]), ladder('dome-code', [[1, 0, 4], [3, 9, 0]])];
+    expect(stuckMost(ladders)).toEqual({ ladder: 'telescope', question: 'telescope?', revealed: 2, players: 4 });
+    expect(stuckMost([ladder('dome-code', [[3, 9, 0]])])).toBeNull();
+    expect(stuckMost([])).toBeNull();
   });
 });

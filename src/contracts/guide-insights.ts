@@ -69,6 +69,38 @@ export interface GuideInsightRow {
   /** Browsers that marked the level solved, or still stuck. */
   solved: number;
   stuck: number;
+  /** The rung where most players still tapped "Still stuck" (the one to rewrite), or null before any such tap. */
+  stuck_at: LadderRung | null;
+  /** The guide's detail: each ladder (a puzzle, or the level's one), with how many players stopped at each rung. */
+  ladders: LadderStops[];
+}
+
+/** A rung of a ladder: after `revealed` hints (0: none) `players` still tapped "Still stuck". */
+export interface LadderRung {
+  ladder: string;
+  /** The puzzle's question; null for a guide's one ladder. */
+  question: string | null;
+  revealed: number;
+  players: number;
+}
+
+/** Where players stopped on one ladder: per rung (hints revealed at their tap), how many tapped solved or stuck. */
+export interface LadderStops {
+  ladder: string;
+  question: string | null;
+  hints: number;
+  rungs: { revealed: number; solved: number; stuck: number }[];
+}
+
+/** The rung with the most "Still stuck" taps across a guide's ladders (on a tie the earlier ladder, then the lower rung), or null. */
+export function stuckMost(ladders: readonly LadderStops[]): LadderRung | null {
+  let best: LadderRung | null = null;
+  for (const ladder of ladders) {
+    for (const rung of ladder.rungs) {
+      if (rung.stuck > 0 && (!best || rung.stuck > best.players)) best = { ladder: ladder.ladder, question: ladder.question, revealed: rung.revealed, players: rung.stuck };
+    }
+  }
+  return best;
 }
 
 /** A level without a guide that players asked for ("Request this guide"). */

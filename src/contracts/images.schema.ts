@@ -60,7 +60,8 @@ export const imageUrlJobSchema = z
 
 /** The longest input side the estimate is asked about (sharp's own limit is far beyond any 10 MB image). */
 const ESTIMATE_MAX_INPUT_SIDE = 65_535;
-const side = (name: string) => z.coerce.number().int({ error: `${name} is a whole number of pixels` }).min(1, { error: `${name} is at least 1 px` }).max(ESTIMATE_MAX_INPUT_SIDE, { error: `${name} is at most ${ESTIMATE_MAX_INPUT_SIDE} px` });
+// A missing or non-numeric side coerces to NaN: the same reason, not zod's "received NaN".
+const side = (name: string) => z.coerce.number({ error: `${name} is a whole number of pixels` }).int({ error: `${name} is a whole number of pixels` }).min(1, { error: `${name} is at least 1 px` }).max(ESTIMATE_MAX_INPUT_SIDE, { error: `${name} is at most ${ESTIMATE_MAX_INPUT_SIDE} px` });
 
 /**
  * GET /api/v1/images/estimate?conversion=&width=&height=[&scale=|&width_out=]: the image's size as

@@ -23,15 +23,20 @@ const DARK_QUERY = '(prefers-color-scheme: dark)';
  */
 export const THEME_SCRIPT = `(function(){var e=document.documentElement,f=e.getAttribute('${FORCED_COLOR_MODE_ATTRIBUTE}'),p;try{p=localStorage.getItem('${COLOR_MODE_KEY}')}catch(_){}try{var d=f=='dark'||f!='light'&&(p=='dark'||p!='light'&&matchMedia('${DARK_QUERY}').matches);e.classList.toggle('dark',d);e.style.colorScheme=d?'dark':'light'}catch(_){}})()`;
 
-/** localStorage key of how many hints of a level this browser has revealed (web/components/hint-ladder.tsx). */
-export const hintsRevealedKey = (level: number) => `hints-revealed:${level}`;
+/**
+ * localStorage key of how many hints of a ladder this browser has revealed (web/components/hint-ladder.tsx):
+ * the level's one ladder, or one puzzle's (`hints-revealed:27:dome-code`).
+ */
+export const hintsRevealedKey = (level: number, puzzle?: string) => `hints-revealed:${level}${puzzle ? `:${puzzle}` : ''}`;
 
 /**
- * Runs inline right after a level's hint list (an <ol data-level="N">, every hint rendered hidden)
- * and un-hides the ones this browser revealed before, while the page is parsed: they are there at
- * the first paint, with no jump at hydration. One text for every level, so one hash in the CSP.
+ * Runs inline after a guide's hint lists (each an <ol data-level="N">, with data-puzzle="id" for a
+ * puzzle's ladder, every hint rendered hidden) and un-hides the ones this browser revealed before,
+ * while the page is parsed: they are there at the first paint, with no jump at hydration. Once after
+ * the ladders above it, whatever their number (it redoes earlier ones harmlessly). One text for every
+ * level, so one hash in the CSP.
  */
-export const HINTS_REVEAL_SCRIPT = `(function(){try{var l=document.currentScript.previousElementSibling,n=+localStorage.getItem('hints-revealed:'+l.getAttribute('data-level'))||0;for(var i=0;i<n&&i<l.children.length;i++)l.children[i].hidden=false}catch(_){}})()`;
+export const HINTS_REVEAL_SCRIPT = `(function(){try{[].forEach.call(document.querySelectorAll('ol[data-level]'),function(l){var p=l.getAttribute('data-puzzle'),n=+localStorage.getItem('hints-revealed:'+l.getAttribute('data-level')+(p?':'+p:''))||0;for(var i=0;i<n&&i<l.children.length;i++)l.children[i].hidden=false})}catch(_){}})()`;
 
 /** What the progress scripts start with: the parent element `p`, localStorage `s`, and the two helpers. */
 const PROGRESS_PRELUDE = `var p=document.currentScript.parentNode,s=localStorage,a=function(e,n){return e.getAttribute(n)},q=function(c,f){[].forEach.call(p.querySelectorAll(c),f)}`;
@@ -42,12 +47,13 @@ const PROGRESS_PRELUDE = `var p=document.currentScript.parentNode,s=localStorage
  * localStorage 'progress'), so cached HTML, the same for everyone, shows its marks at the first
  * paint with no jump at hydration; React renders the same attributes once hydrated.
  * `[data-set-mark]` buttons get aria-pressed, `[data-when]` shows only in its state, and
- * `[data-rung]` shows the next help: a hint while some are unrevealed (the hint list
- * `ol[data-level="N"]` comes earlier in the page), else the steps.
+ * `[data-rung]` shows the next help of the ladder in view (the one-ladder guide's
+ * `ol[data-level="N"]`, or the ladder in the open puzzle's <details>, earlier in the page): a hint
+ * while some are unrevealed, else the steps; with puzzles and none open, 'choose'.
  * One text for every guide, so one hash in the CSP; a list's marks are PROGRESS_LIST_SCRIPT's, so a
  * guide carries none of that code.
  */
-export const PROGRESS_SCRIPT = `(function(){try{${PROGRESS_PRELUDE},g=a(p,'data-progress'),e=(JSON.parse(s.getItem('progress')||'{}').levels||{})[g],k=e&&(e.state=='solved'||e.state=='stuck')?e.state:'',h=document.querySelector('ol[data-level="'+g+'"]'),r=h&&(+s.getItem('hints-revealed:'+g)||0)<h.children.length?'hint':'steps';q('[data-set-mark]',function(e){e.setAttribute('aria-pressed',a(e,'data-set-mark')==k)});q('[data-when]',function(e){e.hidden=a(e,'data-when')!=k});q('[data-rung]',function(e){e.hidden=a(e,'data-rung')!=r})}catch(_){}})()`;
+export const PROGRESS_SCRIPT = `(function(){try{${PROGRESS_PRELUDE},g=a(p,'data-progress'),e=(JSON.parse(s.getItem('progress')||'{}').levels||{})[g],k=e&&(e.state=='solved'||e.state=='stuck')?e.state:'',h=document.querySelector('details[open] ol[data-level="'+g+'"],ol[data-level="'+g+'"]:not([data-puzzle])'),r=!h?'choose':(+s.getItem('hints-revealed:'+g+(h.getAttribute('data-puzzle')?':'+h.getAttribute('data-puzzle'):''))||0)<h.children.length?'hint':'steps';q('[data-set-mark]',function(e){e.setAttribute('aria-pressed',a(e,'data-set-mark')==k)});q('[data-when]',function(e){e.hidden=a(e,'data-when')!=k});q('[data-rung]',function(e){e.hidden=a(e,'data-rung')!=r})}catch(_){}})()`;
 
 /**
  * Runs inline at the end of an element that lists levels (web/components/level-grid.tsx, the home

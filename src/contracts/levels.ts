@@ -16,6 +16,52 @@ export interface GuideStep {
   html: string;
   /** Moment of the walkthrough video this step shows, in seconds. */
   atSeconds?: number;
+  picture?: StepPicture;
+}
+
+/** A spot to tap, drawn over a step's picture (not burned in): centre and radius in percent of the picture's width/height. */
+export interface TapMark {
+  x: number;
+  y: number;
+  r: number;
+  label: string;
+}
+
+/**
+ * A step's picture, made at import into responsive copies under hashed, immutable URLs:
+ * `${src}-${width}.avif` and `.webp` for each of `widths`. `width` and `height` are the source's,
+ * for the aspect ratio (nothing shifts while it loads).
+ */
+export interface StepPicture {
+  src: string;
+  widths: number[];
+  width: number;
+  height: number;
+  alt: string;
+  marks: TapMark[];
+}
+
+/** The URL of one copy of a step picture. */
+export const pictureUrl = (picture: Pick<StepPicture, 'src'>, width: number, format: 'avif' | 'webp') => `${picture.src}-${width}.${format}`;
+
+export const EXTRA_KINDS = ['bonus', 'collectible', 'quiz'] as const;
+export type ExtraKind = (typeof EXTRA_KINDS)[number];
+
+/**
+ * One sub-puzzle of a guide: the question a player would ask, the in-game object it is about, its
+ * own hint ladder and its steps (`steps.slice(firstStep, firstStep + stepCount)` of the level: the
+ * steps are stored once, puzzle after puzzle). An extra (bonus, collectible, quiz) is shown after
+ * the main escape, folded.
+ */
+export interface GuidePuzzle {
+  /** Stable slug: the reveal state in the browser and the stop counts are keyed by it. */
+  id: string;
+  question: string;
+  object?: string;
+  extra?: ExtraKind;
+  hintsHtml: string[];
+  firstStep: number;
+  stepCount: number;
 }
 
 export interface Walkthrough {
@@ -34,9 +80,12 @@ export interface LevelDetail extends LevelSummary {
   unlocksAt?: number;
   introHtml: string;
   tipsHtml: string[];
-  /** Ordered from least to most revealing. */
+  /** Ordered from least to most revealing. The level's one ladder: empty when the guide has puzzles (each has its own). */
   hintsHtml: string[];
+  /** Every step; with puzzles, puzzle after puzzle, the main escape before the extras. */
   steps: GuideStep[];
+  /** The sub-puzzles, when the guide is split into them. */
+  puzzles?: GuidePuzzle[];
   video?: Walkthrough;
   gameVersion: string;
   /** YYYY-MM-DD */
@@ -46,9 +95,25 @@ export interface LevelDetail extends LevelSummary {
   helpful?: HelpfulShare;
 }
 
+/**
+ * The query that puts a guide's steps in its page: a guide in puzzles shows its ladders first and
+ * its steps (with their pictures) at `/levels/{n}?steps=1`, so the first view stays light.
+ */
+export const STEPS_QUERY = 'steps';
+
 /** Data of /levels/{n}: a written guide, or a number in range with no guide yet. */
 export type LevelPageData =
-  | { kind: 'guide'; level: LevelDetail; prev?: LevelSummary; next?: LevelSummary }
+  | {
+      kind: 'guide';
+      level: LevelDetail;
+      prev?: LevelSummary;
+      next?: LevelSummary;
+      /**
+       * A guide in puzzles asked without `?steps=1`: `level.steps` keep only their video moments
+       * (`html` empty, no picture), the steps themselves come with `?steps=1`.
+       */
+      stepsOnRequest?: boolean;
+    }
   | { kind: 'not-covered'; number: number; prev?: LevelSummary; next?: LevelSummary };
 
 export const LEVELS_PAGE_SIZE = 24;

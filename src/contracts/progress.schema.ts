@@ -37,4 +37,9 @@ export const progressExportSchema = z.object({
 /** An anonymous tap on a guide: counted per browser, never tied to who. */
 export const progressMarkInputSchema = z.strictObject({
   state: z.enum(STATES),
+  ladders: z
+    .record(z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Ladder ids are puzzle ids (or "level")').max(40), z.number().int().min(0).max(8))
+    .refine((ladders) => Object.keys(ladders).length <= 12, 'At most 12 ladders')
+    .optional()
+    .describe('How many hints of each ladder (a puzzle id, or "level" for a guide without puzzles) this browser revealed before the tap: where players stop'),
 });

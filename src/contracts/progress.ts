@@ -69,3 +69,6 @@ export function parseStoredProgress(raw: string | null): ProgressLevels {
 }
 
 export const storedProgress = (levels: ProgressLevels): string => JSON.stringify({ v: 1, levels });
+
+/** The guide's one ladder, when it has no puzzles: how a tap's `ladders` (where players stop) names it; puzzles go by their ids. */
+export const LEVEL_LADDER = 'level';

@@ -72,7 +72,7 @@ export function Header() {
         <AccountMenu />
         <button
           type="button"
-          className={`inline-flex size-8 items-center justify-center rounded-full text-gray-600 sm:size-9 hover:bg-gray-100 dark:text-gray-300 dark:hover:bg-gray-800 ${wide ? '2xl:hidden' : 'md:hidden'}`}
+          className={`menu-button ${wide ? '2xl:hidden' : 'md:hidden'}`}
           aria-label={t(menuOpen ? 'header.closeMenu' : 'header.openMenu')}
           aria-expanded={menuOpen}
           aria-controls="mobile-menu"

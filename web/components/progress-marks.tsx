@@ -1,58 +1,77 @@
 import { useState } from 'react';
 import { formatDuration } from 'src/contracts/levels';
-import { hintsRevealedKey } from 'src/contracts/inline-scripts';
 import { useT } from 'web/i18n/i18n';
 import { markOf, setMark, useProgress } from 'web/lib/progress';
 import { useParseTimeScripts } from 'web/lib/render-context';
-import { Link } from 'web/lib/router/router';
-import { useStoredState } from 'web/lib/use-stored-state';
+import { Link, useNavigate } from 'web/lib/router/router';
+import { useRevealed } from './use-revealed';
 
-/** id of the level page's folded step-by-step solution (a <details>). */
-export const STEPS_ID = 'solution-steps';
+/** The hint ladder "Still stuck" helps with: the guide's one ladder, or the puzzle open on the page. */
+export interface LadderInView {
+  /** The puzzle's id; none for a guide's one ladder. */
+  puzzle?: string;
+  hintCount: number;
+  /** id of the heading its steps start at, in the folded solution. */
+  stepsId: string;
+  /** Where the walkthrough shows its first step, when the guide has a real video. */
+  videoFrom?: number;
+}
 
 interface Props {
   level: number;
-  hintCount: number;
+  /** null: the guide has puzzles and none is open, so "Still stuck" asks where. */
+  ladder: LadderInView | null;
   /** The next guide, for "On to level N". */
   next?: number;
-  /** Where the walkthrough shows the first step, when the guide has a real video. */
-  videoFrom?: number;
   onWatch: (seconds: number) => void;
+  /** Scrolls to "Where are you stuck?". */
+  onChoose: () => void;
+  /** How many hints of each ladder this browser revealed, sent with a tap (where players stop). */
+  stops: (state: 'solved' | 'stuck') => Record<string, number>;
+  /** The page with the steps (`?steps=1`) while they are not on this one: "Open the steps" goes there. */
+  stepsHref?: string;
 }
 
 /**
  * "Solved it" / "Still stuck" on a guide: one tap, tapped again to take it back. Kept in this
- * browser (and the account, when signed in); the server only counts the tap. "Still stuck" points
- * to the next rung of the page's own ladder: the next hint, then the steps, then the video moment,
- * then a report. Rendered with every state hidden; PROGRESS_SCRIPT draws the stored one before
+ * browser (and the account, when signed in); the server only counts the tap, with how many hints
+ * of each ladder were revealed (where players stop). "Still stuck" points to the next rung of the
+ * ladder in view (the guide's one ladder, or the open puzzle's; with puzzles and none open, to
+ * "Where are you stuck?"): the next hint, then its steps, then the video moment, then a report. Rendered with every state hidden; PROGRESS_SCRIPT draws the stored one before
  * the first paint, and these attributes match it once hydrated.
  */
-export function ProgressMarks({ level, hintCount, next, videoFrom, onWatch }: Props) {
+export function ProgressMarks({ level, ladder, next, onWatch, onChoose, stops, stepsHref }: Props) {
   const t = useT();
   const { progress: script } = useParseTimeScripts();
   const mark = markOf(useProgress(), level);
-  const [revealedRaw, setRevealed] = useStoredState(hintsRevealedKey(level));
-  const revealed = Number(revealedRaw) || 0;
-  const [stepsOpened, setStepsOpened] = useState(false);
-  const rung = revealed < hintCount ? 'hint' : !stepsOpened ? 'steps' : videoFrom !== undefined ? 'video' : 'report';
+  const navigate = useNavigate();
+  const [revealed, reveal] = useRevealed(level, ladder?.puzzle, ladder?.hintCount ?? 0);
+  // Per ladder: opening the steps of one puzzle is no help with another.
+  const [stepsOpened, setStepsOpened] = useState<string | null>(null);
+  const videoFrom = ladder?.videoFrom;
+  const rung = !ladder ? 'choose' : revealed < ladder.hintCount ? 'hint' : stepsOpened !== ladder.stepsId ? 'steps' : videoFrom !== undefined ? 'video' : 'report';
 
   const show = (id: string) => document.getElementById(id)?.scrollIntoView({ behavior: 'smooth', block: 'center' });
   const nextHint = () => {
-    setRevealed(String(revealed + 1));
-    show('hints-title');
+    reveal();
+    show(ladder?.puzzle ? `puzzle-${ladder.puzzle}` : 'hints-title'); // puzzleId(): web/features/levels/puzzle-ids.ts
   };
   const openSteps = () => {
-    (document.getElementById(STEPS_ID) as HTMLDetailsElement | null)?.setAttribute('open', '');
-    setStepsOpened(true);
-    show(STEPS_ID);
+    if (!ladder) return;
+    setStepsOpened(ladder.stepsId);
+    // Not on the page yet: the page with them opens there (web/features/levels/level.page.tsx shows the target).
+    if (stepsHref) return void navigate(`${stepsHref}#${ladder.stepsId}`, { replace: true });
+    // The steps sit in folded <details> (the solution; an extra's own): open every one around them.
+    for (let at = document.getElementById(ladder.stepsId)?.closest('details'); at; at = at.parentElement?.closest('details')) at.open = true;
+    show(ladder.stepsId);
   };
   const choice = (value: 'solved' | 'stuck', label: string) => (
     <button
       type="button"
       data-set-mark={value}
       aria-pressed={mark === value}
-      onClick={() => setMark(level, mark === value ? 'none' : value)}
-      className="rounded-full border border-gray-300 px-4 py-2 text-sm font-semibold hover:border-primary-500 aria-pressed:border-primary-700 aria-pressed:bg-primary-700 aria-pressed:text-white dark:border-gray-700 dark:aria-pressed:border-primary-400 dark:aria-pressed:bg-primary-400 dark:aria-pressed:text-gray-950"
+      onClick={() => (mark === value ? setMark(level, 'none') : setMark(level, value, stops(value)))}
+      className="mark-button"
     >
       {label}
     </button>
@@ -83,6 +102,9 @@ export function ProgressMarks({ level, hintCount, next, videoFrom, onWatch }: Pr
       </p>
       <p data-when="stuck" hidden={mark !== 'stuck'} className="mt-3 flex flex-wrap gap-x-3 text-sm">
         {t('progress.tryNext')}
+        <button type="button" data-rung="choose" hidden={rung !== 'choose'} onClick={onChoose} className={rungClass}>
+          {t('puzzles.choose')}
+        </button>
         <button type="button" data-rung="hint" hidden={rung !== 'hint'} onClick={nextHint} className={rungClass}>
           {t('progress.nextHint')}
         </button>

@@ -8,15 +8,16 @@ export const writeProgress = (levels: ProgressLevels): void => writeStored(PROGR
 
 /**
  * Marks a level (or takes the mark back with 'none', kept as a dated entry so a merge with another
- * device cannot revive it), and counts the tap anonymously: level and mark, with no account.
+ * device cannot revive it), and counts the tap anonymously: level and mark, with no account, and
+ * how many hints of each ladder were revealed (`ladders`, by puzzle id; where players stop).
  */
-export function setMark(level: number, state: ProgressState): void {
+export function setMark(level: number, state: ProgressState, ladders?: Record<string, number>): void {
   writeProgress({ ...readProgress(), [level]: { state, at: Date.now() } });
   // A count, not a save: a failure loses one tap of a statistic and nothing of the player's.
   void fetch(`/api/v1/levels/${level}/progress`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ state }),
+    body: JSON.stringify(ladders && Object.keys(ladders).length ? { state, ladders } : { state }),
     credentials: 'same-origin',
     keepalive: true,
   }).catch(() => undefined);

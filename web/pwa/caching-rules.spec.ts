@@ -1,4 +1,4 @@
-import { guideOf, guidesCacheName, isNeverCached, isPageOfBuild, mayStore, requestPolicy } from './caching-rules';
+import { guideOf, guidesCacheName, isNeverCached, isPageOfBuild, mayStore, pictureOf, requestPolicy } from './caching-rules';
 
 const ORIGIN = 'https://guides.example';
 const get = (path: string, init: { mode?: RequestMode; headers?: Record<string, string>; method?: string } = {}) => ({
@@ -20,8 +20,31 @@ describe('what the service worker keeps for offline reading', () => {
     expect(requestPolicy(page('/levels/27'), ORIGIN)).toBe('guide');
     expect(requestPolicy(get('/levels/27/_payload.json'), ORIGIN)).toBe('guide');
     expect(requestPolicy(page('/fr/levels/27'), ORIGIN)).toBe('guide');
-    expect(guideOf('/fr/levels/27/_payload.json')).toEqual({ number: 27, prefix: '/fr', page: '/fr/levels/27', payload: '/fr/levels/27/_payload.json' });
-    expect(guideOf('/levels/27')).toEqual({ number: 27, prefix: '', page: '/levels/27', payload: '/levels/27/_payload.json' });
+    expect(guideOf('/fr/levels/27/_payload.json')).toMatchObject({ number: 27, prefix: '/fr', page: '/fr/levels/27', payload: '/fr/levels/27/_payload.json' });
+    expect(guideOf('/levels/27')).toEqual({
+      number: 27,
+      prefix: '',
+      page: '/levels/27',
+      payload: '/levels/27/_payload.json',
+      stepsPage: '/levels/27?steps=1',
+      stepsPayload: '/levels/27/_payload.json?steps=1',
+    });
+  });
+
+  it('keeps a guide with its steps (a guide in puzzles holds them back until ?steps=1), page and payload', () => {
+    expect(requestPolicy(page('/levels/27?steps=1'), ORIGIN)).toBe('guide');
+    expect(requestPolicy(get('/levels/27/_payload.json?steps=1'), ORIGIN)).toBe('guide');
+    expect(requestPolicy(get('/levels/27/_payload.json?steps=2'), ORIGIN)).toBe('pass');
+  });
+
+  it("keeps a guide's step pictures, cache first: their names are immutable", () => {
+    expect(requestPolicy(get('/guide-images/0123456789ab-480.webp'), ORIGIN)).toBe('picture');
+    expect(requestPolicy(get('/guide-images/0123456789ab-960.avif'), ORIGIN)).toBe('picture');
+    expect(pictureOf('/guide-images/0123456789ab-960.avif')).toBe('0123456789ab');
+    // Not a copy's name, or a query the page never sends: left to the browser.
+    for (const path of ['/guide-images/0123456789ab-480.png', '/guide-images/../og/default.png', '/guide-images/0123456789ab-480.webp?x=1']) {
+      expect(requestPolicy(get(path), ORIGIN)).toBe('pass');
+    }
   });
 
   it('treats every other page as a page: the network, the offline page without one, nothing kept', () => {

@@ -3,7 +3,7 @@
  * plain functions over Request and Response, shared by the worker, the offline page and their tests.
  *
  * Kept: a guide's page (`/levels/27`, in any language: `/fr/levels/27`) and its `_payload.json`,
- * answered 200 by this build. Never kept, whatever else the rules say: the API, payments, the image
+ * both also with its steps (`?steps=1`), answered 200 by this build. Never kept, whatever else the rules say: the API, payments, the image
  * tool, admin and account pages (NEVER_CACHED), and anything signed in. The session cookie (`token`,
  * src/modules/auth/adapters/http/session-cookie.ts) is HttpOnly, so a worker never sees it: what a
  * session changes is either an API answer (`/api`, left alone) or marked `Cache-Control: no-store`
@@ -28,11 +28,18 @@ export interface GuideRef {
   prefix: string;
   page: string;
   payload: string;
+  /** The page with its steps (a guide in puzzles holds them back until `?steps=1`) and its payload. */
+  stepsPage: string;
+  stepsPayload: string;
 }
+
+/** The one query a guide's page or payload is kept with: its steps (web/features/levels/level.loader.ts). */
+const STEPS_SEARCH = '?steps=1';
 
 export function guideRef(number: number, prefix = ''): GuideRef {
   const page = `${prefix}/levels/${number}`;
-  return { number, prefix, page, payload: `${page}/_payload.json` };
+  const payload = `${page}/_payload.json`;
+  return { number, prefix, page, payload, stepsPage: page + STEPS_SEARCH, stepsPayload: payload + STEPS_SEARCH };
 }
 
 /** The guide a path is the page or payload of, or null: '/levels/27/_payload.json' → level 27. */
@@ -44,22 +51,24 @@ export function guideOf(pathname: string): GuideRef | null {
 /**
  * What the worker does with a request:
  * - 'guide': network first (the cache only when the network fails or is slow), answers kept;
+ * - 'picture': a guide's step picture: the cache first (names are immutable), kept for reading offline;
  * - 'page': any other page the visitor opens: network only, the offline page when the network fails;
  * - 'pass': not answered by the worker at all (the browser asks the network as if there were none):
  *   other origins, anything but GET, the API, anything carrying Authorization, and every request
  *   that is not a page or a guide's payload. Precached files (the build's JS and CSS, the offline
  *   page) are answered before these rules, by workbox-precaching.
  */
-export type RequestPolicy = 'guide' | 'page' | 'pass';
+export type RequestPolicy = 'guide' | 'page' | 'picture' | 'pass';
 
 export function requestPolicy(request: Pick<Request, 'method' | 'url' | 'mode' | 'headers'>, origin: string): RequestPolicy {
   if (request.method !== 'GET' || request.headers.has('authorization')) return 'pass';
   const url = new URL(request.url);
   if (url.origin !== origin || url.pathname.startsWith('/api/')) return 'pass';
+  if (pictureOf(url.pathname) && !url.search) return 'picture';
   const navigation = request.mode === 'navigate';
   if (isNeverCached(url.pathname)) return navigation ? 'page' : 'pass';
-  // A guide's payload with a query string is not one the router asks for: left alone.
-  if (guideOf(url.pathname) && (navigation || (url.pathname.endsWith('/_payload.json') && !url.search))) return 'guide';
+  // A guide's payload with another query string is not one the router asks for: left alone.
+  if (guideOf(url.pathname) && (navigation || (url.pathname.endsWith('/_payload.json') && (!url.search || url.search === STEPS_SEARCH)))) return 'guide';
   return navigation ? 'page' : 'pass';
 }
 
@@ -82,3 +91,16 @@ export function mayStore(request: Pick<Request, 'headers'>, response: Pick<Respo
 /** The cache of the guides kept by one build's worker; a new build starts its own and the old one is deleted. */
 export const GUIDES_CACHE_PREFIX = 'guides-';
 export const guidesCacheName = (buildId: string) => `${GUIDES_CACHE_PREFIX}${buildId}`;
+
+/** A guide's step picture copy (`/guide-images/<hash>-<width>.<avif|webp>`): immutable, named by its content. */
+const PICTURE = /^\/guide-images\/([0-9a-f]{12})-(\d{2,4})\.(avif|webp)$/;
+
+/** The picture a path is a copy of (its hash), or null. */
+export const pictureOf = (pathname: string): string | null => PICTURE.exec(pathname)?.[1] ?? null;
+
+/**
+ * The cache of guide pictures: shared by every build (the names never change meaning), so an update
+ * keeps them. Any copy of a picture stands in for another offline (a browser shows AVIF or WebP at
+ * any width in the same place; width and height are set by the page).
+ */
+export const PICTURES_CACHE = 'guide-pictures';

@@ -1,12 +1,16 @@
 import { guideRef } from './caching-rules';
-import { FOLLOWING_GUIDES, keepWithFollowing, nextGuideNumber, offlineGuide, readOfflineGuides, type GuideStore } from './offline-guides';
+import { FOLLOWING_GUIDES, keepWithFollowing, nextGuideNumber, offlineGuide, pictureUrls, readOfflineGuides, type GuideStore } from './offline-guides';
 
 const guidePayload = (number: number, next?: number) => ({
   locale: 'en',
   routeId: 'level',
   params: { id: String(number) },
   status: 200,
-  data: { kind: 'guide', level: { number, title: `Room ${number}` }, ...(next ? { next: { number: next, title: `Room ${next}` } } : {}) },
+  data: {
+    kind: 'guide',
+    level: { number, title: `Room ${number}`, steps: [{ html: 'Tap', picture: { src: `/guide-images/${String(number).padStart(12, 'a')}`, widths: [480, 960] } }, { html: 'Go' }] },
+    ...(next ? { next: { number: next, title: `Room ${next}` } } : {}),
+  },
 });
 
 /** A cache holding the guides 3, 10, 11 and 20 in that order (each `next` the one after), as the worker would fill it. */
@@ -15,6 +19,9 @@ function fakeStore(nexts: Record<number, number | undefined>) {
   const store: GuideStore = {
     async keep(url) {
       kept.push(url);
+    },
+    async pictures(urls) {
+      kept.push(...urls);
     },
     async payload(url) {
       const number = Number(/\/levels\/(\d+)\//.exec(url)?.[1]);
@@ -29,13 +36,34 @@ describe('the guides kept for reading offline', () => {
     const { store, kept } = fakeStore({ 3: 10, 10: 11, 11: 20, 20: undefined });
     expect(FOLLOWING_GUIDES).toBe(2);
     await expect(keepWithFollowing(guideRef(3), store)).resolves.toEqual([3, 10, 11]);
-    expect(kept).toEqual(['/levels/3', '/levels/3/_payload.json', '/levels/10', '/levels/10/_payload.json', '/levels/11', '/levels/11/_payload.json']);
+    expect(kept.filter((url) => url.startsWith('/levels'))).toEqual(['/levels/3', '/levels/3/_payload.json', '/levels/10', '/levels/10/_payload.json', '/levels/11', '/levels/11/_payload.json']);
+  });
+
+  it("keeps each kept guide's step pictures, one copy each (the smallest WebP)", async () => {
+    const { store, kept } = fakeStore({ 3: 10, 10: undefined });
+    await keepWithFollowing(guideRef(3), store);
+    expect(kept.filter((url) => url.startsWith('/guide-images'))).toEqual(['/guide-images/aaaaaaaaaaa3-480.webp', '/guide-images/aaaaaaaaaa10-480.webp']);
+    // Nothing else is a picture to keep: another page, a src that is not the site's.
+    expect(pictureUrls({ routeId: 'level-missing', data: { kind: 'not-covered' } })).toEqual([]);
+    expect(pictureUrls({ routeId: 'level', data: { kind: 'guide', level: { steps: [{ picture: { src: 'https://evil.example/x', widths: [480] } }] } } })).toEqual([]);
+  });
+
+  it('keeps a guide in puzzles with its steps, page and payload, and the pictures of its steps', async () => {
+    const kept: string[] = [];
+    const inPuzzles = { ...guidePayload(27), data: { kind: 'guide', level: { number: 27, title: 'Room 27', steps: [{ html: '' }] }, stepsOnRequest: true } };
+    const store: GuideStore = {
+      keep: async (url) => void kept.push(url),
+      pictures: async (urls) => void kept.push(...urls),
+      payload: async (url) => (url.endsWith('?steps=1') ? guidePayload(27) : inPuzzles),
+    };
+    await expect(keepWithFollowing(guideRef(27), store)).resolves.toEqual([27]);
+    expect(kept).toEqual(['/levels/27', '/levels/27/_payload.json', '/levels/27?steps=1', '/levels/27/_payload.json?steps=1', '/guide-images/aaaaaaaaaa27-480.webp']);
   });
 
   it('stays in the language the guide was read in', async () => {
     const { store, kept } = fakeStore({ 3: 10, 10: 11 });
     await keepWithFollowing(guideRef(3, '/fr'), store, 1);
-    expect(kept).toEqual(['/fr/levels/3', '/fr/levels/3/_payload.json', '/fr/levels/10', '/fr/levels/10/_payload.json']);
+    expect(kept.filter((url) => url.includes('levels'))).toEqual(['/fr/levels/3', '/fr/levels/3/_payload.json', '/fr/levels/10', '/fr/levels/10/_payload.json']);
   });
 
   it('stops at the last guide, at a payload it cannot read, and at a next that does not move forward', async () => {

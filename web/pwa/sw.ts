@@ -7,6 +7,9 @@
  * - guides read (web/pwa/caching-rules.ts says which requests are guides): network first, the
  *   cached copy when the network fails or takes over 4 s; each guide read is kept with the next two
  *   (web/pwa/offline-guides.ts) in `guides-<build id>`, a cache of this build's own;
+ * - step pictures (`/guide-images/`): the cache first, in `guide-pictures` (kept across builds:
+ *   their names never change meaning), each kept guide's too; offline, any kept copy of the same
+ *   picture stands in for the one asked;
  * - any other page: the network, or the offline page when there is none; the API and every request
  *   that is not a page are left to the browser.
  * A new build's worker waits until the page says so (the "new version" prompt, web/pwa/pwa-client.ts).
@@ -15,9 +18,9 @@ import { clientsClaim } from 'workbox-core';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { registerRoute } from 'workbox-routing';
-import { NetworkFirst, NetworkOnly } from 'workbox-strategies';
+import { CacheFirst, NetworkFirst, NetworkOnly } from 'workbox-strategies';
 import type { RouteHandlerCallbackOptions, WorkboxPlugin } from 'workbox-core/types';
-import { GUIDES_CACHE_PREFIX, guideOf, guidesCacheName, isPageOfBuild, mayStore, requestPolicy } from './caching-rules';
+import { GUIDES_CACHE_PREFIX, guideOf, guidesCacheName, isPageOfBuild, mayStore, pictureOf, PICTURES_CACHE, requestPolicy } from './caching-rules';
 import { keepWithFollowing } from './offline-guides';
 import { OFFLINE_PATH, PWA_MESSAGES, type PwaMessage } from './pwa-messages';
 
@@ -50,6 +53,20 @@ const guides = new NetworkFirst({
   plugins: [keepRule, new ExpirationPlugin({ maxEntries: MAX_GUIDE_ENTRIES, purgeOnQuotaError: true })],
 });
 
+/** Step pictures: the cache first (immutable names), as many as 60 guides of six pictures keep. */
+const pictures = new CacheFirst({
+  cacheName: PICTURES_CACHE,
+  plugins: [{ cacheWillUpdate: async ({ response }) => (response.status === 200 ? response : null) }, new ExpirationPlugin({ maxEntries: 360, purgeOnQuotaError: true })],
+});
+
+/** Any kept copy of the same picture, for a copy the network cannot bring (another width or format). */
+async function anyCopy(url: string): Promise<Response | undefined> {
+  const hash = pictureOf(new URL(url).pathname);
+  const cache = await caches.open(PICTURES_CACHE);
+  const kept = (await cache.keys()).find((request) => pictureOf(new URL(request.url).pathname) === hash);
+  return kept && cache.match(kept);
+}
+
 /**
  * Fetches a URL into the guides cache unless it is there (or always, `refresh`), resolving once it
  * is written (handleAll's second promise: handle() answers before the cache is). Never throws.
@@ -69,6 +86,9 @@ function reading(path: string, event: ExtendableEvent, pageJustKept: boolean): P
   return keepWithFollowing(guide, {
     keep: (url) => keep(url, event, url === guide.payload || (url === guide.page && !pageJustKept)),
     payload: async (url) => (await caches.match(url, { cacheName: GUIDES }))?.json().catch(() => null) ?? null,
+    pictures: async (urls) => {
+      await Promise.all(urls.map((url) => pictures.handle({ event, request: new Request(url) }).catch(() => undefined)));
+    },
   });
 }
 
@@ -94,6 +114,14 @@ registerRoute(
       // Nothing cached and no network: the offline page for a page load, a network error for a payload (the router then loads the page).
       return request.mode === 'navigate' ? offlinePage() : Response.error();
     }
+  },
+);
+
+registerRoute(
+  ({ request }) => requestPolicy(request, self.location.origin) === 'picture',
+  async (options: RouteHandlerCallbackOptions) => {
+    const request = options.request as Request;
+    return pictures.handle(options).catch(async () => (await anyCopy(request.url)) ?? Response.error());
   },
 );
 

@@ -16,6 +16,8 @@ export interface ContentKind<Parsed = unknown, Summary = unknown> {
   /** How the logs name it: 'Level guides'. */
   title: string;
   sources: readonly ContentSource[];
+  /** Changes when the kind imports the same files differently (a guide picture's copies): the next start imports again. */
+  version?: string;
   /** Every file parsed before anything is written: the first problem throws a ContentFileError. */
   parse(files: ContentFile[]): Parsed;
   /** Makes the published content exactly `parsed`, recording `contentHash`, in one transaction. */
@@ -63,7 +65,7 @@ export class ContentImporter implements OnApplicationBootstrap {
     const kind = this.kind(name);
     const files = await this.reader.read(kind.sources);
     const parsed = kind.parse(files);
-    const summary = await kind.sync(parsed, contentHash(files), now);
+    const summary = await kind.sync(parsed, this.hash(kind, files), now);
     if (kind.changed(summary)) {
       this.listeners.forEach((listener) => listener());
       // The import is committed; if telling the others fails, their cache's lifetime still bounds it.
@@ -76,7 +78,7 @@ export class ContentImporter implements OnApplicationBootstrap {
   async importIfChanged<S = unknown>(name: string): Promise<S | 'unchanged'> {
     const kind = this.kind(name);
     const started = performance.now();
-    if ((await this.log.lastHash(name)) === contentHash(await this.reader.read(kind.sources))) return 'unchanged';
+    if ((await this.log.lastHash(name)) === this.hash(kind, await this.reader.read(kind.sources))) return 'unchanged';
     const summary = await this.import<S>(name);
     // The whole import (reading, parsing, writing): what a large catalogue adds to a start.
     this.logger.log(`${kind.describe(summary)} in ${((performance.now() - started) / 1000).toFixed(2)} s`);
@@ -92,6 +94,10 @@ export class ContentImporter implements OnApplicationBootstrap {
         this.logger.error(`${kind.title} not imported: ${(error as Error).message}`);
       }
     }
+  }
+
+  private hash(kind: ContentKind, files: ContentFile[]): string {
+    return contentHash(kind.version ? [...files, { name: '(version)', text: kind.version }] : files);
   }
 
   private kind(name: string): ContentKind {

@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { extname, join, relative, sep } from 'node:path';
 import type { ContentFile } from './content-file';
 import { ContentReader, type ContentSource } from './content-reader.port';
 
@@ -14,7 +14,10 @@ export class FileContentReader extends ContentReader {
 
   async read(sources: readonly ContentSource[]): Promise<ContentFile[]> {
     const files: ContentFile[] = [];
-    for (const source of sources) files.push(...('file' in source ? await this.file(source.file) : await this.folder(source.folder, source.recursive ?? false)));
+    for (const source of sources) {
+      if ('file' in source) files.push(...(await this.file(source.file)));
+      else files.push(...(await this.folder(source.folder, source.recursive ?? false)), ...(await this.assets(source.folder, source.assets ?? [])));
+    }
     return files;
   }
 
@@ -29,6 +32,20 @@ export class FileContentReader extends ContentReader {
       .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
       .map((entry) => join(entry.parentPath, entry.name))
       .sort();
-    return Promise.all(paths.map(async (path) => ({ name: relative(this.contentDir, path).split(sep).join('/'), text: await readFile(path, 'utf8') })));
+    return Promise.all(paths.map(async (path) => ({ name: this.nameOf(path), text: await readFile(path, 'utf8') })));
+  }
+
+  private async assets(folder: string, extensions: readonly string[]): Promise<ContentFile[]> {
+    if (!extensions.length) return [];
+    const entries = await readdir(join(this.contentDir, folder), { recursive: true, withFileTypes: true }).catch(() => []);
+    const paths = entries
+      .filter((entry) => entry.isFile() && extensions.includes(extname(entry.name).slice(1).toLowerCase()))
+      .map((entry) => join(entry.parentPath, entry.name))
+      .sort();
+    return Promise.all(paths.map(async (path) => ({ name: this.nameOf(path), text: '', bytes: await readFile(path) })));
+  }
+
+  private nameOf(path: string): string {
+    return relative(this.contentDir, path).split(sep).join('/');
   }
 }

@@ -43,8 +43,11 @@ describe('DataDirLock', () => {
     // Each contender process runs rounds on command: at the given instant, PER_PROCESS acquires at once.
     const contender = `
       const { DataDirLock } = await import(${JSON.stringify(resolve(__dirname, 'data-dir-lock.ts'))});
+      console.log(JSON.stringify({ ready: true }));
       for await (const line of require('node:readline').createInterface({ input: process.stdin })) {
         const [round, at] = line.split(' ').map(Number);
+        // Sleep until just before the instant, then spin the last few milliseconds to meet it.
+        await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now() - 15)));
         while (Date.now() < at);
         const outcomes = await Promise.all(Array.from({ length: ${PER_PROCESS} }, () =>
           DataDirLock.acquire(process.argv[1]).then(() => 'owner', (e) => e.name === 'DataDirLockedError' ? 'in use' : 'raw ' + (e.code ?? e.message))));
@@ -54,19 +57,23 @@ describe('DataDirLock', () => {
     await once(dead, 'exit');
     const children: ChildProcessWithoutNullStreams[] = [];
     const answers = new Map<number, string[]>();
+    let ready = 0;
     try {
       for (let i = 0; i < PROCESSES; i++) {
         const child = spawn(process.execPath, ['--experimental-transform-types', '--no-warnings', '--input-type=commonjs', '-e', `(async () => {${contender}})()`, dataDir()]);
         children.push(child);
         createInterface({ input: child.stdout }).on('line', (line) => {
-          const { round, outcomes } = JSON.parse(line) as { round: number; outcomes: string[] };
+          const message = JSON.parse(line) as { ready?: true; round: number; outcomes: string[] };
+          if (message.ready) return void ready++;
+          const { round, outcomes } = message;
           answers.set(round, [...(answers.get(round) ?? []), ...outcomes]);
         });
       }
+      await poll(() => ready, 30_000).toBe(PROCESSES);
       for (let round = 0; round < ROUNDS; round++) {
         // Left by a process killed -9 (the pid of one that has exited).
         await writeFile(`${dataDir()}.lock`, `${dead.pid} 1\n`);
-        const at = Date.now() + (round === 0 ? 3_000 : 150); // the first round waits for the processes to load
+        const at = Date.now() + 60;
         for (const child of children) child.stdin.write(`${round} ${at}\n`);
         await poll(() => answers.get(round)?.length ?? 0, 30_000).toBe(PROCESSES * PER_PROCESS);
         const outcomes = answers.get(round)!;

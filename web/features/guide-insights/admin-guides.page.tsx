@@ -6,6 +6,7 @@ import { PageLinks } from 'web/components/page-links';
 import { stackedBody, stackedLine, stackedRow, stackedTable } from 'web/components/stacked-table';
 import { Link, useLoaderData, useLocation, useNavigate } from 'web/lib/router/router';
 import { AdminFrame, utc } from 'web/features/ops/admin-frame';
+import { LadderStopsCell } from 'web/features/guide-insights/ladder-stops';
 import { OpenReports } from 'web/features/guide-insights/open-reports';
 import type loader from 'web/features/guide-insights/admin-guides.loader';
 
@@ -96,6 +97,9 @@ export default function AdminGuidesPage() {
                   {column('reports', 'Open reports')}
                   {column('solved', 'Solved')}
                   {column('stuck', 'Stuck')}
+                  <th scope="col" className="px-3 py-2 text-left font-semibold max-sm:hidden">
+                    Stuck most at
+                  </th>
                 </tr>
               </thead>
               <tbody className={stackedBody}>
@@ -205,6 +209,9 @@ function GuideRow({ guide, recentDays }: { guide: GuideInsightRow; recentDays: n
       </td>
       <td data-label="Stuck" className={cell}>
         {number(guide.stuck)}
+      </td>
+      <td data-label="Stuck most at" className={`${cardLine} sm:max-w-64`}>
+        <LadderStopsCell guide={guide} />
       </td>
     </tr>
   );

@@ -1,16 +1,21 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { dateFormat } from 'src/contracts/date-format';
-import { formatDuration, playableVideo } from 'src/contracts/levels';
+import { hintsRevealedKey } from 'src/contracts/inline-scripts';
+import { playableVideo, STEPS_QUERY, type GuideStep, type LevelDetail } from 'src/contracts/levels';
+import { LEVEL_LADDER } from 'src/contracts/progress';
 import { GuideFeedback } from 'web/components/guide-feedback';
-import { HintLadder } from 'web/components/hint-ladder';
-import { ProgressMarks, STEPS_ID } from 'web/components/progress-marks';
+import type { LadderInView } from 'web/components/progress-marks';
 import { Icon } from 'web/components/icons';
 import { Breadcrumbs, DifficultyBadge, JsonLd, ReferenceTime } from 'web/components/level-bits';
 import { Seo } from 'web/components/seo';
 import { VideoFacade } from 'web/components/video-facade';
-import { useI18n } from 'web/i18n/i18n';
+import { useI18n, useT } from 'web/i18n/i18n';
 import { levelCrumbs, PrevNext } from 'web/features/levels/level-nav';
+import { FoldedExtras, FoldedLadder, FoldedPicker, FoldedProgressMarks, FoldedSteps } from 'web/features/levels/folded-parts';
+import { PUZZLES_ID, STEPS_ID, stepsId } from 'web/features/levels/puzzle-ids';
+import { useParseTimeScripts } from 'web/lib/render-context';
 import { useSiteConfig } from 'web/lib/root-data';
+import { readStored } from 'web/lib/stored-state';
 import { Link, useLoaderData } from 'web/lib/router/router';
 import type loader from 'web/features/levels/level.loader';
 import levelJsonLd from 'web/features/levels/level-json-ld.server';
@@ -22,11 +27,56 @@ const withNodes = (message: string, values: Record<string, ReactNode>): ReactNod
     .map((part, i) => (i % 2 ? (values[part] ?? `{${part}}`) : part))
     .filter((part) => part !== '');
 
+/** `toggle` does not bubble: listened for in the capture phase. */
+const onToggle = (changed: () => void) => {
+  document.addEventListener('toggle', changed, true);
+  return () => document.removeEventListener('toggle', changed, true);
+};
+/** The open puzzle ("Still stuck" offers its next rung): the main escape's (one at most), else an open extra's. */
+const openPuzzleId = () => document.querySelector<HTMLElement>('details[data-puzzle][open]')?.dataset.puzzle ?? null;
+const firstMoment = (steps: GuideStep[]) => steps.find((step) => step.atSeconds !== undefined)?.atSeconds;
+const revealedOf = (level: number, puzzle?: string) => Number(readStored(hintsRevealedKey(level, puzzle))) || 0;
+
+/**
+ * How many hints of each ladder this browser revealed when it taps (where players stop): "Still
+ * stuck" is about the ladder in view only; "Solved it" about every ladder it opened or used.
+ */
+function stopsAt(level: LevelDetail, open: string | null, state: 'solved' | 'stuck'): Record<string, number> {
+  if (!level.puzzles) return { [LEVEL_LADDER]: revealedOf(level.number) };
+  const stops: Record<string, number> = {};
+  for (const puzzle of level.puzzles) {
+    const revealed = revealedOf(level.number, puzzle.id);
+    if (puzzle.id === open || (state === 'solved' && revealed > 0)) stops[puzzle.id] = revealed;
+  }
+  return stops;
+}
+
+function SolutionTitle() {
+  const t = useT();
+  return (
+    <h2 className="flex items-center gap-2">
+      <Icon name="list" className="size-5 text-primary-600 dark:text-primary-400" />
+      {t('level.solution')}
+    </h2>
+  );
+}
+
+/** Once the steps are on the page, the one the URL names (`#steps-<puzzle>`, "Still stuck" asked for it) is shown: every <details> around it opened. */
+function useOpenStepsTarget(shown: boolean) {
+  useEffect(() => {
+    const target = shown && location.hash.startsWith('#steps-') ? document.getElementById(location.hash.slice(1)) : null;
+    if (!target) return;
+    for (let at: HTMLDetailsElement | null | undefined = target.closest('details'); at; at = at.parentElement?.closest('details')) at.open = true;
+    target.scrollIntoView({ block: 'center' });
+  }, [shown]);
+}
+
 /** A level's guide (a number with no guide is the levelMissing page, level-missing.page.tsx). */
 export default function LevelPage() {
-  const { level, prev, next } = useLoaderData<typeof loader>();
+  const { level, prev, next, stepsOnRequest } = useLoaderData<typeof loader>();
   const { gameName, siteUrl } = useSiteConfig();
   const { t, tag } = useI18n();
+  const { hintsReveal } = useParseTimeScripts();
   const [videoStart, setVideoStart] = useState<number | null>(null);
   const url = `${siteUrl}/levels/${level.number}`;
   const values = { level: level.number, title: level.title, game: gameName };
@@ -37,6 +87,26 @@ export default function LevelPage() {
     setVideoStart(seconds);
     document.getElementById('walkthrough')?.scrollIntoView({ behavior: 'smooth', block: 'center' });
   };
+  // Which puzzle is open, read from the <details> themselves: they open and close before their code arrives.
+  const openPuzzle = useSyncExternalStore(onToggle, openPuzzleId, () => null);
+  const main = level.puzzles?.filter((puzzle) => !puzzle.extra);
+  const extras = level.puzzles?.filter((puzzle) => puzzle.extra) ?? [];
+  const inView = level.puzzles?.find((puzzle) => puzzle.id === openPuzzle);
+  const ladder: LadderInView | null = !level.puzzles
+    ? { hintCount: level.hintsHtml.length, stepsId: STEPS_ID, videoFrom: video ? (firstMoment(level.steps) ?? 0) : undefined }
+    : inView
+      ? {
+          puzzle: inView.id,
+          hintCount: inView.hintsHtml.length,
+          stepsId: stepsId(inView.id),
+          videoFrom: video ? firstMoment(level.steps.slice(inView.firstStep, inView.firstStep + inView.stepCount)) : undefined,
+        }
+      : null;
+  const mainSteps = main ? level.steps.slice(0, main.reduce((n, puzzle) => n + puzzle.stepCount, 0)) : level.steps;
+  const stepProps = { href: url, video: !!video, onWatch: watchStep };
+  // A guide in puzzles shows its steps at ?steps=1: a link there (the router fetches its payload), then the steps open.
+  const stepsHref = stepsOnRequest ? `/levels/${level.number}?${STEPS_QUERY}=1` : undefined;
+  useOpenStepsTarget(!stepsOnRequest);
 
   return (
     <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
@@ -45,7 +115,7 @@ export default function LevelPage() {
         description={t('level.seoDescription', values)}
         image={`/og/levels/${level.number}.png`}
       />
-      <JsonLd data={levelJsonLd?.(level, url, siteUrl, values, t)} />
+      <JsonLd data={levelJsonLd?.(level, url, siteUrl, values, t, !stepsOnRequest)} />
       <Breadcrumbs items={levelCrumbs(level.number, t)} />
 
       <header className="mt-6">
@@ -95,53 +165,63 @@ export default function LevelPage() {
       )}
 
       <div className="mt-8">
-        <HintLadder level={level.number} hintsHtml={level.hintsHtml} />
+        {main ? (
+          <FoldedPicker level={level.number} puzzles={main} script={hintsReveal} scriptLater={extras.length > 0} />
+        ) : (
+          <FoldedLadder level={level.number} hintsHtml={level.hintsHtml} script={hintsReveal} />
+        )}
       </div>
 
       <div className="mt-8">
-        <ProgressMarks
+        <FoldedProgressMarks
           level={level.number}
-          hintCount={level.hintsHtml.length}
+          ladder={ladder}
           next={next?.number}
-          videoFrom={video ? (level.steps.find((step) => step.atSeconds !== undefined)?.atSeconds ?? 0) : undefined}
           onWatch={watchStep}
+          onChoose={() => document.getElementById(PUZZLES_ID)?.scrollIntoView({ behavior: 'smooth', block: 'start' })}
+          stops={(state) => stopsAt(level, openPuzzle, state)}
+          stepsHref={stepsHref}
         />
       </div>
 
-      <details id={STEPS_ID} className="group mt-8 rounded-2xl border border-gray-200 dark:border-gray-800">
-        <summary className="flex cursor-pointer list-none items-center justify-between gap-4 p-5 text-lg font-bold sm:p-6 [&::-webkit-details-marker]:hidden">
-          <h2 className="flex items-center gap-2">
-            <Icon name="list" className="size-5 text-primary-600 dark:text-primary-400" />
-            {t('level.solution')}
-          </h2>
+      {stepsHref ? (
+        <Link id={STEPS_ID} to={`${stepsHref}#${STEPS_ID}`} replace className="mt-8 flex items-center justify-between gap-4 rounded-2xl border border-gray-200 p-5 text-lg font-bold sm:p-6 dark:border-gray-800">
+          <SolutionTitle />
           <span className="flex items-center gap-1 text-sm font-medium text-gray-500 dark:text-gray-400">
-            <span className="group-open:hidden">{t('level.showSteps', { count: level.steps.length })}</span>
-            <span className="hidden group-open:inline">{t('level.hideSteps')}</span>
-            <Icon name="chevronDown" className="size-4 transition group-open:rotate-180" />
+            {t('level.showSteps', { count: mainSteps.length })}
+            <Icon name="chevronDown" className="size-4" />
           </span>
-        </summary>
-        <ol className="space-y-4 border-t border-gray-200 p-5 sm:p-6 dark:border-gray-800">
-          {level.steps.map((step, i) => (
-            <li key={i} className="flex gap-3">
-              <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary-700 text-sm font-bold text-white dark:bg-primary-500 dark:text-gray-950">
-                {i + 1}
-              </span>
-              <div className="min-w-0 flex-1">
-                <p className="leading-7 [&_strong]:font-semibold" dangerouslySetInnerHTML={{ __html: step.html }} />
-                {video && step.atSeconds !== undefined && (
-                  <button
-                    type="button"
-                    onClick={() => watchStep(step.atSeconds!)}
-                    className="mt-1 inline-flex items-center gap-1 text-sm font-medium text-primary-700 hover:underline dark:text-primary-400"
-                  >
-                    <Icon name="play" className="size-3" /> {t('level.watchAt', { time: formatDuration(step.atSeconds) })}
-                  </button>
-                )}
-              </div>
-            </li>
-          ))}
-        </ol>
-      </details>
+        </Link>
+      ) : (
+        <details id={STEPS_ID} open={!!main} className="group mt-8 rounded-2xl border border-gray-200 dark:border-gray-800">
+          <summary className="flex cursor-pointer list-none items-center justify-between gap-4 p-5 text-lg font-bold sm:p-6 [&::-webkit-details-marker]:hidden">
+            <SolutionTitle />
+            <span className="flex items-center gap-1 text-sm font-medium text-gray-500 dark:text-gray-400">
+              <span className="group-open:hidden">{t('level.showSteps', { count: mainSteps.length })}</span>
+              <span className="hidden group-open:inline">{t('level.hideSteps')}</span>
+              <Icon name="chevronDown" className="size-4 transition group-open:rotate-180" />
+            </span>
+          </summary>
+          <div className="space-y-6 border-t border-gray-200 p-5 sm:p-6 dark:border-gray-800">
+            {main ? (
+              main.map((puzzle) => (
+                <div key={puzzle.id}>
+                  <h3 id={stepsId(puzzle.id)} className="mb-3 scroll-mt-20 font-semibold text-gray-700 dark:text-gray-300">
+                    {puzzle.question}
+                  </h3>
+                  <FoldedSteps steps={level.steps.slice(puzzle.firstStep, puzzle.firstStep + puzzle.stepCount)} from={puzzle.firstStep + 1} {...stepProps} />
+                </div>
+              ))
+            ) : (
+              <FoldedSteps steps={level.steps} from={1} {...stepProps} />
+            )}
+          </div>
+        </details>
+      )}
+
+      {extras.length > 0 && (
+        <FoldedExtras level={level.number} puzzles={extras} script={hintsReveal} steps={level.steps} stepsHref={stepsHref} {...stepProps} />
+      )}
 
       {level.video && (
         <section id="walkthrough" aria-labelledby="video-title" className="mt-8 scroll-mt-20">

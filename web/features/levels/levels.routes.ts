@@ -1,3 +1,4 @@
+import { STEPS_QUERY } from 'src/contracts/levels';
 import { definePage } from 'web/lib/router/page';
 import hardestLoader from 'web/features/levels/hardest.loader';
 import homeLoader from 'web/features/levels/home.loader';
@@ -43,6 +44,7 @@ export const level = definePage({
   loader: levelLoader,
   sections: ['levels'],
   cache: true,
+  query: [STEPS_QUERY],
   sample: '/levels/27',
 });
 
@@ -55,5 +57,7 @@ export const levelMissing = definePage({
   path: '/levels/:id',
   page: () => import('web/features/levels/level-missing.page'),
   cache: true,
+  // Shown by `level`'s loader, which reads it.
+  query: [STEPS_QUERY],
   sample: '/levels/15',
 });

@@ -112,6 +112,17 @@ const en = {
   'hints.showNext': 'Show hint {number} of {total}',
   'hints.last': 'That was the last hint. Still stuck? Open the step-by-step guide below.',
 
+  'puzzles.title': 'Where are you stuck?',
+  'puzzles.intro': 'Pick the question closest to yours: only its hints open, one at a time.',
+  'puzzles.choose': 'Pick where you are stuck',
+  'extras.title': 'Extras',
+  'extras.intro': 'Apart from the main escape: come back for these once you are out.',
+  'extras.bonus': 'Bonus',
+  'extras.collectible': 'Collectible',
+  'extras.quiz': 'Quiz',
+  'extras.showSteps': 'Show the steps',
+  'picture.tapHere': 'Tap here: {label}',
+
   'video.play': 'Play the walkthrough video',
   'video.offline': 'You are offline: the video needs a connection.',
 

@@ -9,6 +9,8 @@ export interface CreditLedgerSubject {
   newUser(): Promise<string>;
   /** Moves a lot's expiry to `ms` from now (negative: already expired) by the ledger's own clock. */
   expireIn(sourceRef: string, ms: number): Promise<void>;
+  /** Today's date (YYYY-MM-DD, UTC) by the ledger's own clock: the usage chart's last day. */
+  today(): string;
 }
 
 const HOUR = 3_600_000;
@@ -185,7 +187,7 @@ export function creditLedgerContract(subject: () => CreditLedgerSubject): void {
       await hold(userId); // held, not captured: not usage yet
       const usage = await ledger.dailyUsage(userId, 30);
       expect(usage).toHaveLength(30);
-      expect(usage.at(-1)!.credits).toBe(3);
+      expect(usage.at(-1)).toEqual({ date: s.today(), credits: 3 });
       expect(usage.slice(0, -1).every((d) => d.credits === 0)).toBe(true);
       expect((await ledger.lots(userId)).map((l) => [l.remaining, l.expiringSoon])).toEqual([[27, false]]);
       const page2 = await ledger.history(userId, 2, 4);

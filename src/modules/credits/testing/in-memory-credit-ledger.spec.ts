@@ -11,6 +11,7 @@ describe('InMemoryCreditLedger', () => {
       expireIn: async (sourceRef, ms) => {
         ledger.lotRows.find((lot) => lot.sourceRef === sourceRef)!.expiresAt = new Date(ledger.now.getTime() + ms);
       },
+      today: () => ledger.now.toISOString().slice(0, 10),
     };
   });
 });

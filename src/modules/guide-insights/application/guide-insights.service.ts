@@ -3,6 +3,7 @@ import {
   GUIDES_PAGE_SIZE,
   OPEN_REPORTS_SHOWN,
   RECENT_VIEW_DAYS,
+  stuckMost,
   type GuideInsightRow,
   type GuideInsightsData,
   type GuideInsightsQuery,
@@ -16,7 +17,7 @@ import { utcDay } from '../domain/guide-view-tally';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const toRow = (record: GuideInsightRecord): Omit<GuideInsightRow, 'reports'> => ({
+const toRow = (record: GuideInsightRecord): Omit<GuideInsightRow, 'reports' | 'stuck_at' | 'ladders'> => ({
   level: record.level,
   title: record.title,
   difficulty: record.difficulty,
@@ -53,14 +54,20 @@ export class GuideInsightsService {
       this.reader.page(guideOrder(query.sort, query.dir), recentSince, GUIDES_PAGE_SIZE, (query.page - 1) * GUIDES_PAGE_SIZE),
       this.levels.mostRequested(),
     ]);
-    const reports = await this.reports.newestOpen(
-      rows.filter((row) => row.openReports > 0).map((row) => row.level),
-      OPEN_REPORTS_SHOWN,
-    );
+    const [reports, stops] = await Promise.all([
+      this.reports.newestOpen(
+        rows.filter((row) => row.openReports > 0).map((row) => row.level),
+        OPEN_REPORTS_SHOWN,
+      ),
+      this.reader.ladderStops(rows.map((row) => row.level)),
+    ]);
     return {
       query,
       guides: {
-        items: rows.map((row) => ({ ...toRow(row), reports: reports.get(row.level) ?? [] })),
+        items: rows.map((row) => {
+          const ladders = stops.get(row.level) ?? [];
+          return { ...toRow(row), reports: reports.get(row.level) ?? [], stuck_at: stuckMost(ladders), ladders };
+        }),
         total,
         page: query.page,
         pages: Math.max(1, Math.ceil(total / GUIDES_PAGE_SIZE)),

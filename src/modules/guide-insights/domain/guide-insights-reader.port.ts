@@ -1,4 +1,4 @@
-import type { NotHelpfulReasons } from 'src/contracts/guide-insights';
+import type { LadderStops, NotHelpfulReasons } from 'src/contracts/guide-insights';
 import type { Difficulty } from 'src/contracts/levels';
 import type { GuideMeasures, OrderTerm } from './guide-order';
 
@@ -14,4 +14,6 @@ export interface GuideInsightRecord extends GuideMeasures {
 export abstract class GuideInsightsReader {
   /** Views "recent" are those on `recentSince` (YYYY-MM-DD, UTC) or later. */
   abstract page(order: readonly OrderTerm[], recentSince: string, limit: number, offset: number): Promise<{ rows: GuideInsightRecord[]; total: number }>;
+  /** Where players stopped on the ladders of these guides, by level (every ladder of each, counted or not). */
+  abstract ladderStops(levels: number[]): Promise<Map<number, LadderStops[]>>;
 }

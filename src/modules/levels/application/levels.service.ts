@@ -42,6 +42,7 @@ function toDetail(level: Level): LevelDetail {
     tipsHtml: level.tips,
     hintsHtml: level.hints,
     steps: level.steps,
+    ...(level.puzzles ? { puzzles: level.puzzles } : {}),
     ...(level.video ? { video: level.video } : {}),
     gameVersion: level.gameVersion,
     verifiedOn: level.verifiedOn,

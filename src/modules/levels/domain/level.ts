@@ -1,4 +1,4 @@
-import type { Difficulty, GuideStep, Walkthrough } from 'src/contracts/levels';
+import type { Difficulty, GuidePuzzle, GuideStep, Walkthrough } from 'src/contracts/levels';
 
 /** One level's guide as stored: imported from a content file, rendered and sanitised. */
 export class Level {
@@ -11,6 +11,8 @@ export class Level {
   tips!: string[];
   hints!: string[];
   steps!: GuideStep[];
+  /** The sub-puzzles, each with its ladder and its share of `steps`; none for a one-ladder guide. */
+  puzzles?: GuidePuzzle[];
   video?: Walkthrough;
   gameVersion!: string;
   /** YYYY-MM-DD */
@@ -26,3 +28,11 @@ export class Level {
 
 /** A parsed content file, before it meets the database. */
 export type LevelGuide = Omit<Level, 'published' | 'createdAt' | 'updatedAt'>;
+
+/** A step picture's source, to be made into its responsive copies (`${hash}-${width}.avif|webp`). */
+export interface PictureSource {
+  /** sha256 of the source bytes and the copy settings, 12 hex digits: the copies' immutable name. */
+  hash: string;
+  bytes: Buffer;
+  widths: number[];
+}

@@ -6,7 +6,7 @@ import { InMemoryGuideVoteRepository } from 'src/modules/levels/testing/in-memor
 import { aLevel, InMemoryLevelRepository } from 'src/modules/levels/testing/in-memory-level-repository';
 import { InMemoryAccountProgressRepository } from '../testing/in-memory-account-progress-repository';
 import { InMemoryProgressCountRepository } from '../testing/in-memory-progress-count-repository';
-import { NoGuideError, SyncRestartError } from '../domain/progress.errors';
+import { NoGuideError, SyncRestartError, UnknownLadderError } from '../domain/progress.errors';
 import { ProgressService } from './progress.service';
 import type { AccountProgress } from '../domain/account-progress-repository.port';
 
@@ -18,8 +18,12 @@ function setup() {
   const accounts = new InMemoryAccountProgressRepository();
   const counts = new InMemoryProgressCountRepository();
   const config = loadConfig(undefined, { LEVEL_SEARCH_MAX: '635' });
-  // Level 27 has a guide.
-  const levels = new LevelsService(new InMemoryLevelRepository([aLevel(27)]), new InMemoryGuideVoteRepository());
+  // Level 27 has a guide in two puzzles (ladders of 3 and 2 hints), level 1 one ladder of 2.
+  const puzzle = (id: string, hints: number, firstStep: number) => ({ id, question: `${id}?`, hintsHtml: Array.from({ length: hints }, (_, i) => `<p>${i}</p>`), firstStep, stepCount: 1 });
+  const levels = new LevelsService(
+    new InMemoryLevelRepository([aLevel(27, { hints: [], puzzles: [puzzle('telescope', 3, 0), puzzle('dome-code', 2, 1)] }), aLevel(1, { hints: ['a', 'b'] })]),
+    new InMemoryGuideVoteRepository(),
+  );
   const service = new ProgressService(accounts, counts, levels, config);
   return { service, accounts, counts };
 }
@@ -102,6 +106,32 @@ describe('ProgressService', () => {
     await service.mark(27, 'browser-b', 'none');
     expect([...counts.marks.values()]).toEqual(['stuck']);
     await expect(service.mark(28, 'browser-a', 'solved')).rejects.toBeInstanceOf(NoGuideError);
+  });
+
+  it('counts where each browser stopped on each ladder, once per browser per ladder, the latest tap', async () => {
+    const { service, counts } = setup();
+    await service.mark(27, 'browser-a', 'stuck', { 'dome-code': 1 });
+    await service.mark(27, 'browser-a', 'stuck', { 'dome-code': 2 });
+    await service.mark(27, 'browser-a', 'solved', { telescope: 3, 'dome-code': 2 });
+    await service.mark(27, 'browser-b', 'stuck', { telescope: 1 });
+    await service.mark(1, 'browser-b', 'stuck', { level: 2 });
+    expect([...counts.stops.entries()].map(([key, value]) => `${key.split(':').slice(0, 2).join(':')} ${value}`).sort()).toEqual([
+      '1:level stuck:2',
+      '27:dome-code solved:2',
+      '27:telescope solved:3',
+      '27:telescope stuck:1',
+    ]);
+    // Taking the mark back takes its stops back.
+    await service.mark(27, 'browser-a', 'none');
+    expect([...counts.stops.values()].sort()).toEqual(['stuck:1', 'stuck:2']);
+  });
+
+  it('refuses a ladder the guide does not have, or more hints than the ladder has, and counts nothing', async () => {
+    const { service, counts } = setup();
+    await expect(service.mark(27, 'browser-a', 'stuck', { lantern: 1 })).rejects.toThrow('Level 27 has no hint ladder "lantern"');
+    await expect(service.mark(27, 'browser-a', 'stuck', { 'dome-code': 3 })).rejects.toBeInstanceOf(UnknownLadderError);
+    await expect(service.mark(1, 'browser-a', 'stuck', { telescope: 1 })).rejects.toThrow('Level 1 has no hint ladder "telescope"');
+    expect(counts.marks.size + counts.stops.size).toBe(0);
   });
 });
 

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from 'src/config/app-config';
-import { type ProgressState } from 'src/contracts/progress';
+import { LEVEL_LADDER, type ProgressState } from 'src/contracts/progress';
 import { fromItems, mergeProgress, toExport, toItems, type ProgressExport, type ProgressSyncInput, type ProgressSyncResult } from 'src/contracts/progress-sync';
 import { LevelsService } from 'src/modules/levels';
 import { AccountProgressRepository } from '../domain/account-progress-repository.port';
 import { ProgressCountRepository } from '../domain/progress-count-repository.port';
-import { NoGuideError, SyncRestartError } from '../domain/progress.errors';
+import { NoGuideError, SyncRestartError, UnknownLadderError } from '../domain/progress.errors';
 import { cursorRevision, syncCursor } from '../domain/sync-cursor';
 
 /** Counts are keyed by a hash of the browser's random id, salted apart from the guide votes' hash so the two tables cannot be joined. */
@@ -63,9 +63,21 @@ export class ProgressService {
     return this.accounts.clear(userId, now);
   }
 
-  /** Counts a tap on "Solved it" or "Still stuck" (or taking it back) once per browser per guide. */
-  async mark(level: number, voterId: string, state: ProgressState, now = new Date()): Promise<void> {
-    if (!(await this.levels.level(level))) throw new NoGuideError(level);
-    await this.counts.record(level, voterHash(voterId), state, now);
+  /**
+   * Counts a tap on "Solved it" or "Still stuck" (or taking it back) once per browser per guide,
+   * and where it stopped on each ladder it names (hints revealed), once per browser per ladder.
+   */
+  async mark(level: number, voterId: string, state: ProgressState, ladders: Record<string, number> = {}, now = new Date()): Promise<void> {
+    const guide = await this.levels.level(level);
+    if (!guide) throw new NoGuideError(level);
+    const hints = new Map(guide.puzzles ? guide.puzzles.map((puzzle) => [puzzle.id, puzzle.hintsHtml.length]) : [[LEVEL_LADDER, guide.hintsHtml.length]]);
+    for (const [ladder, revealed] of Object.entries(ladders)) {
+      const count = hints.get(ladder);
+      if (count === undefined) throw new UnknownLadderError(level, ladder);
+      if (revealed > count) throw new UnknownLadderError(level, ladder, count);
+    }
+    const hash = voterHash(voterId);
+    await this.counts.record(level, hash, state, now);
+    await this.counts.recordStops(level, hash, state, ladders, now);
   }
 }

@@ -16,3 +16,12 @@ export class SyncRestartError extends AppError {
     super('This browser last synced with another account: send all its progress again, without since.');
   }
 }
+
+/** A stop count for a hint ladder the guide does not have, or for more hints than it has. */
+export class UnknownLadderError extends AppError {
+  readonly code = 'PROGRESS.UNKNOWN_LADDER';
+  readonly kind = 'validation';
+  constructor(level: number, ladder: string, hints?: number) {
+    super(hints === undefined ? `Level ${level} has no hint ladder "${ladder}"` : `The ladder "${ladder}" of level ${level} has ${hints} hint(s): at most ${hints} can be revealed`);
+  }
+}

@@ -153,6 +153,8 @@ describe('AccountController (in process)', () => {
         [{ current_password: PASSWORD, password: 'short', password_confirmation: 'short' }, 'password: Password must be at least 8 characters'],
         [{ current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: 'something else' }, 'password_confirmation: Passwords do not match'],
         [{ current_password: PASSWORD }, 'password: Password is required'],
+        // Like the account's other bodies: a field it does not take is refused, not ignored.
+        [{ current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD, email: 'new@example.com' }, 'Unrecognized key: "email"'],
       ] as const) {
         const refused = await changePassword(headers, payload);
         expect([refused.statusCode, errorOf(refused).code, errorOf(refused).errors[0]]).toEqual([400, 'REQUEST.INVALID', message]);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
+import type { LadderStops } from 'src/contracts/guide-insights';
 import { HELPFUL_SHARE_MIN_VOTES, type Difficulty } from 'src/contracts/levels';
 import { GuideInsightsReader, type GuideInsightRecord } from '../../domain/guide-insights-reader.port';
 import type { GuideMeasure, OrderTerm } from '../../domain/guide-order';
@@ -37,7 +38,7 @@ interface Row {
 
 /**
  * A reporting read model: one aggregate query over the tables of the modules whose data it reports
- * (levels, guide_feedback, guide_views, guide_reports, progress_marks), sorted and paged in
+ * (levels, guide_feedback, guide_views, guide_reports, progress_marks, ladder_stops), sorted and paged in
  * PostgreSQL so thousands of guides cost one page of rows. It writes none of them.
  */
 @Injectable()
@@ -88,6 +89,38 @@ export class MikroOrmGuideInsightsReader extends GuideInsightsReader {
       ? Number(rows[0]!.total)
       : Number((await em.execute<{ n: string }[]>('select count(*) as n from levels where published'))[0]?.n ?? 0);
     return { rows: rows.map(toRecord), total };
+  }
+
+  async ladderStops(levels: number[]): Promise<Map<number, LadderStops[]>> {
+    const byLevel = new Map<number, LadderStops[]>();
+    if (!levels.length) return byLevel;
+    const em = this.em.fork();
+    // Every ladder of each guide (its puzzles, or its one ladder), then the taps on each, by rung.
+    const rows = await em.execute<{ level: number; ladder: string; question: string | null; hints: number; revealed: number | null; solved: number; stuck: number }[]>(
+      `with ladders as (
+         select l.number as level, p.value->>'id' as ladder, p.value->>'question' as question, jsonb_array_length(p.value->'hintsHtml') as hints, p.ordinality as ord
+         from levels l cross join lateral jsonb_array_elements(l.puzzles) with ordinality p
+         where l.puzzles is not null and l.number in (select jsonb_array_elements_text(?::jsonb)::int)
+         union all
+         select l.number, 'level', null, jsonb_array_length(l.hints), 1 from levels l
+         where l.puzzles is null and l.number in (select jsonb_array_elements_text(?::jsonb)::int)
+       ), rungs as (
+         select level_number, ladder, revealed, (count(*) filter (where state = 'solved'))::int as solved, (count(*) filter (where state = 'stuck'))::int as stuck
+         from ladder_stops where level_number in (select jsonb_array_elements_text(?::jsonb)::int) group by level_number, ladder, revealed
+       )
+       select ladders.level, ladders.ladder, ladders.question, ladders.hints, rungs.revealed, coalesce(rungs.solved, 0) as solved, coalesce(rungs.stuck, 0) as stuck
+       from ladders left join rungs on rungs.level_number = ladders.level and rungs.ladder = ladders.ladder
+       order by ladders.level, ladders.ord, rungs.revealed`,
+      [JSON.stringify(levels), JSON.stringify(levels), JSON.stringify(levels)],
+    );
+    for (const row of rows) {
+      const ladders = byLevel.get(row.level) ?? [];
+      byLevel.set(row.level, ladders);
+      let ladder = ladders.at(-1);
+      if (ladder?.ladder !== row.ladder) ladders.push((ladder = { ladder: row.ladder, question: row.question, hints: Number(row.hints), rungs: [] }));
+      if (row.revealed !== null) ladder.rungs.push({ revealed: row.revealed, solved: row.solved, stuck: row.stuck });
+    }
+    return byLevel;
   }
 }
 

@@ -51,6 +51,8 @@ describe('ImageEstimateController (in process)', () => {
     const cases: [string, string][] = [
       ['conversion=ai-2x&width=0&height=10', 'width: width is at least 1 px'],
       ['conversion=ai-2x&width=10&height=1.5', 'height: height is a whole number of pixels'],
+      ['conversion=ai-2x&width=10', 'height: height is a whole number of pixels'],
+      ['conversion=ai-2x&width=ten&height=10', 'width: width is a whole number of pixels'],
       ['conversion=ai-2x&width=10&height=10&scale=2&width_out=20', 'width_out: Give a scale or a width_out, not both.'],
       ['conversion=sketch&width=10&height=10&scale=2', 'scale: scale is for the AI conversions only.'],
       ['conversion=paint&width=10&height=10', 'conversion: conversion is one of ai-2x, ai-2x-fast, ai-4x, sketch, cartoon, enhance'],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DIFFICULTIES } from 'src/contracts/levels';
+import { DIFFICULTIES, EXTRA_KINDS } from 'src/contracts/levels';
 
 /**
  * Response shapes of the levels API. Responses are parsed through them (only listed fields leave
@@ -16,8 +16,37 @@ export const levelDetailSchema = levelSummarySchema.extend({
   unlocksAt: z.number().int().optional().describe('The level after which this one unlocks'),
   introHtml: z.string().describe('Sanitised HTML'),
   tipsHtml: z.array(z.string()).describe('Sanitised inline HTML'),
-  hintsHtml: z.array(z.string()).describe('From least to most revealing; sanitised inline HTML'),
-  steps: z.array(z.object({ html: z.string(), atSeconds: z.number().int().optional().describe('Moment of the video') })),
+  hintsHtml: z.array(z.string()).describe("The level's one ladder, from least to most revealing; sanitised inline HTML. Empty when the guide has puzzles"),
+  steps: z.array(
+    z.object({
+      html: z.string(),
+      atSeconds: z.number().int().optional().describe('Moment of the video'),
+      picture: z
+        .object({
+          src: z.string().describe('Base URL: each copy is `{src}-{width}.avif` and `.webp`'),
+          widths: z.array(z.number().int()),
+          width: z.number().int(),
+          height: z.number().int(),
+          alt: z.string(),
+          marks: z.array(z.object({ x: z.number(), y: z.number(), r: z.number(), label: z.string() })).describe('Spots to tap, in percent of the picture'),
+        })
+        .optional(),
+    }),
+  ).describe('Every step; with puzzles, puzzle after puzzle'),
+  puzzles: z
+    .array(
+      z.object({
+        id: z.string(),
+        question: z.string(),
+        object: z.string().optional(),
+        extra: z.enum(EXTRA_KINDS).optional().describe('An extra apart from the main escape'),
+        hintsHtml: z.array(z.string()).describe('From least to most revealing'),
+        firstStep: z.number().int().describe('Index of its first step in `steps`'),
+        stepCount: z.number().int(),
+      }),
+    )
+    .optional()
+    .describe('The sub-puzzles, each with its own hint ladder and steps'),
   video: z
     .object({
       youtubeId: z.string(),

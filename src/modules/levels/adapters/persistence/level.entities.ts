@@ -21,6 +21,7 @@ export const LevelSchema = defineEntity({
     tips: p.json<string[]>(),
     hints: p.json<string[]>(),
     steps: p.json<Level['steps']>(),
+    puzzles: p.json<NonNullable<Level['puzzles']>>().nullable(),
     video: p.json<NonNullable<Level['video']>>().nullable(),
     gameVersion: p.string().length(32),
     verifiedOn: p.string().columnType('date'),
@@ -63,5 +64,19 @@ export const GuideFeedbackSchema = defineEntity({
     reason: p.string().length(32).nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
+  },
+});
+
+/** A step picture's responsive copy (written by the import, served at /guide-images/{file}); queried with SQL. */
+export const GuidePictureSchema = defineEntity({
+  name: 'GuidePicture',
+  tableName: 'guide_pictures',
+  indexes: [{ name: 'guide_pictures_hash_index', properties: ['hash'] }],
+  properties: {
+    file: p.string().length(40).primary(),
+    hash: p.string().length(16),
+    contentType: p.string().length(16),
+    bytes: p.blob(),
+    createdAt: p.datetime(),
   },
 });

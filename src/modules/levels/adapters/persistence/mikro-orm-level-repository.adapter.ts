@@ -23,6 +23,7 @@ interface LevelRow extends SummaryRow {
   tips: string[];
   hints: string[];
   steps: Level['steps'];
+  puzzles: Level['puzzles'] | null;
   video: Level['video'] | null;
   game_version: string;
   verified_on: string;
@@ -45,6 +46,7 @@ function toLevel(row: LevelRow): Level {
     tips: row.tips,
     hints: row.hints,
     steps: row.steps,
+    ...(row.puzzles ? { puzzles: row.puzzles } : {}),
     video: row.video ?? undefined,
     gameVersion: row.game_version,
     verifiedOn: row.verified_on,
@@ -84,7 +86,7 @@ export class MikroOrmLevelRepository extends LevelRepository {
         from levels where published and number ${op} q.n order by number ${order} limit 1)`;
     // One statement: the guide, its neighbours and the helpfulness answers (guide_feedback, this module's own table).
     const [row] = await this.em.execute<(LevelRow & { prev: SummaryRow | null; next: SummaryRow | null; helpful: string; not_helpful: string })[]>(
-      `select l.number, l.title, l.difficulty, l.reference_seconds, l.unlocks_at, l.intro_html, l.tips, l.hints, l.steps,
+      `select l.number, l.title, l.difficulty, l.reference_seconds, l.unlocks_at, l.intro_html, l.tips, l.hints, l.steps, l.puzzles,
               l.video, l.game_version, l.verified_on::text as verified_on, l.search_text, l.source_hash, l.published,
               l.created_at, l.updated_at, ${neighbour('<', 'desc')} as prev, ${neighbour('>', 'asc')} as next, f.helpful, f.not_helpful
        from (select ?::int as n) q
@@ -206,6 +208,7 @@ export class MikroOrmLevelRepository extends LevelRepository {
       const summary = await syncPublished(em, LevelSchema, (row) => (row as LevelGuide).number, guides, now, (guide, isNew) => ({
         ...guide,
         unlocksAt: guide.unlocksAt ?? null,
+        puzzles: guide.puzzles ?? null,
         video: guide.video ?? null,
         ...(isNew ? { createdAt: now } : {}),
       }));

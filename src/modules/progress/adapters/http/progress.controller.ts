@@ -90,7 +90,7 @@ export class ProgressController {
   @ApiParam(LEVEL_NUMBER_PARAM)
   @ApiJsonBody(progressMarkInputSchema)
   @ApiNoContentResponse({ description: 'Counted' })
-  @ApiBadRequestResponse(ERROR)
+  @ApiBadRequestResponse({ description: 'A bad level number or body, or a ladder the guide does not have (PROGRESS.UNKNOWN_LADDER)', ...ERROR })
   @ApiNotFoundResponse({ description: 'The level has no guide (PROGRESS.NO_GUIDE)', ...ERROR })
   @ApiTooManyRequestsResponse(ERROR)
   async mark(
@@ -99,6 +99,6 @@ export class ProgressController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<void> {
-    await this.progress.mark(number, voterIdOf(request, reply, this.config.http.publicUrl.startsWith('https:')), body.state);
+    await this.progress.mark(number, voterIdOf(request, reply, this.config.http.publicUrl.startsWith('https:')), body.state, body.ladders);
   }
 }

@@ -20,4 +20,18 @@ export class MikroOrmProgressCountRepository extends ProgressCountRepository {
       [level, voterHash, state, at],
     );
   }
+
+  async recordStops(level: number, voterHash: string, state: ProgressState, ladders: Record<string, number>, at: Date): Promise<void> {
+    if (state === 'none') {
+      await this.em.execute(`delete from ladder_stops where level_number = ? and voter_hash = ?`, [level, voterHash]);
+      return;
+    }
+    for (const [ladder, revealed] of Object.entries(ladders)) {
+      await this.em.execute(
+        `insert into ladder_stops (level_number, ladder, voter_hash, revealed, state, updated_at) values (?, ?, ?, ?, ?, ?)
+         on conflict (level_number, ladder, voter_hash) do update set revealed = excluded.revealed, state = excluded.state, updated_at = excluded.updated_at`,
+        [level, ladder, voterHash, revealed, state, at],
+      );
+    }
+  }
 }

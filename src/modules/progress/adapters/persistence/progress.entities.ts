@@ -43,4 +43,19 @@ export const AccountProgressResetSchema = defineEntity({
   },
 });
 
-export const PROGRESS_ENTITIES = [ProgressMarkSchema, AccountProgressSchema, AccountProgressResetSchema];
+/** Where players stop on a hint ladder: per browser (a hash) per guide per ladder, the hints revealed at its last tap. */
+export const LadderStopSchema = defineEntity({
+  name: 'LadderStop',
+  tableName: 'ladder_stops',
+  checks: [{ name: 'ladder_stops_state_check', expression: `state in ('solved', 'stuck')` }],
+  properties: {
+    levelNumber: p.integer().primary().autoincrement(false),
+    ladder: p.string().length(40).primary(),
+    voterHash: p.string().length(64).primary(),
+    revealed: p.smallint(),
+    state: p.string().length(8),
+    updatedAt: p.datetime(),
+  },
+});
+
+export const PROGRESS_ENTITIES = [ProgressMarkSchema, AccountProgressSchema, AccountProgressResetSchema, LadderStopSchema];

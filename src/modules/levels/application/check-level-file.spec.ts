@@ -1,24 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ContentFileError } from 'src/platform/content/content-file';
+import { formatFault } from 'src/platform/content/content-file';
 import { MarkdownItRenderer } from 'src/platform/content/markdown-it-renderer.adapter';
-import { parseLevelFile } from './parse-level-file';
+import { checkLevelFile } from './check-level-file';
 
 const markdown = new MarkdownItRenderer();
 const fixture = readFileSync(join(__dirname, '../../../../test/fixtures/content/levels/010.md'), 'utf8');
-const parse = (text: string, name = 'levels/010.md') => parseLevelFile({ name, text }, markdown);
+function parse(text: string, name = 'levels/010.md') {
+  const { guide, faults } = checkLevelFile({ name, text }, { markdown });
+  if (faults.length) throw new Error(formatFault(name, faults[0]!));
+  return guide!;
+}
 
 /** The fixture with one front-matter line replaced (or removed when `to` is empty). */
 const withLine = (from: RegExp, to: string) => fixture.replace(from, to);
 
-function problem(text: string, name?: string): string {
-  try {
-    parse(text, name);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ContentFileError);
-    return (error as Error).message;
-  }
-  throw new Error('expected the file to be refused');
+/** The first fault as content:check prints it, without its line: `levels/010.md: field: problem`. */
+function problem(text: string, name = 'levels/010.md'): string {
+  const { faults } = checkLevelFile({ name, text }, { markdown });
+  if (!faults.length) throw new Error('expected the file to be refused');
+  return formatFault(name, faults[0]!).replace(/:\d+: /, ': ');
 }
 
 describe('parseLevelFile', () => {

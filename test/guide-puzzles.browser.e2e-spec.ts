@@ -1,0 +1,156 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { hydrated } from './support/browser';
+import { startBrowserSite, type BrowserSite } from './support/browser-site';
+import { poll } from './support/poll';
+
+/**
+ * A guide in puzzles as a player meets it (the sample's /levels/27): "Where are you stuck?", one
+ * ladder per puzzle with its own reveal state (before and after hydration, with and without
+ * JavaScript), "Still stuck" on the puzzle in view, the extras folded, step pictures with their marks.
+ */
+describe('guides in puzzles in a real browser', () => {
+  let site: BrowserSite;
+  let phone: BrowserContext;
+
+  beforeAll(async () => {
+    site = await startBrowserSite({});
+    phone = await site.browser.newContext({ viewport: { width: 390, height: 844 } });
+  });
+
+  afterAll(async () => {
+    await phone?.close();
+    await site?.close();
+  });
+
+  const url = (path: string) => `${site.app.url}${path}`;
+  const shown = (page: Page, puzzle: string) => page.locator(`#puzzle-${puzzle} li[data-hint]:not([hidden])`).count();
+  const open = (page: Page, puzzle: string) => page.locator(`#puzzle-${puzzle}`).evaluate((details) => (details as HTMLDetailsElement).open);
+
+  it('opens one puzzle at a time and keeps each ladder its own reveal state, after a reload and before any module runs', async () => {
+    const page = await phone.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    const pictures: string[] = [];
+    page.on('request', (request) => request.url().includes('/guide-images/') && pictures.push(request.url()));
+    await page.goto(url('/levels/27'));
+    await hydrated(page);
+    await page.getByRole('heading', { name: 'Where are you stuck?' }).waitFor();
+    await page.locator('#puzzle-dome-code > summary').click();
+    await page.locator('#puzzle-dome-code').getByRole('button', { name: 'Show the first hint' }).click();
+    await page.locator('#puzzle-dome-code').getByRole('button', { name: 'Show hint 2 of 3' }).click();
+    await poll(() => shown(page, 'dome-code')).toBe(2);
+    // Choosing another question shows only that ladder, with its own state.
+    await page.locator('#puzzle-telescope > summary').click();
+    await poll(() => open(page, 'dome-code')).toBe(false);
+    expect(await shown(page, 'telescope')).toBe(0);
+    // The extras are folded after the main escape, not among its questions.
+    expect(await page.locator('#where-stuck').getByText('Where is the bonus shooting star?').count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Extras' }).isVisible()).toBe(true);
+    expect(await page.locator('#puzzle-shooting-star > summary').isVisible()).toBe(true);
+    expect(await open(page, 'shooting-star')).toBe(false);
+    // The pictures are in the folded solution: nothing of them loaded yet.
+    expect(pictures).toEqual([]);
+
+    await page.reload();
+    await hydrated(page);
+    await page.locator('#puzzle-dome-code > summary').click();
+    expect(await shown(page, 'dome-code')).toBe(2);
+    expect(problems).toEqual([]);
+
+    // Before any module runs: the inline script draws the same state.
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.reload();
+    await page.locator('#puzzle-dome-code > summary').click();
+    expect(await shown(page, 'dome-code')).toBe(2);
+    expect(await shown(page, 'telescope')).toBe(0);
+    await page.close();
+  });
+
+  it('offers the next rung of the puzzle in view on "Still stuck"', async () => {
+    const page = await phone.newPage();
+    await page.goto(url('/levels/27'));
+    await hydrated(page);
+    await page.getByRole('button', { name: 'Still stuck' }).click();
+    await page.getByRole('button', { name: 'Pick where you are stuck' }).click();
+    await page.locator('#puzzle-telescope > summary').click();
+    await page.getByRole('button', { name: 'Show the next hint' }).click();
+    await poll(() => shown(page, 'telescope')).toBe(1);
+    // The other ladder keeps its own state (two hints, from the test above: the same browser).
+    expect(await shown(page, 'dome-code')).toBe(2);
+    await page.close();
+  });
+
+  it('works without JavaScript: every question opens, each hint its own fold', async () => {
+    const context = await site.browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(url('/levels/27'));
+      await page.locator('#puzzle-dome-code > summary').click();
+      expect(await open(page, 'dome-code')).toBe(true);
+      const hint = page.locator('#puzzle-dome-code details', { hasText: 'Hint 2' });
+      await hint.locator('summary').click();
+      expect(await hint.evaluate((details) => (details as HTMLDetailsElement).open)).toBe(true);
+      expect(await hint.getByText('count the stars in each').isVisible()).toBe(true);
+      // Hint 3 stays folded: a nudge at a time, the player decides.
+      expect(await page.locator('#puzzle-dome-code details', { hasText: 'Hint 3' }).getByText('Kite, Lantern, Crown').isVisible()).toBe(false);
+      // The steps are a link to their page, which the server renders with them.
+      await page.locator('a#solution-steps').click();
+      await page.waitForURL(/\?steps=1#solution-steps$/);
+      expect(await page.locator('#solution-steps img').count()).toBe(6);
+      expect(await page.getByRole('img', { name: 'Tap here: the dial lock' }).count()).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the step pictures with their marks, announced to screen readers, once the steps are opened (their page, in place)', async () => {
+    const page = await phone.newPage();
+    await page.goto(url('/levels/27'));
+    await hydrated(page);
+    // The first view holds the steps back: no picture in the page until they are asked for.
+    expect(await page.locator('img[src^="/guide-images/"]').count()).toBe(0);
+    await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+    await page.locator('a#solution-steps').click();
+    await page.waitForURL(/\/levels\/27\?steps=1#solution-steps$/);
+    const first = page.locator('#solution-steps img').first();
+    await first.scrollIntoViewIfNeeded();
+    await poll(() => first.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    // The router brought the steps' payload: the same document, no full load.
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+    expect(await page.getByRole('img', { name: 'Tap here: the globe' }).count()).toBe(1);
+    expect(await page.locator('#solution-steps img').count()).toBe(6);
+    // Width and height set: the box is the picture's shape before it loads.
+    expect(await page.locator('#solution-steps img').nth(5).getAttribute('width')).toBe('1200');
+    await page.close();
+  });
+
+  it('keeps the steps and their pictures of a guide read, for reading offline', async () => {
+    const context = await site.browser.newContext({ serviceWorkers: 'allow', viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(url('/levels/27'));
+      await hydrated(page);
+      await poll(() => page.evaluate(() => !!navigator.serviceWorker.controller), 60_000).toBe(true);
+      const kept = () =>
+        page.evaluate(async () => {
+          const urls: string[] = [];
+          for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname + new URL(request.url).search);
+          return urls;
+        });
+      await poll(async () => (await kept()).includes('/levels/27/_payload.json?steps=1'), 60_000).toBe(true);
+      await poll(async () => (await kept()).filter((path) => path.startsWith('/guide-images/')).length, 60_000).toBeGreaterThan(0);
+      await context.setOffline(true);
+      await page.goto(url('/levels/27?steps=1'));
+      await hydrated(page);
+      await page.getByRole('heading', { name: 'What is the code for the dome door?', level: 3 }).waitFor();
+      const pictures = page.locator('#solution-steps img');
+      expect(await pictures.count()).toBe(6);
+      for (let i = 0; i < 6; i++) {
+        await pictures.nth(i).scrollIntoViewIfNeeded();
+        await poll(() => pictures.nth(i).evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+});
