@@ -1,9 +1,11 @@
 /**
- * npm run bench:lighthouse — Lighthouse mobile performance of /levels/27 in Debian's Chromium,
- * median of 3 runs, next to the same audit of a static page served from memory (the baseline:
- * what the machine and the throttling model allow for a page of this size).
+ * npm run bench:lighthouse — Lighthouse mobile performance of `/`, `/levels` and `/levels/27` (issue
+ * 35's pages; BENCH_PAGES=/levels/27 for one) in Debian's Chromium, median of 3 runs each, next to
+ * the same audit of the page's HTML served from memory with the same assets (the baseline: what the
+ * machine and the throttling model allow for a page of this size).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,12 +14,14 @@ import lighthouse from 'lighthouse';
 import { baselineServer, ROOT, waitFor, WEB_NODE_FLAGS } from './support.mts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const PAGE = '/levels/27';
+const PAGES = (process.env.BENCH_PAGES ?? '/,/levels,/levels/27').split(',');
 const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 async function audit(url: string, port: number) {
   const result = await lighthouse(url, { port, output: 'json', onlyCategories: ['performance'], logLevel: 'error' });
   const lhr = result!.lhr;
+  // A run Lighthouse could not finish scores 0: say why rather than let it pass as a score.
+  if (lhr.runtimeError) console.log(`  ${url}: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
   const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   return {
     score: Math.round((lhr.categories.performance!.score ?? 0) * 100),
@@ -44,14 +48,6 @@ async function main() {
   let baseline: ChildProcess | undefined;
   try {
     await waitFor('http://127.0.0.1:3301/healthz');
-    // The page as served (its inline scripts carry no nonce: the CSP allows them by hash).
-    const html = await (await fetch(`http://127.0.0.1:3301${PAGE}`)).text();
-    baseline = spawn(process.execPath, ['-e', baselineServer(PAGE, 3302, true)], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', BENCH_HTML: Buffer.from(html).toString('base64'), BENCH_CLIENT: join(ROOT, 'dist/client'), NODE_PATH: join(ROOT, 'node_modules') },
-      stdio: 'ignore',
-    });
-    await waitFor(`http://127.0.0.1:3302${PAGE}`);
     const report = (label: string, runs: Awaited<ReturnType<typeof audit>>[]) => {
       const m = medianRun(runs, (r) => r.score);
       console.log(
@@ -59,16 +55,29 @@ async function main() {
       );
       return m.score;
     };
-    const site = [];
-    const base = [];
-    for (let i = 0; i < RUNS; i++) {
-      base.push(await audit(`http://127.0.0.1:3302${PAGE}`, chrome.port));
-      site.push(await audit(`http://127.0.0.1:3301${PAGE}`, chrome.port));
+    for (const page of PAGES) {
+      // The page as served (its inline scripts carry no nonce: the CSP allows them by hash).
+      const html = await (await fetch(`http://127.0.0.1:3301${page}`)).text();
+      baseline = spawn(process.execPath, ['-e', baselineServer(page, 3302, true)], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', BENCH_HTML: Buffer.from(html).toString('base64'), BENCH_CLIENT: join(ROOT, 'dist/client'), NODE_PATH: join(ROOT, 'node_modules') },
+        stdio: 'ignore',
+      });
+      await waitFor(`http://127.0.0.1:3302${page}`);
+      const site = [];
+      const base = [];
+      for (let i = 0; i < RUNS; i++) {
+        base.push(await audit(`http://127.0.0.1:3302${page}`, chrome.port));
+        site.push(await audit(`http://127.0.0.1:3301${page}`, chrome.port));
+      }
+      console.log(`Lighthouse mobile performance of ${page}, ${RUNS} interleaved runs each`);
+      const b = report('baseline', base);
+      const s = report('site', site);
+      console.log(`ratio site / baseline: ${(s / b).toFixed(2)}x (target: site median 100)`);
+      baseline.kill('SIGTERM');
+      await once(baseline, 'exit');
+      baseline = undefined;
     }
-    console.log(`Lighthouse mobile performance of ${PAGE}, ${RUNS} interleaved runs each`);
-    const b = report('baseline', base);
-    const s = report('site', site);
-    console.log(`ratio site / baseline: ${(s / b).toFixed(2)}x (target: site median 100)`);
   } finally {
     await chrome.kill();
     baseline?.kill('SIGTERM');

@@ -25,11 +25,16 @@ describe('the web app on PostgreSQL and Redis', () => {
     expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const csp = response.headers.get('content-security-policy')!;
-    // The theme script, the remembered-hints script (level pages) and the progress script, each by its hash.
-    expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*';/);
+    // The theme script, the remembered-hints script (level pages) and the progress scripts (a guide's, a list's), each by its hash.
+    expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*';/);
     expect(csp).not.toContain('nonce-');
     expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
     expect(csp).toContain("object-src 'none'");
+    // Fonts and fetches fall back to default-src 'self' (no data: fonts), said once rather than repeated.
+    expect(csp).toMatch(/^default-src 'self';/);
+    expect(csp).not.toMatch(/font-src|connect-src/);
+    // Headers only browsers that cannot run the site read (IE 8, the retired XSS auditors, Flash) are not sent.
+    for (const legacy of ['x-download-options', 'x-xss-protection', 'x-permitted-cross-domain-policies']) expect(response.headers.get(legacy)).toBeNull();
 
     const html = await response.text();
     expect(html.startsWith('<!DOCTYPE html><html lang="en">')).toBe(true);

@@ -140,6 +140,16 @@ describe('level guides on PostgreSQL', () => {
     expect(await inContext(() => levels.recentlyUpdated(2))).toEqual(recent.slice(0, 2));
   });
 
+  it("reads the home page's featured guides and guide runs in one round trip, as featured() and publishedRuns() read them apart", async () => {
+    const repository = app.get(LevelRepository);
+    const home = await inContext(() => measureRoundTrips(() => repository.featuredAndRuns([3, 11, 99])));
+    expect(home.roundTrips).toBe(1);
+    expect(home.value.featured.map((guide) => guide.number)).toEqual([3, 11]);
+    expect(home.value.runs).toEqual([[3, 3], [10, 11], [20, 20]]);
+    expect(home.value).toEqual({ featured: await inContext(() => repository.featured([3, 11, 99])), runs: await inContext(() => repository.publishedRuns()) });
+    expect(await inContext(() => repository.featuredAndRuns([]))).toEqual({ featured: [], runs: home.value.runs });
+  });
+
   it('counts one guide request per browser, even when sent twice at once', async () => {
     const results = await Promise.all([
       inContext(() => levels.requestGuide(42, 'browser-a')),

@@ -8,13 +8,15 @@ function sample(metrics: string, series: string): number {
   return line ? Number(line.slice(series.length + 1)) : 0;
 }
 
-/** One GET whose body is read as it came over the wire, undecoded. */
-function raw(port: number, path: string, acceptEncoding: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+/** One GET whose body is read as it came over the wire, undecoded; `head` is the status line's and headers' bytes. */
+function raw(port: number, path: string, acceptEncoding: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer; head: number }> {
   return new Promise((resolve, reject) => {
     request({ host: '127.0.0.1', port, path, headers: { 'accept-encoding': acceptEncoding, connection: 'close' }, agent: false }, (res) => {
       const chunks: Buffer[] = [];
+      let head = `HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\n\r\n`.length;
+      for (let i = 0; i < res.rawHeaders.length; i += 2) head += `${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}\r\n`.length;
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks), head }));
       res.on('error', reject);
     })
       .on('error', reject)
@@ -58,12 +60,22 @@ describe('pages rendered per request (PostgreSQL, page cache off)', () => {
     expect(await load('/pricing', '/pricing')).toEqual({ status: 200, loads: 1, roundTrips: 0 });
   });
 
-  it('loads the home page in two round trips: its loader asks two questions (featured guides, guide ranges), at once', async () => {
-    expect(await load('/', '/')).toEqual({ status: 200, loads: 1, roundTrips: 2 });
+  it('loads the home page in one round trip: the featured guides and the guide ranges in one statement', async () => {
+    expect(await load('/', '/')).toEqual({ status: 200, loads: 1, roundTrips: 1 });
   });
 
   it('asks the database nothing for a level number out of range (404)', async () => {
     expect(await load('/levels/99999', '/levels/:id')).toEqual({ status: 404, loads: 1, roundTrips: 0 });
+  });
+
+  // Issue 35's budgets for a guide, in bytes: they depend on the content and the settings only, never on the machine.
+  it('sends a guide within its budgets: 7 KB per response to a browser (status line, headers, body), 31 KB of HTML, 3 KB of hydration data', async () => {
+    const browser = await raw(site.port, '/levels/27', 'br, gzip');
+    expect(browser.head + browser.body.length).toBeLessThanOrEqual(7 * 1024);
+    const html = gunzipSync(browser.body).toString();
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(31 * 1024);
+    const hydration = /<script type="application\/json" id="__page">([\s\S]*?)<\/script>/.exec(html)![1]!;
+    expect(Buffer.byteLength(hydration)).toBeLessThanOrEqual(3 * 1024);
   });
 
   it('answers a browser gzip, whole with its length, a client that takes brotli only brotli, and identity to the rest', async () => {

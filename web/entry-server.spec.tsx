@@ -3,7 +3,7 @@ import { loadConfig } from 'src/config/app-config';
 import type { PricingData } from 'src/contracts/billing';
 import type { PageData } from 'src/contracts/page-data';
 import type { RenderInput } from 'src/contracts/ssr';
-import { PROGRESS_SCRIPT, THEME_SCRIPT } from 'src/contracts/inline-scripts';
+import { PROGRESS_LIST_SCRIPT, THEME_SCRIPT } from 'src/contracts/inline-scripts';
 import { fakePageData } from 'test/support/fake-page-data';
 import { pageMatch } from 'test/support/page-match';
 import { serverEntry } from './entry-server';
@@ -54,7 +54,7 @@ describe('serverEntry.render', () => {
     // The hydration data is a JSON data block in <head>; the only inline script is the theme script (allowed by hash).
     expect(head.match(/<script type="application\/json" id="__page">/g)).toHaveLength(1);
     expect(JSON.parse(hydrationJson(html))).toMatchObject({ page: { routeId: 'home', url: '/' }, root: { buildId: 'test-build' } });
-    expect(inlineScripts(html)).toEqual([THEME_SCRIPT, PROGRESS_SCRIPT]);
+    expect(inlineScripts(html)).toEqual([THEME_SCRIPT, PROGRESS_LIST_SCRIPT]);
     expect(html).not.toContain('nonce');
   });
 
@@ -116,7 +116,7 @@ describe('serverEntry.render', () => {
     const html = chunks[0]!;
     expect(html).toContain('</html>');
     // Nothing suspends on the server, so React adds no inline script of its own that the CSP would block (the home page's own: the theme and "Continue at level N").
-    expect(inlineScripts(html)).toEqual([THEME_SCRIPT, PROGRESS_SCRIPT]);
+    expect(inlineScripts(html)).toEqual([THEME_SCRIPT, PROGRESS_LIST_SCRIPT]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { renderToPipeableStream, renderToStaticMarkup } from 'react-dom/server';
 import { Helmet } from 'react-helmet-async';
-import { analyticsScript, HINTS_REVEAL_SCRIPT, PROGRESS_SCRIPT, THEME_SCRIPT } from 'src/contracts/inline-scripts';
+import { analyticsScript, HINTS_REVEAL_SCRIPT, PROGRESS_LIST_SCRIPT, PROGRESS_SCRIPT, THEME_SCRIPT } from 'src/contracts/inline-scripts';
 import { chunksOfPage, type PageAssets, type RootData } from 'src/contracts/page-data';
 import type { PagePayload, PayloadInput, RenderInput, RenderOutput, ServerEntry } from 'src/contracts/ssr';
 import { Document } from 'web/components/document';
@@ -19,7 +19,7 @@ import { RootLayout } from 'web/root';
 /** Gives up on a render that has not finished by then; the browser renders what is missing. */
 const ABORT_AFTER_MS = 10_000;
 /** The inline scripts pages write (allowed by their hash in the CSP); only the server carries their text. */
-const PARSE_TIME_SCRIPTS = { theme: THEME_SCRIPT, hintsReveal: HINTS_REVEAL_SCRIPT, progress: PROGRESS_SCRIPT, analytics: analyticsScript };
+const PARSE_TIME_SCRIPTS = { theme: THEME_SCRIPT, hintsReveal: HINTS_REVEAL_SCRIPT, progress: PROGRESS_SCRIPT, progressList: PROGRESS_LIST_SCRIPT, analytics: analyticsScript };
 
 // The route table compiled once: each request is matched once (match), and render and payload read that match.
 const matchPage = createMatcher(PAGES, LOCALES);

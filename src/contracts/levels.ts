@@ -121,7 +121,7 @@ export const LEVELS_PAGE_SIZE = 24;
 /**
  * The levels that have a published guide, as runs: "1-5 7 9 12-14" (ascending, space-separated).
  * Small enough for cached HTML that is the same for everyone (it grows with the gaps between
- * guides, not with their number), and read by the inline PROGRESS_SCRIPT as well as by React.
+ * guides, not with their number), and read by the inline PROGRESS_LIST_SCRIPT as well as by React.
  */
 export type GuideRanges = string;
 
@@ -213,6 +213,8 @@ export interface LevelsPages {
   featured(): Promise<LevelSummary[]>;
   /** The levels with a published guide, as runs ("1-5 7 9"): where "Continue at level N" goes. */
   guideRanges(): Promise<GuideRanges>;
+  /** featured() and guideRanges() in one round trip: the home page's. */
+  home(): Promise<{ featured: LevelSummary[]; guides: GuideRanges }>;
 }
 
 // Adds the section to PageData without editing page-data.ts (declaration merging): see PageData.

@@ -19,7 +19,7 @@ export interface ProgressEntry {
 /** Entries by level number. */
 export type ProgressLevels = Record<number, ProgressEntry>;
 
-/** localStorage keys (also read by the inline PROGRESS_SCRIPT in inline-scripts.ts). */
+/** localStorage keys (also read by the inline PROGRESS_SCRIPT and PROGRESS_LIST_SCRIPT in inline-scripts.ts). */
 export const PROGRESS_KEY = 'progress';
 export const HIDE_SOLVED_KEY = 'progress-hide-solved';
 
@@ -32,7 +32,7 @@ export const solvedLevels = (levels: ProgressLevels): number[] =>
 
 /**
  * "Continue at level N": the first level with a guide after the highest solved one, the level the
- * guide's own "On to level N" names (the inline PROGRESS_SCRIPT finds the same from `guides`).
+ * guide's own "On to level N" names (the inline PROGRESS_LIST_SCRIPT finds the same from `guides`).
  */
 export function continueAt(levels: ProgressLevels, guides: GuideRanges): number | undefined {
   const solved = solvedLevels(levels);

@@ -23,10 +23,7 @@ const PAGE_SECURITY_HEADERS = [
   'strict-transport-security',
   'x-content-type-options',
   'x-dns-prefetch-control',
-  'x-download-options',
   'x-frame-options',
-  'x-permitted-cross-domain-policies',
-  'x-xss-protection',
 ];
 
 /** A payload's security headers in place of the page's ones set on the way in. */

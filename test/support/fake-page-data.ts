@@ -42,6 +42,7 @@ function fixedPageData(overrides: Partial<PageData>): Partial<PageData> & Pick<P
       hardest: async () => ({ levels: [], total: 0 }),
       featured: async () => [level27],
       guideRanges: async () => '1-5 27 30',
+      home: async () => ({ featured: [level27], guides: '1-5 27 30' }),
     },
     content: {
       page: async () => null,

@@ -10,18 +10,18 @@ export function Footer() {
   const { siteName, gameName } = config;
   const t = useT();
   return (
-    <footer className="mt-24 border-t border-gray-200 bg-gray-50 dark:border-gray-800 dark:bg-gray-900/40">
+    <footer className="site-footer">
       <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
-        <div className="flex flex-col gap-8 md:flex-row md:items-start md:justify-between">
+        <div className="footer-main">
           <div className="max-w-md">
             <Link to="/" className="flex items-center gap-2.5 font-bold tracking-tight">
               <Logo className="size-7" />
               <span>{siteName}</span>
             </Link>
-            <p className="mt-4 text-sm leading-6 text-gray-600 dark:text-gray-400">{t('footer.about', { game: gameName })}</p>
+            <p className="footer-about">{t('footer.about', { game: gameName })}</p>
             <SocialLinks />
           </div>
-          <div className="grid grid-cols-2 gap-8 sm:grid-cols-3 lg:grid-flow-col lg:grid-cols-none">
+          <div className="footer-columns">
             <FooterColumn title={t('footer.levels')} links={footerLevelLinks(t)} />
             <FooterColumn title={t('footer.support')} links={footerSupportLinks(t)} />
             {Object.entries(config.footerGroups).map(([title, links]) => (
@@ -30,7 +30,7 @@ export function Footer() {
             <FooterColumn title={t('footer.legal')} links={legalLinks(config, t)} />
           </div>
         </div>
-        <div className="mt-10 border-t border-gray-200 pt-6 text-xs leading-5 text-gray-500 dark:border-gray-800 dark:text-gray-400">
+        <div className="footer-notice">
           <p data-testid="disclaimer">{t('footer.disclaimer', { site: siteName, game: gameName })}</p>
           <p className="mt-2">{t('footer.copyright', { year: new Date().getFullYear(), site: siteName })}</p>
         </div>
@@ -74,11 +74,11 @@ function SocialLinks() {
 function FooterColumn({ title, links }: { title: string; links: MenuItem[] }) {
   return (
     <nav aria-label={title}>
-      <h2 className="text-sm font-semibold text-gray-900 dark:text-white">{title}</h2>
+      <h2 className="footer-heading">{title}</h2>
       <ul className="mt-3 space-y-2 text-sm">
         {links.map((link) => (
           <li key={link.to + link.label}>
-            <Link to={link.to} className="text-gray-600 hover:text-primary-700 dark:text-gray-400 dark:hover:text-primary-400">
+            <Link to={link.to} className="footer-link">
               {link.label}
             </Link>
           </li>

@@ -40,14 +40,14 @@ export function Header() {
   return (
     <header
       data-scrolled={scrolled || undefined}
-      className="sticky top-0 z-40 border-b border-transparent bg-white/70 backdrop-blur-md transition-colors data-scrolled:border-gray-200 data-scrolled:bg-white/95 dark:bg-gray-950/70 dark:data-scrolled:border-gray-800 dark:data-scrolled:bg-gray-950/95"
+      className="site-header"
     >
       {/* Tighter on phones: signed in, the balance joins the row, and the search box keeps room for its placeholder. */}
-      <div className="mx-auto flex h-16 max-w-6xl items-center gap-1.5 px-4 sm:gap-6 sm:px-6">
+      <div className="header-row">
         <Link to="/" className="flex shrink-0 items-center gap-2.5 font-bold tracking-tight">
           <Logo />
           {/* Only read out on phones and beside the tablet menu, where the menu, search and account corner fill the row. */}
-          <span className="sr-only text-lg sm:not-sr-only md:sr-only lg:not-sr-only">{config.siteName}</span>
+          <span className="header-brand">{config.siteName}</span>
         </Link>
         <nav aria-label={t('header.menu')} className={`hidden shrink-0 ${wide ? '2xl:block' : 'md:block'}`}>
           <ul className="flex items-center gap-1">
@@ -56,7 +56,7 @@ export function Header() {
                 <NavLink
                   to={item.to}
                   end={item.to === "/"}
-                  className="rounded-full px-3 py-1.5 text-sm font-medium whitespace-nowrap text-gray-600 transition hover:bg-gray-100 hover:text-gray-900 aria-[current=page]:text-primary-700 dark:text-gray-300 dark:hover:bg-gray-800 dark:hover:text-white dark:aria-[current=page]:text-primary-400"
+                  className="nav-link"
                 >
                   {item.label}
                 </NavLink>
@@ -64,7 +64,7 @@ export function Header() {
             ))}
           </ul>
         </nav>
-        <div className="ml-auto w-full min-w-0 max-w-52 sm:max-w-64">
+        <div className="header-search">
           <LevelSearchForm />
         </div>
         <LanguagePicker />
@@ -72,7 +72,7 @@ export function Header() {
         <AccountMenu />
         <button
           type="button"
-          className={`inline-flex size-8 items-center justify-center rounded-full text-gray-600 sm:size-9 hover:bg-gray-100 dark:text-gray-300 dark:hover:bg-gray-800 ${wide ? '2xl:hidden' : 'md:hidden'}`}
+          className={`menu-button ${wide ? '2xl:hidden' : 'md:hidden'}`}
           aria-label={t(menuOpen ? 'header.closeMenu' : 'header.openMenu')}
           aria-expanded={menuOpen}
           aria-controls="mobile-menu"

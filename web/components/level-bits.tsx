@@ -3,12 +3,6 @@ import { useT, type MessageKey, type Translate } from 'web/i18n/i18n';
 import { Link } from 'web/lib/router/router';
 import { Icon } from './icons';
 
-const DIFFICULTY_STYLES: Record<Difficulty, string> = {
-  easy: 'bg-primary-50 text-primary-800 ring-primary-600/20 dark:bg-primary-950 dark:text-primary-300 dark:ring-primary-400/30',
-  medium: 'bg-my-color-50 text-my-color-800 ring-my-color-600/20 dark:bg-my-color-950 dark:text-my-color-300 dark:ring-my-color-400/30',
-  hard: 'bg-red-50 text-red-800 ring-red-600/20 dark:bg-red-950 dark:text-red-300 dark:ring-red-400/30',
-};
-
 const DIFFICULTY_LABELS: Record<Difficulty, MessageKey> = { easy: 'difficulty.easy', medium: 'difficulty.medium', hard: 'difficulty.hard' };
 
 /** 'Easy', 'Medium' or 'Hard' in the current language. */
@@ -17,7 +11,8 @@ export const difficultyLabel = (difficulty: Difficulty, t: Translate) => t(DIFFI
 export function DifficultyBadge({ difficulty }: { difficulty: Difficulty }) {
   const t = useT();
   return (
-    <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${DIFFICULTY_STYLES[difficulty]}`}>
+    // The badge's classes are in web/styles/app.css (`badge`, `badge-<difficulty>`): on every guide and list card.
+    <span className={`badge badge-${difficulty}`}>
       {difficultyLabel(difficulty, t)}
     </span>
   );

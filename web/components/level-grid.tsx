@@ -9,12 +9,12 @@ import { LevelCard } from './level-card';
 
 /**
  * Levels in a grid, each marked with this browser's progress, and "Hide solved levels" once a level
- * is solved. The HTML is the same for everyone (cached); PROGRESS_SCRIPT draws the marks while the
+ * is solved. The HTML is the same for everyone (cached); PROGRESS_LIST_SCRIPT draws the marks while the
  * page is parsed and these attributes match it once hydrated.
  */
 export function LevelGrid({ levels }: { levels: LevelSummary[] }) {
   const { t } = usePageI18n();
-  const { progress: script } = useParseTimeScripts();
+  const { progressList: script } = useParseTimeScripts();
   const progress = useProgress();
   const [hideStored, setHide] = useStoredState(HIDE_SOLVED_KEY);
   const anySolved = solvedLevels(progress).length > 0;

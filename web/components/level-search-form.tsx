@@ -60,7 +60,7 @@ export function LevelSearchForm({ size = 'sm', autoFocus = false, label }: { siz
         {t('search.label')}
       </label>
       <div
-        className={`flex items-center rounded-full border bg-white shadow-sm transition focus-within:border-primary-500 focus-within:ring-2 focus-within:ring-primary-500/30 dark:bg-gray-900 ${
+        className={`search-box ${
           message ? 'border-red-400 dark:border-red-500' : 'border-gray-300 dark:border-gray-700'
         } ${large ? 'p-1.5 pl-5' : 'p-1 pl-3 sm:pl-3.5'}`}
       >
@@ -77,14 +77,14 @@ export function LevelSearchForm({ size = 'sm', autoFocus = false, label }: { siz
           }}
           aria-invalid={message ? true : undefined}
           aria-describedby={message ? messageId : undefined}
-          className={`min-w-0 flex-1 bg-transparent outline-none placeholder:text-gray-400 dark:placeholder:text-gray-500 ${
+          className={`search-input ${
             large ? 'py-2 text-lg' : 'py-1 text-sm'
           }`}
         />
         <button
           type="submit"
           aria-label={t('search.submit')}
-          className={`inline-flex shrink-0 items-center justify-center gap-2 rounded-full bg-primary-700 font-semibold text-white transition hover:bg-primary-800 dark:bg-primary-500 dark:text-gray-950 dark:hover:bg-primary-400 ${
+          className={`search-submit ${
             large ? 'px-4 py-3 text-base sm:px-6' : 'size-7 sm:size-8'
           }`}
         >

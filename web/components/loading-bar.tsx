@@ -31,7 +31,7 @@ export function LoadingBar() {
       aria-label={t('loading.label')}
       aria-hidden={phase === 'idle'}
       data-phase={phase}
-      className="pointer-events-none fixed inset-x-0 top-0 z-50 origin-left bg-gradient-to-r from-primary-400 to-primary-600"
+      className="loading-bar"
       style={{
         height: LOADING_BAR.height,
         width,

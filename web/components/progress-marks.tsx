@@ -71,7 +71,7 @@ export function ProgressMarks({ level, ladder, next, onWatch, onChoose, stops, s
       data-set-mark={value}
       aria-pressed={mark === value}
       onClick={() => (mark === value ? setMark(level, 'none') : setMark(level, value, stops(value)))}
-      className="rounded-full border border-gray-300 px-4 py-2 text-sm font-semibold hover:border-primary-500 aria-pressed:border-primary-700 aria-pressed:bg-primary-700 aria-pressed:text-white dark:border-gray-700 dark:aria-pressed:border-primary-400 dark:aria-pressed:bg-primary-400 dark:aria-pressed:text-gray-950"
+      className="mark-button"
     >
       {label}
     </button>

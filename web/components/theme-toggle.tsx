@@ -28,7 +28,7 @@ export function ThemeToggle() {
       type="button"
       onClick={() => applyPreference(next)}
       aria-label={mode ? t('theme.switchTo', { mode: t(next === 'dark' ? 'theme.dark' : 'theme.light') }) : t('theme.switch')}
-      className="inline-flex size-8 items-center sm:size-9 justify-center rounded-full text-gray-600 transition hover:bg-gray-100 hover:text-gray-900 dark:text-gray-300 dark:hover:bg-gray-800 dark:hover:text-white"
+      className="theme-toggle"
     >
       <Icon name="sun" className="hidden size-5 dark:block" />
       <Icon name="moon" className="size-5 dark:hidden" />

@@ -7,7 +7,7 @@ import { Icon } from './icons';
 export function Toaster() {
   const toasts = useSyncExternalStore(toastStore.subscribe, toastStore.list, toastStore.serverList);
   return (
-    <div aria-live="polite" role="status" className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex flex-col items-center gap-2 px-4 sm:items-end sm:pr-6">
+    <div aria-live="polite" role="status" className="toast-stack">
       {toasts.map((toast) => (
         <ToastItem key={toast.id} toast={toast} />
       ))}

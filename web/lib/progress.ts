@@ -7,7 +7,7 @@ export { readProgress, setMark, writeProgress } from './progress-store';
 /**
  * This browser's progress (localStorage, never sent while signed out): empty on the server and
  * during hydration, like every stored state, so cached page HTML is the same for everyone. The
- * inline PROGRESS_SCRIPT draws the same marks before the first paint.
+ * inline PROGRESS_SCRIPT and PROGRESS_LIST_SCRIPT draw the same marks before the first paint.
  */
 export function useProgress(): ProgressLevels {
   const [raw] = useStoredState(PROGRESS_KEY);

@@ -15,10 +15,13 @@ export const useHydrationJson = () => useContext(HydrationJsonContext);
 export interface ParseTimeScripts {
   theme: string;
   hintsReveal: string;
+  /** A guide's progress block's (PROGRESS_SCRIPT). */
   progress: string;
+  /** A list of levels' marks and the home page's "Continue at level N" (PROGRESS_LIST_SCRIPT). */
+  progressList: string;
   analytics: (id: string) => string;
 }
-export const ParseTimeScriptsContext = createContext<ParseTimeScripts>({ theme: '', hintsReveal: '', progress: '', analytics: () => '' });
+export const ParseTimeScriptsContext = createContext<ParseTimeScripts>({ theme: '', hintsReveal: '', progress: '', progressList: '', analytics: () => '' });
 export const useParseTimeScripts = () => useContext(ParseTimeScriptsContext);
 
 /**

@@ -55,7 +55,7 @@ export function Checkout({ working, problem, summary }: { working: 'sending' | '
       )}
       {session.loaded && !session.userInfo && (
         <p className="mt-4 rounded-2xl bg-primary-50 px-4 py-3 text-sm text-primary-900 dark:bg-primary-950/60 dark:text-primary-100" data-testid="image-sign-in-note">
-          <Icon name="lock" className="mr-1 inline size-4 align-[-2px]" />
+          <Icon name="lock" className="mr-1 inline-block size-4 align-[-2px]" />
           {t('image.signInToConvert')} {trialCredits > 0 && t('image.signInTrial', { credits: creditsLabel(t, trialCredits, tag) })}{' '}
           <Link to="/auth/signup" className={`${linkClass} underline`}>
             {t('auth.createAnAccount')}

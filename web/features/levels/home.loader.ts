@@ -1,6 +1,6 @@
 import type { LoaderArgs } from 'web/lib/router/page';
 
-export default async function homeLoader({ data }: LoaderArgs) {
-  const [featured, guides] = await Promise.all([data.levels.featured(), data.levels.guideRanges()]);
-  return { featured, guides };
+/** The featured guides and the guide ranges, one round trip. */
+export default function homeLoader({ data }: LoaderArgs) {
+  return data.levels.home();
 }

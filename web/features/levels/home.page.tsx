@@ -34,11 +34,11 @@ const HOW_TO_PLAY: { title: PageMessageKey; text: PageMessageKey }[] = [
 
 /**
  * "Continue at level N" once this browser has solved a level: the next level with a guide, drawn by
- * PROGRESS_SCRIPT before the first paint (from `data-guides`), then by React.
+ * PROGRESS_LIST_SCRIPT before the first paint (from `data-guides`), then by React.
  */
 function ContinueAt({ guides }: { guides: GuideRanges }) {
   const { t } = usePageI18n();
-  const { progress: script } = useParseTimeScripts();
+  const { progressList: script } = useParseTimeScripts();
   const next = continueAt(useProgress(), guides);
   const [before, after] = t('home.continue', { level: '\u0000' }).split('\u0000');
   return (

@@ -101,6 +101,12 @@ export class LevelsService {
     return formatGuideRanges(await this.levels.publishedRuns());
   }
 
+  /** The home page's levels: the featured guides and the guide ranges, in one round trip. */
+  async home(): Promise<{ featured: LevelSummary[]; guides: GuideRanges }> {
+    const { featured, runs } = await this.levels.featuredAndRuns(FEATURED);
+    return { featured, guides: formatGuideRanges(runs) };
+  }
+
   /** /levels/hardest: the first page's worth of hard guides, longest to solve first, and how many hard guides there are. */
   hardest(): Promise<{ levels: LevelSummary[]; total: number }> {
     return this.levels.hardest(LEVELS_PAGE_SIZE);

@@ -42,6 +42,8 @@ export abstract class LevelRepository {
   abstract featured(numbers: number[]): Promise<LevelSummary[]>;
   /** The published guides' numbers as runs of consecutive numbers, ascending: [[1, 5], [7, 7]]. */
   abstract publishedRuns(): Promise<[number, number][]>;
+  /** featured(numbers) and publishedRuns() in one round trip: what the home page shows. */
+  abstract featuredAndRuns(numbers: number[]): Promise<{ featured: LevelSummary[]; runs: [number, number][] }>;
   /** Published guides matching the terms (and the level they name by number), best first, at most `limit`. */
   abstract search(terms: SearchTerms, limit: number): Promise<RankedHits<{ number: number; difficulty: Difficulty }>>;
   /**

@@ -112,6 +112,10 @@ export class InMemoryLevelRepository extends LevelRepository {
     return runs;
   }
 
+  async featuredAndRuns(numbers: number[]) {
+    return { featured: await this.featured(numbers), runs: await this.publishedRuns() };
+  }
+
   async search(terms: SearchTerms, limit: number): Promise<RankedHits<{ number: number; difficulty: Difficulty }>> {
     const mark = (text: string) => terms.words.reduce((out, w) => out.replace(new RegExp(`\\b(${w})`, 'gi'), `${MARK_START}$1${MARK_END}`), text);
     const hits = this.published()

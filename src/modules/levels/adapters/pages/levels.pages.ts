@@ -34,4 +34,8 @@ export class LevelsPageData implements LevelsPages, OnModuleInit {
   guideRanges() {
     return this.levels.guideRanges();
   }
+
+  home() {
+    return this.levels.home();
+  }
 }

@@ -59,6 +59,10 @@ function toLevel(row: LevelRow): Level {
 }
 
 const SUMMARY_COLUMNS = 'number, title, difficulty, reference_seconds';
+/** The published guides' numbers as runs (gaps and islands: within a run, number minus its rank is the same). */
+const PUBLISHED_RUNS = `select min(number) as first, max(number) as last
+  from (select number, number - row_number() over (order by number) as run from levels where published) numbered
+  group by run`;
 const toSummary = (row: SummaryRow): LevelSummary => ({
   number: row.number,
   title: row.title,
@@ -148,13 +152,20 @@ export class MikroOrmLevelRepository extends LevelRepository {
   }
 
   async publishedRuns(): Promise<[number, number][]> {
-    // Gaps and islands: within a run, number minus its rank is the same.
-    const rows = await this.em.execute<{ first: number; last: number }[]>(
-      `select min(number) as first, max(number) as last
-         from (select number, number - row_number() over (order by number) as run from levels where published) numbered
-        group by run order by first`,
-    );
+    const rows = await this.em.execute<{ first: number; last: number }[]>(`${PUBLISHED_RUNS} order by first`);
     return rows.map((row) => [Number(row.first), Number(row.last)]);
+  }
+
+  async featuredAndRuns(numbers: number[]): Promise<{ featured: LevelSummary[]; runs: [number, number][] }> {
+    // One statement: the featured guides and the runs, each aggregated as JSON.
+    const [row] = await this.em.execute<{ featured: SummaryRow[]; runs: [number, number][] }[]>(
+      `select (select coalesce(json_agg(json_build_object('number', number, 'title', title, 'difficulty', difficulty,
+                                                          'reference_seconds', reference_seconds) order by number), '[]')
+                 from levels where published and number in (${numbers.map(() => '?').join(', ') || 'null'})) as featured,
+              (select coalesce(json_agg(json_build_array(first, last) order by first), '[]') from (${PUBLISHED_RUNS}) runs) as runs`,
+      numbers,
+    );
+    return { featured: (row?.featured ?? []).map(toSummary), runs: row?.runs ?? [] };
   }
 
   async featured(numbers: number[]): Promise<LevelSummary[]> {
