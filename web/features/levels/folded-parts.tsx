@@ -30,5 +30,3 @@ export const FoldedPicker = part((parts) => parts.PuzzlePicker);
 export const FoldedSteps = part((parts) => parts.GuideSteps);
 /** The extras, folded after the main escape. */
 export const FoldedExtras = part((parts) => parts.GuideExtras);
-/** "Solved it" / "Still stuck": PROGRESS_SCRIPT shows the stored mark and rung before its code arrives. */
-export const FoldedProgressMarks = part((parts) => parts.ProgressMarks);

@@ -4,14 +4,14 @@ import { hintsRevealedKey } from 'src/contracts/inline-scripts';
 import { playableVideo, STEPS_QUERY, type GuideStep, type LevelDetail } from 'src/contracts/levels';
 import { LEVEL_LADDER } from 'src/contracts/progress';
 import { GuideFeedback } from 'web/components/guide-feedback';
-import type { LadderInView } from 'web/components/progress-marks';
+import { ProgressMarks, type LadderInView } from 'web/components/progress-marks';
 import { Icon } from 'web/components/icons';
 import { Breadcrumbs, DifficultyBadge, JsonLd, ReferenceTime } from 'web/components/level-bits';
 import { Seo } from 'web/components/seo';
 import { VideoFacade } from 'web/components/video-facade';
 import { useI18n, useT } from 'web/i18n/i18n';
 import { levelCrumbs, PrevNext } from 'web/features/levels/level-nav';
-import { FoldedExtras, FoldedLadder, FoldedPicker, FoldedProgressMarks, FoldedSteps } from 'web/features/levels/folded-parts';
+import { FoldedExtras, FoldedLadder, FoldedPicker, FoldedSteps } from 'web/features/levels/folded-parts';
 import { PUZZLES_ID, STEPS_ID, stepsId } from 'web/features/levels/puzzle-ids';
 import { useParseTimeScripts } from 'web/lib/render-context';
 import { useSiteConfig } from 'web/lib/root-data';
@@ -173,7 +173,7 @@ export default function LevelPage() {
       </div>
 
       <div className="mt-8">
-        <FoldedProgressMarks
+        <ProgressMarks
           level={level.number}
           ladder={ladder}
           next={next?.number}
