@@ -4,12 +4,18 @@ import { SMTPServer } from 'smtp-server';
 export interface CapturedMail {
   to: string[];
   subject: string;
-  /** The whole message with quoted-printable soft breaks and escapes undone, so links read whole. */
+  /** The whole message: its headers as sent, its body with quoted-printable soft breaks and escapes undone, so links read whole. */
   raw: string;
 }
 
+/**
+ * Undoes quoted-printable in the body only: the headers are not encoded that way, and a header
+ * with `=71…` in it (a token starting with two digits after `token=`) would otherwise lose its `=`.
+ */
 function decodeQuotedPrintable(s: string): string {
-  return s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const end = s.search(/\r?\n\r?\n/);
+  const [head, body] = end < 0 ? [s, ''] : [s.slice(0, end), s.slice(end)];
+  return head + body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 const smtpError = (message: string, responseCode: number) => Object.assign(new Error(message), { responseCode });
