@@ -170,7 +170,8 @@ describe('the site in a real browser', () => {
     // A guide with one ladder (level 27 is in puzzles: test/guide-puzzles.browser.e2e-spec.ts).
     const { page, problems, close } = await open('/levels/2');
     try {
-      await hydrated(page);
+      // The ladder's code included (settled: no part of the page still aria-busy).
+      await settled(page);
       const hints = page.locator('section[aria-labelledby="hints-title"] ol > li:visible');
       await poll(() => hints.count()).toBe(0);
       await page.getByRole('button', { name: 'Show the first hint' }).click();

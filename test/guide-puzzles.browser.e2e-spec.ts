@@ -26,6 +26,37 @@ describe('guides in puzzles in a real browser', () => {
   const shown = (page: Page, puzzle: string) => page.locator(`#puzzle-${puzzle} li[data-hint]:not([hidden])`).count();
   const open = (page: Page, puzzle: string) => page.locator(`#puzzle-${puzzle}`).evaluate((details) => (details as HTMLDetailsElement).open);
 
+  it('keeps "Where are you stuck?" on the page while its code is still coming, with nothing moving below it', async () => {
+    const page = await phone.newPage();
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      (window as unknown as { shifts: number[] }).shifts = shifts;
+      new PerformanceObserver((list) => list.getEntries().forEach((entry) => shifts.push((entry as unknown as { value: number }).value))).observe({ type: 'layout-shift', buffered: true });
+    });
+    // The folded parts' chunk held back: the page hydrates (and the session arrives) before it.
+    let release!: () => void;
+    const held = new Promise<void>((done) => (release = done));
+    await page.route('**/assets/folded-parts.client-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(url('/levels/27'));
+      await hydrated(page);
+      const picker = page.getByRole('heading', { name: 'Where are you stuck?' });
+      await picker.waitFor();
+      await page.waitForTimeout(300); // what a slow connection gives the page before the chunk: nothing is to change
+      expect(await picker.isVisible()).toBe(true);
+      release();
+      await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' }).catch(() => undefined);
+      await poll(() => page.locator('#puzzle-dome-code').count()).toBe(1);
+      expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((sum, value) => sum + value, 0))).toBe(0);
+    } finally {
+      release();
+      await page.close();
+    }
+  });
+
   it('opens one puzzle at a time and keeps each ladder its own reveal state, after a reload and before any module runs', async () => {
     const page = await phone.newPage();
     const problems: string[] = [];
