@@ -19,7 +19,7 @@
  * core 0 (taskset), the load generator on core 1; payments on (HAS_PAYMENT, test checkout) so that
  * /pricing exists. A warm-up per target, then interleaved rounds; medians.
  */
-import { type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { rmSync, writeFileSync } from 'node:fs';
 import { request as httpGet } from 'node:http';
@@ -200,6 +200,13 @@ async function main() {
 
     const levelPage = measured.get(ours)!.get('/levels/27')!.html;
     printCompression('/levels/27', levelPage, await measureCompression(levelPage, Math.max(3, Math.round(20 * SECONDS))));
+    // The level page's first-load JavaScript of each build, as the build's budget check counts it.
+    console.log('\nFirst-load JavaScript of a level page, per build:');
+    for (const build of builds) {
+      const measured = spawnSync(process.execPath, [join(ROOT, 'scripts/bundle-size.mjs')], { env: { ...process.env, BUNDLE_ROOT: build.root }, encoding: 'utf8' });
+      const line = /First-load JavaScript of a level page: (.*)/.exec(measured.stdout)?.[1];
+      console.log(`  ${build.name} build: ${line ?? `not measured (no client build in ${build.root}/dist/client)`}`);
+    }
     console.log('\nTime to first byte of /levels/27 rendered per request, one request at a time (median):');
     for (const server of servers.filter((s) => s.mode === 'uncached')) {
       const times = { identity: [] as number[], [LOADED]: [] as number[] };

@@ -10,7 +10,9 @@ import { gzipSync } from 'node:zlib';
 
 const BUDGET_KB = 90;
 const PAGE = 'web/features/levels/level.page.tsx';
-const client = resolve(fileURLToPath(import.meta.url), '../../dist/client');
+// BUNDLE_ROOT=<another checkout, built> measures that build (bench:pages prints both, before and after).
+const root = process.env.BUNDLE_ROOT ? resolve(process.env.BUNDLE_ROOT) : resolve(fileURLToPath(import.meta.url), '../..');
+const client = join(root, 'dist/client');
 const manifest = JSON.parse(readFileSync(join(client, '.vite/manifest.json'), 'utf8'));
 
 function files(key, seen = new Set()) {

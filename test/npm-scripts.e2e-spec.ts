@@ -314,6 +314,7 @@ describe('the npm scripts the README and docs/ list', () => {
         }
         expect(run.output).toMatch(new RegExp(`^${route}: this build's bodies for br,gzip: .*: cached never bigger$`, 'm'));
       }
+      expect(run.output).toMatch(/^ {2}this build: \d+\.\d KB gzipped \(entry \d+\.\d KB; budget 90 KB\)/m);
       for (const setting of ['brotli 1', 'brotli 5', 'gzip 6']) expect(run.output).toMatch(new RegExp(`^${setting}\\s+\\d+(\\s+[\\d.]+){2}\\s+(-?\\d+|-)\\s+\\d+\\s+[\\d.]+$`, 'm'));
       expect(run.output).toMatch(/this build: identity [\d.]+ ms, br, gzip [\d.]+ ms/);
       expect(run.code).toBe(0);
