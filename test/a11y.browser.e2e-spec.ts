@@ -109,11 +109,20 @@ async function auditPages(
       const page = await context.newPage();
       const problems = await watchConsole(page);
       const auditModes = async (where: string) => {
+        // The page is loaded (or left) light at the first width.
+        let shown: 'light' | 'dark' = 'light';
         for (const [i, size] of WIDTHS.entries()) {
-          if (i > 0) await page.setViewportSize(size);
-          // Light then dark at the first width, dark then light at the next: one switch each time.
+          if (i > 0) {
+            await page.setViewportSize(size);
+            // getAnimations() brings the styles up to date with the new width, starting any transition it causes.
+            await page.evaluate(async () => {
+              while (document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running')) await new Promise(requestAnimationFrame);
+            });
+          }
+          // Light then dark at the first width, dark then light at the next: three changes for four modes.
           for (const scheme of i % 2 === 0 ? (['light', 'dark'] as const) : (['dark', 'light'] as const)) {
-            await showScheme(page, scheme);
+            if (scheme !== shown) await showScheme(page, scheme);
+            shown = scheme;
             for (const line of await audit(page, scheme)) found.push(`${where} ${scheme} ${size.width}: ${line}`);
           }
         }
