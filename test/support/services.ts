@@ -15,6 +15,7 @@ export const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 
  */
 export const RUN_ID = process.env.TEST_RUN_ID ?? `${Date.now().toString(36)}${process.pid.toString(36)}`;
 const TEMPLATE_DATABASE = process.env.TEST_TEMPLATE_DATABASE;
+const CONTENT_TEMPLATE_DATABASE = process.env.TEST_CONTENT_TEMPLATE_DATABASE;
 const WORKER = process.env.JEST_WORKER_ID ?? '0';
 let created = 0;
 
@@ -54,12 +55,14 @@ export interface TestDatabase {
 /**
  * A database of its own for one test file (or one test), dropped afterwards. By default a clone of
  * the run's template, already migrated (a clone takes a fraction of a second, migrating several);
- * `empty` for the tests about migrating a database.
+ * `content` for one that also holds the shipped content/ as a start imports it; `empty` for the
+ * tests about migrating a database.
  */
-export async function createTestDatabase({ empty = false }: { empty?: boolean } = {}): Promise<TestDatabase> {
-  if (!empty && !TEMPLATE_DATABASE) throw new Error('No template database: run the tests through jest (its global set-up migrates one)');
+export async function createTestDatabase({ empty = false, content = false }: { empty?: boolean; content?: boolean } = {}): Promise<TestDatabase> {
+  const template = content ? CONTENT_TEMPLATE_DATABASE : TEMPLATE_DATABASE;
+  if (!empty && !template) throw new Error('No template database: run the tests through jest (its global set-up migrates one)');
   const name = `t_${RUN_ID}_w${WORKER}_${++created}_${randomBytes(2).toString('hex')}`;
-  await adminQuery(empty ? `create database "${name}"` : `create database "${name}" template "${TEMPLATE_DATABASE}"`);
+  await adminQuery(empty ? `create database "${name}"` : `create database "${name}" template "${template}"`);
   return {
     url: databaseUrl(name),
     name,

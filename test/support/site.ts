@@ -73,7 +73,9 @@ async function prepareSite(options: SiteOptions): Promise<SiteBase> {
     if (browser) stops.push(() => browser.close());
     const dataDir = await mkdtemp(join(tmpdir(), 'site-'));
     stops.push(() => rm(dataDir, { recursive: true, force: true }));
-    const database = options.database === 'embedded' ? undefined : await createTestDatabase({ empty: options.database === 'empty' });
+    // A site that imports the shipped content at start gets a database that already holds it (its start finds nothing changed).
+    const shippedContent = !options.env?.CONTENT_DIR && options.env?.CONTENT_IMPORT_ON_START !== 'false';
+    const database = options.database === 'embedded' ? undefined : await createTestDatabase({ empty: options.database === 'empty', content: shippedContent });
     if (database) stops.push(() => database.drop());
     const redis = options.redis ? testRedisPrefix() : undefined;
     if (redis) stops.push(() => redis.drop());
