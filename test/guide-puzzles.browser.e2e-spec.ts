@@ -57,6 +57,36 @@ describe('guides in puzzles in a real browser', () => {
     }
   });
 
+  it('keeps a puzzle opened while its code is still coming open when the code arrives, and its ladder works', async () => {
+    // A visitor of its own: the hint revealed here is remembered in the browser.
+    const visitor = await site.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await visitor.newPage();
+    let release!: () => void;
+    const held = new Promise<void>((done) => (release = done));
+    await page.route('**/assets/folded-parts.client-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    // Helmet comes after hydration and changes a context above the parts still waiting for their chunk.
+    const helmet = page.waitForEvent('requestfinished', (request) => /\/assets\/helmet-[\w-]+\.js/.test(request.url()));
+    try {
+      await page.goto(url('/levels/27'));
+      await hydrated(page);
+      await helmet;
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      // The reader opens a question before the code: plain <details>.
+      await page.locator('#puzzle-dome-code > summary').click();
+      await poll(() => open(page, 'dome-code')).toBe(true);
+      release();
+      await page.locator('#puzzle-dome-code').getByRole('button', { name: 'Show the first hint' }).click();
+      await poll(() => shown(page, 'dome-code')).toBe(1);
+      expect(await open(page, 'dome-code')).toBe(true);
+    } finally {
+      release();
+      await visitor.close();
+    }
+  });
+
   it('opens one puzzle at a time and keeps each ladder its own reveal state, after a reload and before any module runs', async () => {
     const page = await phone.newPage();
     const problems: string[] = [];

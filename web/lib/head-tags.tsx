@@ -1,4 +1,4 @@
-import { createContext, createElement, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { createContext, createElement, startTransition, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { Helmet as HelmetComponent } from 'react-helmet-async';
 
 type Helmet = typeof HelmetComponent;
@@ -36,7 +36,10 @@ export function browserHeadTags() {
     useEffect(() => {
       import('react-helmet-async').then((module) => {
         serverTags.current = [...document.head.children];
-        setHelmet(() => module.Helmet);
+        // A transition: a context change reaches every part of the page still waiting for its chunk
+        // (web/features/levels/folded-parts.tsx), and an urgent one would make React render them
+        // afresh, closing what the reader had opened. A transition waits until they have hydrated.
+        startTransition(() => setHelmet(() => module.Helmet));
       }, settle.reject);
     }, []);
     // In the commit that wrote the page's tags through Helmet, before the browser paints: React

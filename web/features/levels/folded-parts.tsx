@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useState, type ComponentType } from 'react';
+import { lazy, memo, Suspense, useId, useState, type ComponentType } from 'react';
 import serverParts from 'web/features/levels/folded-parts.server';
 
 type Parts = NonNullable<typeof serverParts>;
@@ -26,7 +26,10 @@ function useServerHtml(id: string): string | undefined {
 function part<P extends object>(pick: (parts: Parts) => ComponentType<P>) {
   const Lazy: ComponentType<P> = lazy(() => load().then((m) => ({ default: pick(m) })));
   const Direct = serverParts && pick(serverParts);
-  return function Part(props: P) {
+  // Memoised: the page re-renders when a reader opens a puzzle or the session arrives, and a part
+  // still waiting for its chunk that received new props would be rendered afresh from the fallback,
+  // closing the puzzle just opened. The page passes the same props objects (level.page.tsx).
+  return memo(function Part(props: P) {
     const id = useId();
     const serverHtml = useServerHtml(id);
     const Component = Direct ?? Lazy;
@@ -38,7 +41,7 @@ function part<P extends object>(pick: (parts: Parts) => ComponentType<P>) {
         </Suspense>
       </div>
     );
-  };
+  });
 }
 
 /** The guide's one ladder (a guide without puzzles); hints remembered show before hydration (HINTS_REVEAL_SCRIPT). */

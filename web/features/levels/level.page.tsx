@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { dateFormat } from 'src/contracts/date-format';
 import { hintsRevealedKey } from 'src/contracts/inline-scripts';
 import { playableVideo, STEPS_QUERY, type GuideStep, type LevelDetail } from 'src/contracts/levels';
@@ -71,6 +71,15 @@ function useOpenStepsTarget(shown: boolean) {
   }, [shown]);
 }
 
+/** A guide's main puzzles and extras, the main escape's steps, and each puzzle's own steps. */
+function guideParts(level: LevelDetail) {
+  const main = level.puzzles?.filter((puzzle) => !puzzle.extra);
+  const extras = level.puzzles?.filter((puzzle) => puzzle.extra) ?? [];
+  const mainSteps = main ? level.steps.slice(0, main.reduce((n, puzzle) => n + puzzle.stepCount, 0)) : level.steps;
+  const stepsOf = new Map((level.puzzles ?? []).map((puzzle) => [puzzle.id, level.steps.slice(puzzle.firstStep, puzzle.firstStep + puzzle.stepCount)]));
+  return { main, extras, mainSteps, stepsOf };
+}
+
 /** A level's guide (a number with no guide is the levelMissing page, level-missing.page.tsx). */
 export default function LevelPage() {
   const { level, prev, next, stepsOnRequest } = useLoaderData<typeof loader>();
@@ -83,14 +92,15 @@ export default function LevelPage() {
   // A sample guide's video is a placeholder: no player, no moment links; the text guide stands alone.
   const video = playableVideo(level.video);
 
-  const watchStep = (seconds: number) => {
+  // The folded parts' props stay the same objects from render to render (memo in folded-parts.tsx):
+  // opening a puzzle re-renders this page, and a part whose chunk has not arrived yet must not see new props.
+  const watchStep = useCallback((seconds: number) => {
     setVideoStart(seconds);
     document.getElementById('walkthrough')?.scrollIntoView({ behavior: 'smooth', block: 'center' });
-  };
+  }, []);
   // Which puzzle is open, read from the <details> themselves: they open and close before their code arrives.
   const openPuzzle = useSyncExternalStore(onToggle, openPuzzleId, () => null);
-  const main = level.puzzles?.filter((puzzle) => !puzzle.extra);
-  const extras = level.puzzles?.filter((puzzle) => puzzle.extra) ?? [];
+  const { main, extras, mainSteps, stepsOf } = useMemo(() => guideParts(level), [level]);
   const inView = level.puzzles?.find((puzzle) => puzzle.id === openPuzzle);
   const ladder: LadderInView | null = !level.puzzles
     ? { hintCount: level.hintsHtml.length, stepsId: STEPS_ID, videoFrom: video ? (firstMoment(level.steps) ?? 0) : undefined }
@@ -102,8 +112,7 @@ export default function LevelPage() {
           videoFrom: video ? firstMoment(level.steps.slice(inView.firstStep, inView.firstStep + inView.stepCount)) : undefined,
         }
       : null;
-  const mainSteps = main ? level.steps.slice(0, main.reduce((n, puzzle) => n + puzzle.stepCount, 0)) : level.steps;
-  const stepProps = { href: url, video: !!video, onWatch: watchStep };
+  const stepProps = useMemo(() => ({ href: url, video: !!video, onWatch: watchStep }), [url, video, watchStep]);
   // A guide in puzzles shows its steps at ?steps=1: a link there (the router fetches its payload), then the steps open.
   const stepsHref = stepsOnRequest ? `/levels/${level.number}?${STEPS_QUERY}=1` : undefined;
   useOpenStepsTarget(!stepsOnRequest);
@@ -209,7 +218,7 @@ export default function LevelPage() {
                   <h3 id={stepsId(puzzle.id)} className="mb-3 scroll-mt-20 font-semibold text-gray-700 dark:text-gray-300">
                     {puzzle.question}
                   </h3>
-                  <FoldedSteps steps={level.steps.slice(puzzle.firstStep, puzzle.firstStep + puzzle.stepCount)} from={puzzle.firstStep + 1} {...stepProps} />
+                  <FoldedSteps steps={stepsOf.get(puzzle.id)!} from={puzzle.firstStep + 1} {...stepProps} />
                 </div>
               ))
             ) : (
