@@ -34,14 +34,19 @@ export function serve(args: string[], env: Record<string, string>, options: { ou
 
 /**
  * A PostgreSQL database of the run's own on BENCH_DATABASE_URL's server (default the local test
- * server): its name, its URL, and drop() to remove it afterwards.
+ * server): its name, its URL, and drop() to remove it afterwards. Empty (the bench's first start
+ * migrates it and imports the content), or a copy of BENCH_TEMPLATE_DATABASE: the tests pass their
+ * run's template, already migrated and holding the content, so a bench they only check for its
+ * figures spends its CPU on them.
  */
 export async function benchDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const template = process.env.BENCH_TEMPLATE_DATABASE;
+  if (template !== undefined && !/^\w{1,63}$/.test(template)) throw new Error(`BENCH_TEMPLATE_DATABASE must be a database name (letters, digits, _), not ${JSON.stringify(template)}`);
   const name = `bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database "${name}"`);
+  await admin.query(template ? `create database "${name}" template "${template}"` : `create database "${name}"`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const drop = async () => {

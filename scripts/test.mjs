@@ -1,4 +1,4 @@
-// `npm test`: runs the tiers, stopping after the first stage that fails, then prints each tier's
+// `npm test`: runs the tiers, starting nothing more once one has failed, then prints each tier's
 // time and the ten slowest test files. `node scripts/test.mjs --report` (npm run test:timing)
 // prints the same report from the last runs of each tier without running anything.
 // Usage: node scripts/test.mjs [--report | --list] [tier ...]
@@ -11,16 +11,18 @@ const root = resolve(fileURLToPath(import.meta.url), '../..');
 const timings = process.env.TEST_TIMINGS_DIR || join(root, 'var/test-timings');
 
 /**
- * The tiers, in the order `npm test` runs them; each is an npm script of its own. Tiers of one
- * stage run side by side (lint, unit specs and the build need no services and share nothing:
- * together they keep both cores busy); the next stage starts when the whole stage has passed.
+ * The tiers, in the order `npm test` starts them; each is an npm script of its own. A tier starts
+ * once the tiers it comes `after` have passed: lint, the unit specs and the build need nothing and
+ * start together; int needs only the build, so it starts when the build is done, beside what is left
+ * of lint and the unit specs (neither leaves a core idle waiting for the other); e2e, the dearest,
+ * waits for all of them. After a failure nothing more starts.
  */
 export const TIERS = [
-  { name: 'lint', script: 'test:lint', stage: 1, what: 'type-check, ESLint, layering rules, unused code (knip)' },
-  { name: 'unit', script: 'test:unit', stage: 1, what: 'unit specs, in parallel, no services' },
-  { name: 'build', script: 'build', stage: 1, what: 'the production build the next tiers start' },
-  { name: 'int', script: 'test:int', stage: 2, what: 'integration and HTTP tests, in parallel workers' },
-  { name: 'e2e', script: 'test:e2e', stage: 3, what: 'browser tests and tests about processes' },
+  { name: 'lint', script: 'test:lint', after: [], what: 'type-check, ESLint, layering rules, unused code (knip)' },
+  { name: 'unit', script: 'test:unit', after: [], what: 'unit specs, in parallel, no services' },
+  { name: 'build', script: 'build', after: [], what: 'the production build the next tiers start' },
+  { name: 'int', script: 'test:int', after: ['build'], what: 'integration and HTTP tests, in parallel workers' },
+  { name: 'e2e', script: 'test:e2e', after: ['lint', 'unit', 'build', 'int'], what: 'browser tests and tests about processes' },
 ];
 
 const read = (tier) => {
@@ -35,7 +37,7 @@ export function report(records = TIERS.map((t) => read(t.name)).filter(Boolean),
   const lines = ['', 'Test timing', ''];
   for (const record of records) lines.push(`  ${record.tier.padEnd(6)} ${format(record.seconds).padStart(11)}${record.failed ? '  FAILED' : ''}`);
   const sum = records.reduce((total, r) => total + r.seconds, 0);
-  lines.push(`  ${'total'.padEnd(6)} ${format(wallSeconds ?? sum).padStart(11)}  ${wallSeconds === undefined ? '(the sum of the tiers)' : '(as run: lint, unit and build side by side)'}`);
+  lines.push(`  ${'total'.padEnd(6)} ${format(wallSeconds ?? sum).padStart(11)}  ${wallSeconds === undefined ? '(the sum of the tiers)' : '(as run: lint, unit and build side by side, int from the end of the build)'}`);
   lines.push('', 'Ten slowest test files', '');
   const files = records.flatMap((r) => r.files ?? []).sort((a, b) => b.seconds - a.seconds).slice(0, 10);
   for (const f of files) lines.push(`  ${f.seconds.toFixed(1).padStart(6)} s  ${f.tier.padEnd(5)} ${f.file}`);
@@ -68,26 +70,33 @@ async function run(names) {
   const started = Date.now();
   const records = [];
   const chosen = TIERS.filter((t) => names.includes(t.name));
-  for (const stage of [...new Set(chosen.map((t) => t.stage))]) {
-    const tiers = chosen.filter((t) => t.stage === stage);
-    const quiet = tiers.length > 1;
-    if (quiet) console.log(`\n== ${tiers.map((t) => t.name).join(', ')}, side by side (each tier's output follows when all are done)`);
-    const results = await Promise.all(
-      tiers.map((tier) => {
-        if (!quiet) console.log(`\n== ${tier.name}: ${tier.what} (npm run ${tier.script})`);
-        return runTier(tier, quiet);
-      }),
-    );
-    results.forEach(({ result, output }, i) => {
-      if (quiet) process.stdout.write(`\n== ${tiers[i].name}: ${tiers[i].what} (npm run ${tiers[i].script})${result.failed ? ': FAILED' : ''}\n${output}`);
-      records.push(result);
-    });
-    if (results.some(({ result }) => result.failed)) break;
+  const passed = new Set();
+  const running = new Map();
+  let failed = false;
+  // A tier waits only for the chosen tiers it comes after (`npm test int e2e` runs on an existing build).
+  const ready = (tier) => tier.after.every((name) => passed.has(name) || !chosen.some((t) => t.name === name));
+  const pending = [...chosen];
+  while (pending.length || running.size) {
+    for (const tier of failed ? [] : pending.filter(ready)) {
+      pending.splice(pending.indexOf(tier), 1);
+      // Alone, a tier's output streams; beside others, it is kept and printed when the tier ends.
+      const quiet = running.size > 0 || pending.some(ready);
+      console.log(`\n== ${tier.name}: ${tier.what} (npm run ${tier.script})${quiet ? ', beside other tiers: its output follows when it ends' : ''}`);
+      running.set(tier.name, runTier(tier, quiet).then((outcome) => ({ tier, quiet, ...outcome })));
+    }
+    if (!running.size) break;
+    const { tier, quiet, result, output } = await Promise.race(running.values());
+    running.delete(tier.name);
+    if (quiet) process.stdout.write(`\n== ${tier.name}${result.failed ? ': FAILED' : ': passed'}\n${output}`);
+    records.push(result);
+    if (result.failed) failed = true;
+    else passed.add(tier.name);
   }
+  records.sort((a, b) => TIERS.findIndex((t) => t.name === a.tier) - TIERS.findIndex((t) => t.name === b.tier));
   console.log(report(records, (Date.now() - started) / 1000));
-  const failed = records.filter((r) => r.failed).map((r) => r.tier);
-  if (failed.length) {
-    console.error(`\nFailed: ${failed.join(', ')}.`);
+  const failures = records.filter((r) => r.failed).map((r) => r.tier);
+  if (failures.length) {
+    console.error(`\nFailed: ${failures.join(', ')}.`);
     process.exit(1);
   }
 }

@@ -14,8 +14,9 @@ export const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 
  * PostgreSQL and Redis (another checkout's `npm test`) never meets them.
  */
 export const RUN_ID = process.env.TEST_RUN_ID ?? `${Date.now().toString(36)}${process.pid.toString(36)}`;
-const TEMPLATE_DATABASE = process.env.TEST_TEMPLATE_DATABASE;
-const CONTENT_TEMPLATE_DATABASE = process.env.TEST_CONTENT_TEMPLATE_DATABASE;
+/** The run's migrated template, and its copy with the shipped content imported (a bench copies them too). */
+export const TEMPLATE_DATABASE = process.env.TEST_TEMPLATE_DATABASE;
+export const CONTENT_TEMPLATE_DATABASE = process.env.TEST_CONTENT_TEMPLATE_DATABASE;
 const WORKER = process.env.JEST_WORKER_ID ?? '0';
 let created = 0;
 
