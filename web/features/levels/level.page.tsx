@@ -109,7 +109,7 @@ export default function LevelPage() {
           puzzle: inView.id,
           hintCount: inView.hintsHtml.length,
           stepsId: stepsId(inView.id),
-          videoFrom: video ? firstMoment(level.steps.slice(inView.firstStep, inView.firstStep + inView.stepCount)) : undefined,
+          videoFrom: video ? firstMoment(stepsOf.get(inView.id)!) : undefined,
         }
       : null;
   const stepProps = useMemo(() => ({ href: url, video: !!video, onWatch: watchStep }), [url, video, watchStep]);
