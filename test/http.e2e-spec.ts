@@ -142,6 +142,22 @@ describe('the web app on PostgreSQL and Redis', () => {
     const css = await fetch(`${site.url}${asset}`);
     expect(css.status).toBe(200);
     expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // A stylesheet or a script is never a document: only the headers such a file is read with, which
+    // keeps a level page's stylesheet within TCP's first round trip (src/ssr/asset-headers.ts).
+    const script = /<script type="module" src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const worker = await fetch(`${site.url}/sw.js`);
+    for (const subresource of [css, await fetch(`${site.url}${script}`, { headers: { 'accept-encoding': 'br' } })]) {
+      expect(subresource.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(subresource.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+      expect(subresource.headers.get('referrer-policy')).toBe('no-referrer');
+      for (const documentOnly of ['content-security-policy', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-frame-options', 'x-dns-prefetch-control']) {
+        expect(subresource.headers.get(documentOnly)).toBeNull();
+      }
+    }
+    // The service worker is a worker: it runs under the CSP of its own response.
+    expect(worker.headers.get('content-security-policy')).toMatch(/^default-src 'self';/);
+    await worker.arrayBuffer();
     const build = await fetch(`${site.url}/builds/latest.json`);
     expect(build.headers.get('cache-control')).toBe('no-cache');
     expect(await build.json()).toEqual({ id: expect.stringMatching(/^[0-9a-f]{16}$/) });

@@ -1,9 +1,9 @@
 import './styles/app.css';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import type { HydrationData } from 'web/entry-server';
 import { isStaleBuild, reloadForChunkError } from 'web/lib/build-check';
-import { I18nProvider, loadMessages } from 'web/i18n/i18n';
+import { I18nProvider, loadMessages, type Messages } from 'web/i18n/i18n';
 import { readCookie, LOCALE_COOKIE, rememberLocale } from 'web/i18n/locale';
 import { configureErrorReporter, installGlobalErrorReporting } from 'web/lib/error-reporter';
 import { HYDRATION_DATA_ID } from 'src/contracts/inline-scripts';
@@ -69,18 +69,20 @@ async function loadPageAndChunks(routeId: string): Promise<void> {
 // A first visit remembers the language it arrived in (route, or the server's redirect).
 if (!readCookie(document.cookie, LOCALE_COOKIE)) rememberLocale(page.locale);
 
-// The page's own chunk and its messages load before hydrating, so the first render matches the server's.
-void Promise.all([loadMessages(page.locale), loadPage(page.routeId)])
-  // A chunk of an older build is gone: reload (at most once per 10 s); the server's HTML stays readable.
-  .catch(() => void reloadForChunkError())
-  .then((loaded) =>
-    loaded &&
+/**
+ * Hydrates the server's HTML. In a transition, React hydrates in slices of a few milliseconds and
+ * yields to the browser in between (a tap, a paint, the next chunk arriving) instead of holding the
+ * main thread for the whole page: a slow phone stays responsive while the page comes alive. A tap
+ * on a part not yet hydrated hydrates that part first, then replays the tap.
+ */
+function hydrate(messages: Messages): void {
+  startTransition(() => {
     hydrateRoot(
       document,
       <StrictMode>
         <HydrationJsonContext.Provider value={hydrationJson}>
           <RootDataContext.Provider value={root}>
-            <I18nProvider locale={page.locale} messages={loaded[0]}>
+            <I18nProvider locale={page.locale} messages={messages}>
               <BrowserRouter initial={page} loadPage={loadPageAndChunks} fullLoadFirst={isStaleBuild} onChunkError={reloadForChunkError}>
                 <BrowserHeadTags>
                   <RootLayout />
@@ -90,5 +92,12 @@ void Promise.all([loadMessages(page.locale), loadPage(page.routeId)])
           </RootDataContext.Provider>
         </HydrationJsonContext.Provider>
       </StrictMode>,
-    ),
-  );
+    );
+  });
+}
+
+// The page's own chunk and its messages load before hydrating, so the first render matches the server's.
+void Promise.all([loadMessages(page.locale), loadPage(page.routeId)])
+  // A chunk of an older build is gone: reload (at most once per 10 s); the server's HTML stays readable.
+  .catch(() => void reloadForChunkError())
+  .then((loaded) => loaded && hydrate(loaded[0]));

@@ -49,7 +49,10 @@ describe('serverEntry.render', () => {
     // 'Mystery Doors Walkthrough: Hints and Solutions - Mystery Doors Guide' would exceed 60 characters.
     expect(head).toContain('<title>Mystery Doors Walkthrough: Hints and Solutions</title>');
     expect(head).toContain('<link rel="canonical" href="http://localhost:3000/"/>');
-    expect(head).toContain('<link rel="stylesheet" href="/assets/app-abc.css"/>');
+    // The stylesheet the first paint waits for is asked for before any script.
+    expect(head).toContain('<link rel="stylesheet" href="/assets/app-abc.css" data-precedence="default"/>');
+    expect(head.indexOf('rel="stylesheet"')).toBeLessThan(head.indexOf('rel="modulepreload"'));
+    expect(head.indexOf('rel="modulepreload"')).toBeGreaterThan(0);
     expect(html).toMatch(/<script type="module" src="\/assets\/entry-client-abc\.js"[^>]* async=""><\/script>/);
     // The hydration data is a JSON data block in <head>; the only inline script is the theme script (allowed by hash).
     expect(head.match(/<script type="application\/json" id="__page">/g)).toHaveLength(1);

@@ -2,12 +2,14 @@ import { resolve } from 'node:path';
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyStatic from '@fastify/static';
+
 import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
 import { AppConfig } from 'src/config/app-config';
 import { ContentImporter } from 'src/platform/content/content-importer';
 import { ContentImportModule } from 'src/platform/content/content-import.module';
 import { MetricsModule } from 'src/platform/metrics/metrics.module';
 import { PagesModule } from 'src/platform/pages/pages.module';
+import { trimSubresourceHeaders } from './asset-headers';
 import { CacheResponder } from './cache-responder';
 import { PageCache, sitePageCache } from './page-cache';
 import { PageMatcher } from './page-matcher';
@@ -88,6 +90,7 @@ export class SsrModule {
             ? 'no-cache'
             : 'public, max-age=3600';
         void res.header("cache-control", cache);
+        trimSubresourceHeaders(res, path);
       },
     });
   }

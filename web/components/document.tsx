@@ -29,8 +29,9 @@ export function Document({ assets, analyticsId, forcedColorMode, children }: { a
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {/* Installable (src/ssr/web-manifest.ts); apple-touch-icon.png is found by its name. */}
         <link rel="manifest" href="/manifest.webmanifest" />
+        {/* With a precedence React writes the stylesheet first in <head>, ahead of the scripts' preloads: the browser asks for it first. */}
         {assets.styles.map((href) => (
-          <link key={href} rel="stylesheet" href={href} />
+          <link key={href} rel="stylesheet" href={href} precedence="default" />
         ))}
         {assets.preloads.map((href) => (
           <link key={href} rel="modulepreload" href={href} />

@@ -1,4 +1,5 @@
 import { usePageI18n, type PageMessageKey } from 'web/i18n/page-messages';
+import { formatInteger } from 'src/contracts/number-format';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Icon } from './icons';
 import { JsonLd } from './level-bits';
@@ -21,7 +22,7 @@ const FAQ_KEYS: [PageMessageKey, PageMessageKey][] = [
 export function FaqList({ url }: { url: string }) {
   const { gameName, siteName, levels } = useSiteConfig();
   const { t, tag } = usePageI18n();
-  const values = { game: gameName, site: siteName, claimed: levels.claimed.toLocaleString(tag) };
+  const values = { game: gameName, site: siteName, claimed: formatInteger(levels.claimed, tag) };
   const faq = FAQ_KEYS.map(([q, a]) => ({ q: t(q, values), a: t(a, values) }));
   return (
     <>

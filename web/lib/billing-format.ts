@@ -1,4 +1,5 @@
 import type { CreditsView, LedgerEventKind, LotSource, OrderStatus, OrderView } from 'src/contracts/billing';
+import { formatInteger } from 'src/contracts/number-format';
 import type { PageMessageKey } from 'web/i18n/page-messages';
 
 /**
@@ -104,7 +105,7 @@ export function pageParam(search: string): number {
 export const pageHref = (path: string, page: number) => (page > 1 ? `${path}?page=${page}` : path);
 
 /** "+10", "−1" (a real minus sign), "0". */
-export const signedNumber = (n: number, tag: string) => (n > 0 ? `+${n.toLocaleString(tag)}` : n < 0 ? `−${Math.abs(n).toLocaleString(tag)}` : '0');
+export const signedNumber = (n: number, tag: string) => (n > 0 ? `+${formatInteger(n, tag)}` : n < 0 ? `−${formatInteger(Math.abs(n), tag)}` : '0');
 
 /** Date and time in the visitor's time zone (these parts render in the browser only). */
 export const formatDateTime = (iso: string, tag: string) => new Date(iso).toLocaleString(tag, { dateStyle: 'medium', timeStyle: 'short' });

@@ -1,4 +1,5 @@
 import type { CreditsView } from 'src/contracts/billing';
+import { formatInteger } from 'src/contracts/number-format';
 import { Badge, cardClass, mutedClass } from 'web/components/account-ui';
 import { usePageI18n } from 'web/i18n/page-messages';
 import { formatDateTime, LOT_SOURCE_KEYS } from 'web/lib/billing-format';
@@ -25,7 +26,7 @@ export function Lots({ lots }: { lots: CreditsView['lots'] }) {
                   {lot.expiring_soon && <Badge tone="amber">{t('usage.expiringSoon')}</Badge>}
                 </div>
                 <p className="mt-1 text-sm">
-                  {t('usage.lotRemaining', { remaining: lot.remaining.toLocaleString(tag), granted: lot.granted.toLocaleString(tag) })}
+                  {t('usage.lotRemaining', { remaining: formatInteger(lot.remaining, tag), granted: formatInteger(lot.granted, tag) })}
                 </p>
                 <div className="mt-2 h-1.5 overflow-hidden rounded-full bg-gray-100 dark:bg-gray-800" aria-hidden="true">
                   <div className="h-full rounded-full bg-primary-500" style={{ width: `${lot.granted ? Math.round((lot.remaining / lot.granted) * 100) : 0}%` }} />

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { formatInteger } from 'src/contracts/number-format';
 import { type CheckoutView, type OrderView } from 'src/contracts/billing';
 import { formatUsd } from 'web/lib/money';
 import { Badge, mutedClass } from 'web/components/account-ui';
@@ -105,7 +106,7 @@ export function OrdersTable({ orders, highlight, onChanged }: { orders: OrderVie
                   </span>
                 </td>
                 <td data-label={headers[4]} className={`${cell} text-right tabular-nums`}>
-                  {order.credits.toLocaleString(tag)}
+                  {formatInteger(order.credits, tag)}
                 </td>
                 <td data-label={headers[5]} className={`${cell} whitespace-nowrap ${mutedClass}`}>
                   <time dateTime={order.created_at}>{formatDateTime(order.created_at, tag)}</time>

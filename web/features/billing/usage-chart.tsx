@@ -1,4 +1,5 @@
 import type { CreditsView } from 'src/contracts/billing';
+import { formatInteger } from 'src/contracts/number-format';
 import { dateFormat } from 'src/contracts/date-format';
 import { cardClass, mutedClass } from 'web/components/account-ui';
 import { usePageI18n } from 'web/i18n/page-messages';
@@ -31,7 +32,7 @@ export function UsageChart({ daily }: { daily: CreditsView['daily_usage'] }) {
           <div className={`flex w-6 flex-col justify-between text-right text-xs tabular-nums ${mutedClass}`} aria-hidden="true">
             {max > 0 && (
               <>
-                <span>{max.toLocaleString(tag)}</span>
+                <span>{formatInteger(max, tag)}</span>
                 <span>0</span>
               </>
             )}

@@ -1,4 +1,5 @@
 import { FaqList } from 'web/components/faq';
+import { formatInteger } from 'src/contracts/number-format';
 import { Icon, type IconName } from 'web/components/icons';
 import { DifficultyBadge, ReferenceTime } from 'web/components/level-bits';
 import { LevelSearchForm } from 'web/components/level-search-form';
@@ -64,7 +65,7 @@ export default function HomePage() {
   const { gameName, siteName, levels, appStores, siteUrl } = useSiteConfig();
   const { featured, guides } = useLoaderData<typeof loader>();
   const { t, tag } = usePageI18n();
-  const claimed = levels.claimed.toLocaleString(tag);
+  const claimed = formatInteger(levels.claimed, tag);
   return (
     <main>
       <Seo title={t('home.seoTitle', { game: gameName })} description={t('home.seoDescription', { game: gameName })} />
