@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyStatic from '@fastify/static';
-
 import { AuthGuardsModule } from 'src/modules/auth/auth-guards.module';
 import { AppConfig } from 'src/config/app-config';
 import { ContentImporter } from 'src/platform/content/content-importer';
