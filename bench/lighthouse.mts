@@ -29,6 +29,8 @@ async function audit(url: string, port: number) {
     lcp: metric('largest-contentful-paint'),
     tbt: metric('total-blocking-time'),
     cls: metric('cumulative-layout-shift'),
+    // Lighthouse's own measure of the machine (higher is faster); the same page scores lower on a slower one.
+    benchmarkIndex: lhr.environment.benchmarkIndex,
   };
 }
 
@@ -74,6 +76,7 @@ async function main() {
       const b = report('baseline', base);
       const s = report('site', site);
       console.log(`ratio site / baseline: ${(s / b).toFixed(2)}x (target: site median 100)`);
+      console.log(`machine: Lighthouse benchmark index ${medianRun([...base, ...site], (r) => r.benchmarkIndex).benchmarkIndex.toFixed(0)} (median of these runs; scores compare only between runs of similar index)`);
       baseline.kill('SIGTERM');
       await once(baseline, 'exit');
       baseline = undefined;
