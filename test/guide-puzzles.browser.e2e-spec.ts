@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { hydrated } from './support/browser';
+import { hydrated, isHydrated } from './support/browser';
 import { startBrowserSite, type BrowserSite } from './support/browser-site';
 import { poll } from './support/poll';
 
@@ -78,7 +78,11 @@ describe('guides in puzzles in a real browser', () => {
       await page.locator('#puzzle-dome-code > summary').click();
       await poll(() => open(page, 'dome-code')).toBe(true);
       release();
-      await page.locator('#puzzle-dome-code').getByRole('button', { name: 'Show the first hint' }).click();
+      // The code arrives and hydrates the part with the puzzle still open; then its ladder answers.
+      const firstHint = page.locator('#puzzle-dome-code').getByRole('button', { name: 'Show the first hint' });
+      await poll(() => isHydrated(firstHint)).toBe(true);
+      expect(await open(page, 'dome-code')).toBe(true);
+      await firstHint.click();
       await poll(() => shown(page, 'dome-code')).toBe(1);
       expect(await open(page, 'dome-code')).toBe(true);
     } finally {

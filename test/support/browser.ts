@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 /**
  * Debian's build of Chromium's headless shell (apt-get install chromium-headless-shell), the
@@ -44,6 +44,13 @@ export const hydrated = (page: Page) =>
     const input = document.querySelector('header form input');
     return !!input && Object.keys(input).some((key) => key.startsWith('__reactFiber'));
   });
+
+/**
+ * Whether React has hydrated this element (it carries React's props). A part of the page whose chunk
+ * comes after the first render is plain HTML until then, and React does not replay a click it got
+ * before: a test that clicks such a part waits for this, as a reader waits for the part to respond.
+ */
+export const isHydrated = (locator: Locator) => locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps')));
 
 /**
  * Resolves once the page has hydrated and nothing on it is still loading (no `aria-busy` element:
