@@ -72,8 +72,9 @@ if (!readCookie(document.cookie, LOCALE_COOKIE)) rememberLocale(page.locale);
 /**
  * Hydrates the server's HTML. In a transition, React hydrates in slices of a few milliseconds and
  * yields to the browser in between (a tap, a paint, the next chunk arriving) instead of holding the
- * main thread for the whole page: a slow phone stays responsive while the page comes alive (a tap on
- * a part not hydrated yet makes React hydrate that part first, then it replays the tap).
+ * main thread for the whole page: a slow phone stays responsive while the page comes alive. A tap on
+ * a part not hydrated yet makes React hydrate that part at once when its code is there; a part whose
+ * chunk is still coming (web/features/levels/folded-parts.tsx) answers once the chunk has come.
  */
 function hydrate(messages: Messages): void {
   startTransition(() => {
