@@ -60,4 +60,13 @@ export const isHydrated = (locator: Locator) => locator.evaluate((element) => Ob
 export async function settled(page: Page): Promise<void> {
   await hydrated(page);
   await page.waitForFunction(() => document.readyState === 'complete' && !document.querySelector('[aria-busy="true"]'));
+  // A folded part of a level page (web/features/levels/folded-parts.tsx) is plain server HTML, not
+  // aria-busy, until its chunk has come and React has hydrated it: a click before is lost. With the
+  // page hydrated in slices, the header has its fiber well before that.
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-part]')].every((part) => {
+      const content = part.firstElementChild;
+      return !content || Object.keys(content).some((key) => key.startsWith('__reactProps'));
+    }),
+  );
 }
