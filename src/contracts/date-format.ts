@@ -15,7 +15,7 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 
 /**
  * US English, the site's own language, written out: exactly what Intl gives for these styles
- * (date-format.spec.ts compares every day of a leap year). The first Intl formatter a browser tab
+ * (date-format.spec.ts compares every day of four years). The first Intl formatter a browser tab
  * makes loads ICU's data, 35–55 ms of the main thread on a mid-range machine, and the first place a
  * page makes one is its hydration: one long task a player's tap waits behind (issue 35).
  */
