@@ -5,8 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
@@ -103,12 +102,19 @@ fastify.get('${path}', (_req, reply) => reply.type('text/html; charset=utf-8').s
 fastify.listen({ port: ${port}, host: '127.0.0.1' });
 `;
 
-/** A port nothing listens on now (the system's pick): a bench run beside a test run or another bench never collides. */
+/**
+ * A port nothing listens on now, at random below Linux's ephemeral range (32768-60999): a pick from
+ * that range (listen(0)) can be taken by an outgoing connection before a starting server binds it.
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = createServer();
+    const free = await new Promise<boolean>((done) => server.once('error', () => done(false)).listen(port, '127.0.0.1', () => done(true)));
+    if (free) {
+      await new Promise((done) => server.close(done));
+      return port;
+    }
+  }
 }
 

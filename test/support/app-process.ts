@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -10,13 +11,33 @@ export const WORKER = resolve(ROOT, 'dist/server/worker.js');
 export const DB_CLI = resolve(ROOT, 'dist/server/src/cli/db.js');
 export const CONTENT_CLI = resolve(ROOT, 'dist/server/src/cli/content.js');
 
+/**
+ * Ports the tests give their servers: below Linux's ephemeral range (32768-60999), from which the
+ * kernel takes listen(0)'s pick and the local port of every outgoing connection. A port found free
+ * there could be taken by any connection (to PostgreSQL, Redis, Chromium's loads) in the seconds
+ * before a starting app binds it: an embedded-database start-up lost its port that way (EADDRINUSE).
+ */
+const TEST_PORTS = { from: 20_000, to: 32_000 } as const;
+
+/** A port nothing listens on now, picked at random below the ephemeral range (workers and runs side by side rarely meet, and check). */
 export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = randomInt(TEST_PORTS.from, TEST_PORTS.to);
+    if (await canListen(port)) return port;
+  }
+}
+
+async function canListen(port: number): Promise<boolean> {
   const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
+  try {
+    server.listen(port, '127.0.0.1');
+    await once(server, 'listening');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    if (server.listening) await new Promise((done) => server.close(done));
+  }
 }
 
 export interface RunningProcess {
