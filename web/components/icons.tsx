@@ -1,9 +1,10 @@
 /**
  * Icons from the Lucide set (ISC), drawn by the stylesheet (web/styles/icons.css): an empty element
- * whose `icon-<name>` class is the icon's mask, so a page carries a class name per icon instead of
- * its SVG path. An unknown name renders the name as text, as the spec asks of an icon that cannot
- * be shown.
+ * whose `icon-<name>` class picks the icon's row of one image of them all, shown as a mask, so a
+ * page carries a class name per icon instead of its SVG path. An unknown name renders the name as
+ * text, as the spec asks of an icon that cannot be shown.
  */
+/** In the order of the image's rows (web/styles/icons.svg): a new icon goes at the end. */
 export const ICON_NAMES = [
   'search',
   'sun',
