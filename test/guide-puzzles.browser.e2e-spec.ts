@@ -91,6 +91,37 @@ describe('guides in puzzles in a real browser', () => {
     }
   });
 
+  it('answers a tap on a hint button given while its code is still coming once the code arrives, one hint for two taps', async () => {
+    // A visitor of its own: the hint revealed here is remembered in the browser.
+    const visitor = await site.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await visitor.newPage();
+    let release!: () => void;
+    const held = new Promise<void>((done) => (release = done));
+    await page.route('**/assets/folded-parts.client-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(url('/levels/27'));
+      await hydrated(page);
+      await page.locator('#puzzle-dome-code > summary').click();
+      await poll(() => open(page, 'dome-code')).toBe(true);
+      // Tapped twice, as a reader does when nothing happens: React cannot answer without the code.
+      const firstHint = page.locator('#puzzle-dome-code').getByRole('button', { name: 'Show the first hint' });
+      await firstHint.click();
+      await firstHint.click();
+      expect(await shown(page, 'dome-code')).toBe(0);
+      release();
+      await poll(() => shown(page, 'dome-code')).toBe(1);
+      const nextHint = page.locator('#puzzle-dome-code').getByRole('button', { name: /^Show hint 2 of \d+$/ });
+      await poll(() => isHydrated(nextHint)).toBe(true);
+      expect(await shown(page, 'dome-code')).toBe(1);
+    } finally {
+      release();
+      await visitor.close();
+    }
+  });
+
   it('opens one puzzle at a time and keeps each ladder its own reveal state, after a reload and before any module runs', async () => {
     const page = await phone.newPage();
     const problems: string[] = [];

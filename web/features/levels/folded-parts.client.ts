@@ -3,4 +3,3 @@ export { GuideExtras } from 'web/features/levels/guide-extras';
 export { GuideSteps } from 'web/features/levels/guide-steps';
 export { PuzzlePicker } from 'web/features/levels/puzzle-ladders';
 export { HintLadder } from 'web/components/hint-ladder';
-export { ProgressMarks } from 'web/components/progress-marks';

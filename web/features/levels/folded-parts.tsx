@@ -1,8 +1,50 @@
-import { lazy, memo, Suspense, useId, useState, type ComponentType } from 'react';
+import { lazy, memo, Suspense, useEffect, useId, useState, type ComponentType } from 'react';
 import serverParts from 'web/features/levels/folded-parts.server';
 
 type Parts = NonNullable<typeof serverParts>;
-const load = () => import('web/features/levels/folded-parts.client');
+
+/** Whether the parts' chunk has come: until then, a tap on a part's button is React's to miss. */
+let chunkArrived = false;
+const load = () =>
+  import('web/features/levels/folded-parts.client').then((parts) => {
+    chunkArrived = true;
+    return parts;
+  });
+
+/**
+ * Taps on a part's buttons ("Show the first hint") before the parts' chunk has come, the last per
+ * part, as the button's place among the part's buttons. React cannot hydrate a part without its code
+ * and does not replay a click it could not deliver; a reader on a slow connection who tapped once
+ * and saw nothing would have to tap again. The tap is clicked again once the part is on screen with
+ * its code (TapReplay): on the same button if React kept the server's HTML, on its copy otherwise;
+ * not on another page the reader went on to meanwhile, whose parts may have the same ids.
+ */
+const tapsBeforeChunk = new Map<string, { button: number; page: string }>();
+if (typeof document !== 'undefined') {
+  document.addEventListener(
+    'click',
+    (event) => {
+      if (chunkArrived || !(event.target instanceof Element)) return;
+      const button = event.target.closest('[data-part] button[type="button"]');
+      const part = button?.closest('[data-part]');
+      if (!button || !part) return;
+      const buttons = [...part.querySelectorAll('button[type="button"]')];
+      tapsBeforeChunk.set(part.getAttribute('data-part')!, { button: buttons.indexOf(button), page: location.pathname });
+    },
+    true,
+  );
+}
+
+/** Clicks again, once its part has mounted with its code, the tap its part got before the chunk came. */
+function TapReplay({ part }: { part: string }) {
+  useEffect(() => {
+    const tap = tapsBeforeChunk.get(part);
+    tapsBeforeChunk.delete(part);
+    if (tap?.page !== location.pathname) return;
+    document.querySelector(`[data-part="${CSS.escape(part)}"]`)?.querySelectorAll<HTMLButtonElement>('button[type="button"]')[tap.button]?.click();
+  }, [part]);
+  return null;
+}
 
 /**
  * The server's HTML of a part as the browser first parsed it, read while the part hydrates: what
@@ -38,6 +80,7 @@ function part<P extends object>(pick: (parts: Parts) => ComponentType<P>) {
         {/* The copy's buttons wait for the chunk (aria-busy, as other parts still loading say); its <details> work. */}
         <Suspense fallback={serverHtml ? <div className="contents" aria-busy="true" dangerouslySetInnerHTML={{ __html: serverHtml }} /> : null}>
           <Component {...props} />
+          <TapReplay part={id} />
         </Suspense>
       </div>
     );
