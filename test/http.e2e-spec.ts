@@ -154,9 +154,13 @@ describe('the web app on PostgreSQL and Redis', () => {
       for (const documentOnly of ['content-security-policy', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-frame-options', 'x-dns-prefetch-control']) {
         expect(subresource.headers.get(documentOnly)).toBeNull();
       }
+      // Hashed and immutable: never revalidated, so no validators either.
+      expect(subresource.headers.get('etag')).toBeNull();
+      expect(subresource.headers.get('last-modified')).toBeNull();
     }
-    // The service worker is a worker: it runs under the CSP of its own response.
+    // The service worker is a worker: it runs under the CSP of its own response, and is revalidated.
     expect(worker.headers.get('content-security-policy')).toMatch(/^default-src 'self';/);
+    expect(worker.headers.get('etag')).not.toBeNull();
     await worker.arrayBuffer();
     const build = await fetch(`${site.url}/builds/latest.json`);
     expect(build.headers.get('cache-control')).toBe('no-cache');

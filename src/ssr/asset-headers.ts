@@ -10,11 +10,20 @@ import type { FastifyReply } from 'fastify';
  */
 const DOCUMENT_ONLY_HEADERS = ['content-security-policy', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-frame-options'];
 
+/**
+ * Validators a hashed file has no use for: its name changes with its bytes and it is cached as
+ * immutable for a year, so a browser never revalidates it. 75 more bytes off each (the stylesheet
+ * with its headers is about 150 bytes under TCP's initial window).
+ */
+const VALIDATORS = ['etag', 'last-modified'];
+
 /** A hashed script, stylesheet or JSON file of the build, as sent (`.br`, `.gz` beside each). */
 const SUBRESOURCE = /\/assets\/[^/]+\.(?:js|css|json)(?:\.br|\.gz)?$/;
 
-/** Drops the document-only headers from a build subresource's response. */
+/** Drops the document-only headers and the validators from a build subresource's response. */
 export function trimSubresourceHeaders(reply: FastifyReply, path: string): void {
   if (!SUBRESOURCE.test(path)) return;
   for (const name of DOCUMENT_ONLY_HEADERS) reply.raw.removeHeader(name);
+  // Set by @fastify/static on the reply just before it calls setHeaders, where this runs.
+  for (const name of VALIDATORS) reply.removeHeader(name);
 }
