@@ -25,6 +25,16 @@ describe('guides in puzzles in a real browser', () => {
   const url = (path: string) => `${site.app.url}${path}`;
   const shown = (page: Page, puzzle: string) => page.locator(`#puzzle-${puzzle} li[data-hint]:not([hidden])`).count();
   const open = (page: Page, puzzle: string) => page.locator(`#puzzle-${puzzle}`).evaluate((details) => (details as HTMLDetailsElement).open);
+  /** Holds the folded parts' chunk back, as a slow connection does, until the returned function is called. */
+  const holdFoldedParts = async (page: Page) => {
+    let release!: () => void;
+    const held = new Promise<void>((done) => (release = done));
+    await page.route('**/assets/folded-parts.client-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    return release;
+  };
 
   it('keeps "Where are you stuck?" on the page while its code is still coming, with nothing moving below it', async () => {
     const page = await phone.newPage();
@@ -34,12 +44,7 @@ describe('guides in puzzles in a real browser', () => {
       new PerformanceObserver((list) => list.getEntries().forEach((entry) => shifts.push((entry as unknown as { value: number }).value))).observe({ type: 'layout-shift', buffered: true });
     });
     // The folded parts' chunk held back: the page hydrates (and the session arrives) before it.
-    let release!: () => void;
-    const held = new Promise<void>((done) => (release = done));
-    await page.route('**/assets/folded-parts.client-*.js', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdFoldedParts(page);
     try {
       await page.goto(url('/levels/27'));
       await hydrated(page);
@@ -61,12 +66,7 @@ describe('guides in puzzles in a real browser', () => {
     // A visitor of its own: the hint revealed here is remembered in the browser.
     const visitor = await site.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await visitor.newPage();
-    let release!: () => void;
-    const held = new Promise<void>((done) => (release = done));
-    await page.route('**/assets/folded-parts.client-*.js', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdFoldedParts(page);
     // Helmet comes after hydration and changes a context above the parts still waiting for their chunk.
     const helmet = page.waitForEvent('requestfinished', (request) => /\/assets\/helmet-[\w-]+\.js/.test(request.url()));
     try {
@@ -95,12 +95,7 @@ describe('guides in puzzles in a real browser', () => {
     // A visitor of its own: the hint revealed here is remembered in the browser.
     const visitor = await site.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await visitor.newPage();
-    let release!: () => void;
-    const held = new Promise<void>((done) => (release = done));
-    await page.route('**/assets/folded-parts.client-*.js', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdFoldedParts(page);
     try {
       await page.goto(url('/levels/27'));
       await hydrated(page);
