@@ -47,8 +47,9 @@ export const hydrated = (page: Page) =>
 
 /**
  * Whether React has hydrated this element (it carries React's props). A part of the page whose chunk
- * comes after the first render is plain HTML until then, and React does not replay a click it got
- * before: a test that clicks such a part waits for this, as a reader waits for the part to respond.
+ * comes after the first render is plain HTML until then: a tap on one of its buttons is answered only
+ * once the chunk has come (folded-parts.tsx clicks it again then), so a test that checks what a click
+ * did right after it waits for this first.
  */
 export const isHydrated = (locator: Locator) => locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps')));
 
@@ -61,8 +62,8 @@ export async function settled(page: Page): Promise<void> {
   await hydrated(page);
   await page.waitForFunction(() => document.readyState === 'complete' && !document.querySelector('[aria-busy="true"]'));
   // A folded part of a level page (web/features/levels/folded-parts.tsx) is plain server HTML, not
-  // aria-busy, until its chunk has come and React has hydrated it: a click before is lost. With the
-  // page hydrated in slices, the header has its fiber well before that.
+  // aria-busy, until its chunk has come and React has hydrated it: a click before is answered only
+  // then. With the page hydrated in slices, the header has its fiber well before that.
   await page.waitForFunction(() =>
     [...document.querySelectorAll('[data-part]')].every((part) => {
       const content = part.firstElementChild;
