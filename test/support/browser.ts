@@ -38,12 +38,22 @@ function launch(): Promise<Browser> {
   });
 }
 
-/** Resolves once React has hydrated the page (the header's search box has its fiber). */
-export const hydrated = (page: Page) =>
-  page.waitForFunction(() => {
-    const input = document.querySelector('header form input');
-    return !!input && Object.keys(input).some((key) => key.startsWith('__reactFiber'));
+/**
+ * Resolves once React has committed the page's hydration: its root no longer holds server HTML
+ * (what a folded part still holds is settled()'s to wait for). An element's fiber is not enough:
+ * hydration runs in slices, and React attaches fibers while it renders, before the commit that
+ * runs effects (a form enables its button in one) and attaches the event handlers.
+ */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const key = Object.keys(document).find((name) => name.startsWith('__reactContainer'));
+    const root = key ? (document as unknown as Record<string, { stateNode?: { current?: { memoizedState?: { isDehydrated?: boolean } } } }>)[key] : undefined;
+    return root?.stateNode?.current?.memoizedState?.isDehydrated === false;
   });
+  // The commit's effects run in a task of their own after it (and what they set, in a render right
+  // after): a frame and a task later they have.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))));
+}
 
 /**
  * Whether React has hydrated this element (it carries React's props). A part of the page whose chunk
@@ -63,7 +73,7 @@ export async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => document.readyState === 'complete' && !document.querySelector('[aria-busy="true"]'));
   // A folded part of a level page (web/features/levels/folded-parts.tsx) is plain server HTML, not
   // aria-busy, until its chunk has come and React has hydrated it: a click before is answered only
-  // then. With the page hydrated in slices, the header has its fiber well before that.
+  // then. The root's hydration commits well before that.
   await page.waitForFunction(() =>
     [...document.querySelectorAll('[data-part]')].every((part) => {
       const content = part.firstElementChild;
