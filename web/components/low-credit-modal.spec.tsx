@@ -1,4 +1,4 @@
-import en from 'web/i18n/messages/pages/en';
+import en from 'web/i18n/messages/account/en';
 import { lowCreditContent } from './low-credit-modal';
 
 describe('low-credit modals', () => {

@@ -1,12 +1,12 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { CREDITS_PER_DONATED_DOLLAR, lowCreditModal, type InsufficientCreditsBody } from 'src/contracts/billing';
-import { usePageI18n, type PageMessageKey } from 'web/i18n/page-messages';
+import { useAccountI18n, type AccountMessageKey } from 'web/i18n/account-messages';
 import { creditsLabel } from 'web/lib/credits';
 import { Link } from 'web/lib/router/router';
 import { modalClass } from 'web/components/modal-class';
 
 /** What each low-credit modal says and where its button goes (spec: Charge to pricing, Donate to the donation form). */
-export function lowCreditContent(body: Pick<InsufficientCreditsBody, 'has_paid'>): { title: PageMessageKey; text: PageMessageKey; action: PageMessageKey; to: string } {
+export function lowCreditContent(body: Pick<InsufficientCreditsBody, 'has_paid'>): { title: AccountMessageKey; text: AccountMessageKey; action: AccountMessageKey; to: string } {
   return lowCreditModal(body) === 'charge'
     ? { title: 'lowCredit.chargeTitle', text: 'lowCredit.chargeText', action: 'lowCredit.charge', to: '/pricing' }
     : { title: 'lowCredit.donateTitle', text: 'lowCredit.donateText', action: 'lowCredit.donate', to: '/pricing#donate' };
@@ -19,7 +19,7 @@ export function lowCreditContent(body: Pick<InsufficientCreditsBody, 'has_paid'>
  * copy is in the page catalogue (web/features/billing/billing.messages.ts), not the entry's.
  */
 export function LowCreditModal({ body, onClose }: { body: InsufficientCreditsBody; onClose: () => void }) {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const content = lowCreditContent(body);

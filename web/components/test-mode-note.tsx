@@ -1,4 +1,4 @@
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { useSiteConfig } from 'web/lib/root-data';
 
 /**
@@ -7,7 +7,7 @@ import { useSiteConfig } from 'web/lib/root-data';
  * real money. Nothing when Stripe takes the payments.
  */
 export function TestModeNote({ className = '' }: { className?: string }) {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   if (!useSiteConfig().testPayments) return null;
   return (
     <p

@@ -5,31 +5,48 @@ import { PAGE_CATALOGUES } from './locales';
 import pages from './messages/pages/en';
 
 /**
- * The copy of the pages other than the level guide (levels list, content, home, download, media,
- * explore, blog, accounts, payments) is a catalogue part of its own, messages/pages/<code>.ts: only those pages import
- * this module, so their long copy loads with them and not with the entry every page downloads.
+ * The copy of the public pages other than the level guide (levels lists, content pages, home,
+ * download, media, explore, blog, search, progress, offline) is a catalogue part of its own,
+ * messages/pages/<code>.ts: only those pages import this module, so their long copy loads with them
+ * and not with the entry every page downloads. The account, payment and image tool pages add a
+ * part of their own on top (web/i18n/account-messages.ts).
  */
 export type PageMessageKey = keyof typeof pages;
-/** A language's page prose; any key it lacks is shown in English. */
-export type PageCatalogue = Partial<Record<PageMessageKey, string>>;
 /** Like Translate, for the shared catalogue's keys and the page prose's. */
 export type PageTranslate = (key: MessageKey | PageMessageKey, values?: Record<string, string | number>) => string;
 
-const loaded = new Map<string, Promise<PageCatalogue>>();
-
-/** A language's page prose, loaded once (use() reads a settled promise without suspending again). */
-function pageCatalogue(locale: string, load: () => Promise<{ default: PageCatalogue }>): Promise<PageCatalogue> {
-  let promise = loaded.get(locale);
-  if (!promise) {
-    promise = load().then(({ default: catalogue }) => catalogue);
-    // A failed chunk is tried again on the next render rather than remembered.
-    promise.catch(() => loaded.delete(locale));
-    loaded.set(locale, promise);
-  }
-  return promise;
+/**
+ * A catalogue part: English built in (`english`), another language loaded once per locale by
+ * `loaders` (use() reads a settled promise without suspending again). `useWith(i18n)` is the hook
+ * body: the page waits for the part, in the browser and on the server, and its `t` answers the
+ * part's keys, handing the others to `base`.
+ */
+export function cataloguePart<Key extends string>(english: Record<Key, string>, loaders: Record<string, () => Promise<{ default: Partial<Record<Key, string>> }>>) {
+  const loaded = new Map<string, Promise<Partial<Record<Key, string>>>>();
+  const load = (locale: string, loader: () => Promise<{ default: Partial<Record<Key, string>> }>) => {
+    let promise = loaded.get(locale);
+    if (!promise) {
+      promise = loader().then(({ default: catalogue }) => catalogue);
+      // A failed chunk is tried again on the next render rather than remembered.
+      promise.catch(() => loaded.delete(locale));
+      loaded.set(locale, promise);
+    }
+    return promise;
+  };
+  const isOwn = (key: string): key is Key => Object.hasOwn(english, key);
+  return function useWith<Base extends string>(locale: string, base: (key: Base, values?: Record<string, string | number>) => string) {
+    const loader = locale === DEFAULT_LOCALE ? undefined : loaders[locale];
+    const own = loader && use(load(locale, loader));
+    return useMemo(
+      () =>
+        (key: Base | Key, values?: Record<string, string | number>) =>
+          isOwn(key) ? interpolate(own?.[key] ?? english[key], values) : base(key as Base, values),
+      [base, own],
+    );
+  };
 }
 
-const isPageKey = (key: string): key is PageMessageKey => Object.hasOwn(pages, key);
+const usePagePart = cataloguePart<PageMessageKey>(pages, PAGE_CATALOGUES);
 
 /**
  * useI18n() for the pages above: `t` also knows their keys. English is built in; another
@@ -38,11 +55,6 @@ const isPageKey = (key: string): key is PageMessageKey => Object.hasOwn(pages, k
  */
 export function usePageI18n() {
   const i18n = useI18n();
-  const load = i18n.locale === DEFAULT_LOCALE ? undefined : PAGE_CATALOGUES[i18n.locale];
-  const own = load && use(pageCatalogue(i18n.locale, load));
-  const t = useMemo<PageTranslate>(
-    () => (key, values) => (isPageKey(key) ? interpolate(own?.[key] ?? pages[key], values) : i18n.t(key, values)),
-    [i18n, own],
-  );
+  const t: PageTranslate = usePagePart<MessageKey>(i18n.locale, i18n.t);
   return { ...i18n, t };
 }

@@ -1,7 +1,7 @@
 import { ORDER_STATUSES, type OrderView } from 'src/contracts/billing';
 import { formatUsd } from 'web/lib/money';
 import { interpolate } from 'web/i18n/i18n';
-import pages from 'web/i18n/messages/pages/en';
+import pages from 'web/i18n/messages/account/en';
 import { checkDonation, keepPolling, LEDGER_KIND_KEYS, ORDER_STATUS_KEYS, orderNotes, orderStatusTone, pageHref, pageParam, POLL_LIMIT_MS, signedNumber, usageChart, wasPaid } from './billing-format';
 
 const limits = { min_usd: 1, max_usd: 500 };

@@ -1,6 +1,6 @@
 import type { CreditsView, LedgerEventKind, LotSource, OrderStatus, OrderView } from 'src/contracts/billing';
 import { formatInteger } from 'src/contracts/number-format';
-import type { PageMessageKey } from 'web/i18n/page-messages';
+import type { AccountMessageKey } from 'web/i18n/account-messages';
 
 /**
  * Pure helpers of the billing pages (pricing, payment, billing, usage): words for statuses,
@@ -8,7 +8,7 @@ import type { PageMessageKey } from 'web/i18n/page-messages';
  */
 
 /** Order statuses in people's words (the API's are snake_case). */
-export const ORDER_STATUS_KEYS: Record<OrderStatus, PageMessageKey> = {
+export const ORDER_STATUS_KEYS: Record<OrderStatus, AccountMessageKey> = {
   pending: 'status.pending',
   paid: 'status.paid',
   partially_refunded: 'status.partiallyRefunded',
@@ -44,14 +44,14 @@ export function orderStatusTone(status: OrderStatus): 'green' | 'amber' | 'gray'
 /** The order went through: credits were granted (some may have been taken back since). */
 export const wasPaid = (order: Pick<OrderView, 'status'>) => ['paid', 'partially_refunded', 'refunded', 'disputed'].includes(order.status);
 
-export const LOT_SOURCE_KEYS: Record<LotSource, PageMessageKey> = {
+export const LOT_SOURCE_KEYS: Record<LotSource, AccountMessageKey> = {
   trial: 'usage.sourceTrial',
   pack: 'usage.sourcePack',
   donation: 'usage.sourceDonation',
   admin: 'usage.sourceAdmin',
 };
 
-export const LEDGER_KIND_KEYS: Record<LedgerEventKind, PageMessageKey> = {
+export const LEDGER_KIND_KEYS: Record<LedgerEventKind, AccountMessageKey> = {
   grant: 'usage.kindGrant',
   spend: 'usage.kindSpend',
   refund: 'usage.kindRefund',
@@ -64,7 +64,7 @@ export const LEDGER_KIND_KEYS: Record<LedgerEventKind, PageMessageKey> = {
  * The donation field: whole dollars within the limits. The dollars, or the message key of what is
  * wrong (the server checks the same rules with checkoutSchema).
  */
-export function checkDonation(value: string, limits: { min_usd: number; max_usd: number }): { usd: number } | { problem: PageMessageKey } {
+export function checkDonation(value: string, limits: { min_usd: number; max_usd: number }): { usd: number } | { problem: AccountMessageKey } {
   const text = value.trim();
   if (!/^\d{1,7}$/.test(text)) return { problem: 'pricing.donateWhole' };
   const usd = Number(text);
@@ -74,8 +74,8 @@ export function checkDonation(value: string, limits: { min_usd: number; max_usd:
 }
 
 /** What became of an order's money after it was paid, in plain words (message key and values): taken back, a dispute closed, a refund failed. */
-export function orderNotes(order: OrderView, formatUsd: (cents: number) => string): { key: PageMessageKey; values?: Record<string, string | number> }[] {
-  const notes: { key: PageMessageKey; values?: Record<string, string | number> }[] = [];
+export function orderNotes(order: OrderView, formatUsd: (cents: number) => string): { key: AccountMessageKey; values?: Record<string, string | number> }[] {
+  const notes: { key: AccountMessageKey; values?: Record<string, string | number> }[] = [];
   if (order.credits_to_take_back > 0) {
     const used = order.credits_to_take_back - order.credits_taken_back;
     notes.push(

@@ -1,7 +1,7 @@
 import { IMAGE_CONVERSIONS, IMAGE_MAX_BYTES, IMAGE_URL_HINT, IMAGE_WAIT_NOTICE } from 'src/contracts/images';
 import { imageUrlSchema } from 'src/contracts/images.schema';
 import { interpolate } from 'web/i18n/i18n';
-import pages from 'web/i18n/messages/pages/en';
+import pages from 'web/i18n/messages/account/en';
 import {
   checkImageFile,
   CONVERSION_KEYS,

@@ -13,7 +13,7 @@ import {
   type ImageOptions,
   type ImageScale,
 } from 'src/contracts/images';
-import type { PageMessageKey } from 'web/i18n/page-messages';
+import type { AccountMessageKey } from 'web/i18n/account-messages';
 
 /**
  * Pure helpers of the image tool page: the browser's check of a chosen file (the server decides
@@ -26,7 +26,7 @@ export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'i
 const ACCEPTED_EXTENSIONS = /\.(jpe?g|png|webp|gif)$/i;
 
 /** The reason a chosen file cannot be sent, or null. A file without a type is judged by its name. */
-export function checkImageFile(file: { name: string; type: string; size: number }): PageMessageKey | null {
+export function checkImageFile(file: { name: string; type: string; size: number }): AccountMessageKey | null {
   const typed = file.type !== '';
   if (typed ? !(ACCEPTED_IMAGE_TYPES as readonly string[]).includes(file.type) : !ACCEPTED_EXTENSIONS.test(file.name)) return 'image.fileType';
   if (file.size === 0) return 'image.fileEmpty';
@@ -42,7 +42,7 @@ export function formatBytes(bytes: number, tag: string): string {
 }
 
 /** The names and one-line descriptions of the conversions, in the order offered. */
-export const CONVERSION_KEYS: Record<ImageConversion, { name: PageMessageKey; description: PageMessageKey }> = {
+export const CONVERSION_KEYS: Record<ImageConversion, { name: AccountMessageKey; description: AccountMessageKey }> = {
   'ai-2x': { name: 'image.convAi2x', description: 'image.convAi2xText' },
   'ai-2x-fast': { name: 'image.convAi2xFast', description: 'image.convAi2xFastText' },
   'ai-4x': { name: 'image.convAi4x', description: 'image.convAi4xText' },
@@ -51,7 +51,7 @@ export const CONVERSION_KEYS: Record<ImageConversion, { name: PageMessageKey; de
   enhance: { name: 'image.convEnhance', description: 'image.convEnhanceText' },
 };
 
-export const JOB_STATUS_KEYS: Record<ImageJobStatus, PageMessageKey> = {
+export const JOB_STATUS_KEYS: Record<ImageJobStatus, AccountMessageKey> = {
   queued: 'image.statusQueued',
   running: 'image.statusRunning',
   succeeded: 'image.statusSucceeded',
@@ -64,7 +64,7 @@ export const isUnfinished = (job: Pick<ImageJobView, 'status'>) => job.status ==
 
 /** A message key and its values: words the page translates. */
 export interface Words {
-  key: PageMessageKey;
+  key: AccountMessageKey;
   values?: Record<string, number>;
 }
 
@@ -111,7 +111,7 @@ export function jobFileUrl(id: string, file: 'preview' | 'result' | 'thumbnail',
 }
 
 /** POST /api/v1/images refusals that deserve words of their own (the rest show the server's message). */
-export function submitProblem(status: number, code: string | undefined): PageMessageKey | null {
+export function submitProblem(status: number, code: string | undefined): AccountMessageKey | null {
   if (status === 413) return 'image.fileTooLarge';
   if (status === 429) return code === 'IMAGES.TOO_MANY_UNFINISHED' ? 'image.tooMany' : 'image.rateLimited';
   return null;
@@ -126,7 +126,7 @@ export const CONVERSION_CHOICES = ['ai-2x', 'ai-2x-fast', 'sketch', 'cartoon', '
 export type ConversionChoice = (typeof CONVERSION_CHOICES)[number];
 
 /** The card of each choice: its name and one line on what it does. */
-export const CHOICE_KEYS: Record<ConversionChoice, { name: PageMessageKey; description: PageMessageKey }> = {
+export const CHOICE_KEYS: Record<ConversionChoice, { name: AccountMessageKey; description: AccountMessageKey }> = {
   'ai-2x': { name: 'image.choiceAi', description: 'image.choiceAiText' },
   'ai-2x-fast': { name: 'image.choiceAiFast', description: 'image.choiceAiFastText' },
   sketch: CONVERSION_KEYS.sketch,
@@ -157,7 +157,7 @@ export const DEFAULT_CHOICES: ImageChoices = {
 };
 
 /** Why the exact width cannot be sent, or null. */
-export function widthProblem(size: SizeChoice): PageMessageKey | null {
+export function widthProblem(size: SizeChoice): AccountMessageKey | null {
   if (size.kind !== 'width') return null;
   const width = Number(size.width);
   if (size.width.trim() === '' || !Number.isInteger(width) || width < 1 || width > IMAGE_MAX_EXACT_WIDTH) return 'image.widthInvalid';
@@ -240,8 +240,8 @@ export interface ImageTraits {
 }
 
 /** The notes on what is kept and lost: always the general one; JPEG losing transparency; an animation's first frame. */
-export function keptNotes(traits: ImageTraits | null, resultFormat: 'png' | 'webp' | 'jpeg' | null): PageMessageKey[] {
-  const notes: PageMessageKey[] = ['image.keptDetails'];
+export function keptNotes(traits: ImageTraits | null, resultFormat: 'png' | 'webp' | 'jpeg' | null): AccountMessageKey[] {
+  const notes: AccountMessageKey[] = ['image.keptDetails'];
   // Transparency is only known for a chosen file; a URL's image may have some.
   if (resultFormat === 'jpeg' && (traits?.alpha ?? true) && traits?.type !== 'image/jpeg') notes.push('image.jpegNoAlpha');
   if (traits && (traits.type === 'image/gif' || (traits.type === 'image/webp' && traits.animated))) notes.push('image.firstFrame');

@@ -3,7 +3,7 @@ import { passwordChangeSchema } from 'src/contracts/auth.schema';
 import type { MailPreferencesView } from 'src/contracts/account';
 import { cardClass, mutedClass, useAccountData } from 'web/components/account-ui';
 import { Field, inputClass, NewPasswordFields, useValidatedForm } from 'web/features/auth/auth-form';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import { notify } from 'web/lib/toasts';
 
@@ -13,7 +13,7 @@ const smallButton =
 
 /** A new password, proven with the current one (or a fresh sign-in by link). */
 export function PasswordChange() {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const form = useValidatedForm(passwordChangeSchema, { current_password: '', password: '', password_confirmation: '' });
   const submit = form.onSubmit(async () => {
     await apiRequest(t, 'PUT', '/api/v1/account/password', form.values);
@@ -42,7 +42,7 @@ export function PasswordChange() {
 
 /** The two reminder switches (the mails' unsubscribe links turn the same ones off). */
 export function MailSwitches() {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const [remote, retry] = useAccountData<MailPreferencesView>('/api/v1/account/mail-preferences');
   const [saving, setSaving] = useState(false);
   const set = async (change: Partial<MailPreferencesView>) => {

@@ -3,7 +3,7 @@ import type { AccountView } from 'src/contracts/account';
 import { Account, AccountPage, cardClass, mutedClass, secondaryButtonClass, useAccountData } from 'web/components/account-ui';
 import { MailSwitches, PasswordChange } from 'web/features/auth/account-settings';
 import { Field, inputClass } from 'web/features/auth/auth-form';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import { formatDateTime } from 'web/lib/billing-format';
 import { useNavigate } from 'web/lib/router/router';
@@ -12,7 +12,7 @@ import { notify } from 'web/lib/toasts';
 
 /** "Delete my account": the password (or a fresh sign-in by link), a confirmation, then the account is gone. */
 function DeleteAccount({ account }: { account: AccountView }) {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -56,7 +56,7 @@ function DeleteAccount({ account }: { account: AccountView }) {
 }
 
 function AccountDetails({ account }: { account: AccountView }) {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   const methods = [
     ...(account.sign_in_methods.password ? [t('accountPage.methodPassword')] : []),
     ...(account.sign_in_methods.google ? [t('accountPage.methodGoogle')] : []),
@@ -94,7 +94,7 @@ function AccountDetails({ account }: { account: AccountView }) {
 
 /** /account: the account, a new password, the reminder switches, "Download my data" and "Delete my account". */
 export default function AccountSettingsPage() {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const [remote, retry] = useAccountData<AccountView>('/api/v1/account');
   return (
     <AccountPage title={t('accountPage.title')} testNote={false}>

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { AuthCard, buttonClass, tokenFromHash } from 'web/features/auth/auth-form';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { apiRequest } from 'web/lib/api';
 import { Link } from 'web/lib/router/router';
 
 /** Opened from the confirmation email: confirms once, then offers to sign in. */
 export default function ConfirmPage() {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const [result, setResult] = useState<'pending' | 'done' | 'failed'>('pending');
   useEffect(() => {
     let live = true;

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { AuthCard, buttonClass } from 'web/features/auth/auth-form';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import { useLocation } from 'web/lib/router/router';
 import { notify } from 'web/lib/toasts';
 
 /** After sign-up (or an unconfirmed sign-in): where the link went, and the Resend button. */
 export default function EmailVerificationPage() {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const { search } = useLocation();
   const email = new URLSearchParams(search).get('email')?.slice(0, 256) ?? '';
   const [busy, setBusy] = useState(false);

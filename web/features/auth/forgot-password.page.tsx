@@ -3,11 +3,11 @@ import 'web/lib/zod-jitless';
 import { useState } from 'react';
 import { emailOnlySchema } from 'src/contracts/auth.schema';
 import { AuthCard, buttonClass, Field, inputClass, useValidatedForm } from 'web/features/auth/auth-form';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { apiRequest } from 'web/lib/api';
 
 export default function ForgotPasswordPage() {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const form = useValidatedForm(emailOnlySchema, { email: '' });
   const [sent, setSent] = useState(false);
   const submit = form.onSubmit(async () => {

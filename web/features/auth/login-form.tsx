@@ -3,7 +3,7 @@ import 'web/lib/zod-jitless';
 import { useState } from 'react';
 import { signInSchema } from 'src/contracts/auth.schema';
 import { buttonClass, Field, inputClass, linkClass, useValidatedForm } from 'web/features/auth/auth-form';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Link, useLocation, useNavigate } from 'web/lib/router/router';
@@ -19,7 +19,7 @@ const EMAIL_IN_TEXT = /[^\s@:,;]+@[^\s@:,;]+\.[A-Za-z]{2,}/;
  * the modal was opened by a page that continues by itself (`onSignedIn`: pricing's Buy, say).
  */
 export function LoginForm({ onDone, onSignedIn }: { onDone?: () => void; onSignedIn?: () => void }) {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const navigate = useNavigate();
   const { settings } = useSiteConfig();
   const { pathname, search } = useLocation();

@@ -1,10 +1,10 @@
 import { AuthCard } from 'web/features/auth/auth-form';
 import { LoginForm } from 'web/features/auth/login-form';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { useLocation } from 'web/lib/router/router';
 
 export default function LoginPage() {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const { search } = useLocation();
   const failed = new URLSearchParams(search).get('error') === 'google';
   return (

@@ -2,13 +2,13 @@
 import 'web/lib/zod-jitless';
 import { newPasswordSchema } from 'src/contracts/auth.schema';
 import { AuthCard, buttonClass, NewPasswordFields, tokenFromHash, useValidatedForm } from 'web/features/auth/auth-form';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { apiRequest } from 'web/lib/api';
 import { useNavigate } from 'web/lib/router/router';
 import { notify } from 'web/lib/toasts';
 
 export default function PasswordResetPage() {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const navigate = useNavigate();
   const form = useValidatedForm(newPasswordSchema, { password: '', password_confirmation: '' });
   const submit = form.onSubmit(async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { AuthCard, buttonClass, tokenFromHash } from 'web/features/auth/auth-form';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { apiRequest } from 'web/lib/api';
 import { Link, useNavigate } from 'web/lib/router/router';
 import { signedIn, takeToken, type UserInfo } from 'web/lib/session';
@@ -8,7 +8,7 @@ import { notify } from 'web/lib/toasts';
 
 /** Opened from a sign-in link email: signs in once, then goes home. */
 export default function SignInLinkPage() {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const navigate = useNavigate();
   const [failed, setFailed] = useState(false);
   useEffect(() => {

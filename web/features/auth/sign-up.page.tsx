@@ -2,13 +2,13 @@
 import 'web/lib/zod-jitless';
 import { signUpSchema } from 'src/contracts/auth.schema';
 import { AuthCard, buttonClass, Field, inputClass, linkClass, NewPasswordFields, useValidatedForm } from 'web/features/auth/auth-form';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { apiRequest } from 'web/lib/api';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Link, useNavigate } from 'web/lib/router/router';
 
 export default function SignUpPage() {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const { trialCredits } = useSiteConfig();
   const navigate = useNavigate();
   const form = useValidatedForm(signUpSchema, { email: '', password: '', password_confirmation: '' });

@@ -1,7 +1,7 @@
 import { useState, useSyncExternalStore } from 'react';
 import type { UnsubscribeView } from 'src/contracts/account';
 import { AccountPage, buttonClass, cardClass, linkClass } from 'web/components/account-ui';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import { Link } from 'web/lib/router/router';
 import { tokenFromHash } from 'web/features/auth/auth-form';
@@ -16,7 +16,7 @@ import { notify } from 'web/lib/toasts';
 const noChanges = () => () => undefined;
 
 export default function UnsubscribePage() {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   // The server never sees the hash: undefined there and while hydrating, then the link's token.
   const token = useSyncExternalStore(noChanges, tokenFromHash, () => undefined);
   const [done, setDone] = useState(false);

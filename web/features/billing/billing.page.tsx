@@ -1,6 +1,6 @@
 import type { OrderView, Paged, PricingData } from 'src/contracts/billing';
 import { Account, AccountPage, buttonClass, cardClass, mutedClass, Pager, useAccountData } from 'web/components/account-ui';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { pageParam } from 'web/lib/billing-format';
 import { Link, useLocation } from 'web/lib/router/router';
 import { orderParam } from 'web/features/billing/order-facts';
@@ -14,7 +14,7 @@ import { RefundRuleNote } from 'web/features/billing/refund-rule-note';
  * Below the sm breakpoint each row becomes a card of label and value pairs.
  */
 export default function BillingPage() {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const { search } = useLocation();
   const page = pageParam(search);
   const highlight = orderParam(search);

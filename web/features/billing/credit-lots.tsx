@@ -1,11 +1,11 @@
 import type { CreditsView } from 'src/contracts/billing';
 import { formatInteger } from 'src/contracts/number-format';
 import { Badge, cardClass, mutedClass } from 'web/components/account-ui';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { formatDateTime, LOT_SOURCE_KEYS } from 'web/lib/billing-format';
 
 export function Lots({ lots }: { lots: CreditsView['lots'] }) {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   return (
     <section aria-labelledby="lots" className={cardClass}>
       <h2 id="lots" className="text-lg font-bold">

@@ -2,14 +2,14 @@ import { useState, type FormEvent } from 'react';
 import type { PricingData } from 'src/contracts/billing';
 import { buttonClass, cardClass, mutedClass } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { checkDonation } from 'web/lib/billing-format';
 import { creditsLabel } from 'web/lib/credits';
 
 const DONATION_PRESETS = [2, 5, 10, 25];
 
 export function DonationForm({ donation, busy, onDonate }: { donation: PricingData['donation']; busy: boolean; onDonate: (usd: number) => void }) {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   const [value, setValue] = useState('5');
   const [showProblem, setShowProblem] = useState(false);
   const checked = checkDonation(value, donation);

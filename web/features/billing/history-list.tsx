@@ -1,10 +1,10 @@
 import type { LedgerEventView } from 'src/contracts/billing';
 import { Badge, mutedClass } from 'web/components/account-ui';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { formatDateTime, LEDGER_KIND_KEYS, signedNumber } from 'web/lib/billing-format';
 
 export function HistoryList({ events }: { events: LedgerEventView[] }) {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   return (
     <ul className="divide-y divide-gray-200 rounded-3xl border border-gray-200 bg-white shadow-sm dark:divide-gray-800 dark:border-gray-800 dark:bg-gray-900/60">
       {events.map((event) => (

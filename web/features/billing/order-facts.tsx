@@ -2,12 +2,12 @@ import type { ReactNode } from 'react';
 import { type OrderStatus, type OrderView } from 'src/contracts/billing';
 import { formatUsd } from 'web/lib/money';
 import { Badge, mutedClass } from 'web/components/account-ui';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { ORDER_STATUS_KEYS, orderStatusTone } from 'web/lib/billing-format';
 import { creditsLabel } from 'web/lib/credits';
 
 export function StatusBadge({ status }: { status: OrderStatus }) {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   return <Badge tone={orderStatusTone(status)}>{t(ORDER_STATUS_KEYS[status])}</Badge>;
 }
 
@@ -17,7 +17,7 @@ export const orderParam = (search: string) => new URLSearchParams(search).get('o
 
 /** Order number, amount, method and credits of one order, as a definition list. */
 export function OrderFacts({ order, paid }: { order: OrderView; paid?: boolean }) {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   const rows: [string, ReactNode][] = [
     [t('order.number'), <span className="font-mono" data-testid="order-number">{order.number}</span>],
     [t('checkout.item'), order.description],

@@ -3,7 +3,7 @@ import { formatInteger } from 'src/contracts/number-format';
 import { type CheckoutView, type OrderView } from 'src/contracts/billing';
 import { formatUsd } from 'web/lib/money';
 import { Badge, mutedClass } from 'web/components/account-ui';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import { formatDateTime, orderNotes, wasPaid } from 'web/lib/billing-format';
 import { notify } from 'web/lib/toasts';
@@ -15,7 +15,7 @@ const cell = 'px-4 py-3 max-sm:flex max-sm:justify-between max-sm:gap-4 max-sm:p
 
 /** A pending order's way on: back to its checkout, or cancel it. */
 function PendingActions({ order, onChanged }: { order: OrderView; onChanged: () => void }) {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const [busy, setBusy] = useState(false);
   const act = async (action: 'resume' | 'cancel') => {
     setBusy(true);
@@ -48,7 +48,7 @@ function PendingActions({ order, onChanged }: { order: OrderView; onChanged: () 
 }
 
 export function OrdersTable({ orders, highlight, onChanged }: { orders: OrderView[]; highlight: string | null; onChanged: () => void }) {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   const highlighted = useRef<HTMLTableRowElement>(null);
   useEffect(() => {
     highlighted.current?.scrollIntoView({ block: 'center' });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { OrderView } from 'src/contracts/billing';
 import { linkClass, mutedClass } from 'web/components/account-ui';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import { refreshCredits } from 'web/lib/credits';
 import { formatUsd } from 'web/lib/money';
@@ -11,7 +11,7 @@ import { orderPath } from 'web/features/billing/order-facts';
 
 /** A paid order's way on: its receipt, and Refund when the refund rule allows it (else why not, for a pack). */
 export function PaidActions({ order, onChanged }: { order: OrderView; onChanged: () => void }) {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const [busy, setBusy] = useState(false);
   const refund = async () => {
     if (!window.confirm(t('billing.refundConfirm', { number: order.number, amount: formatUsd(order.amount_cents) }))) return;

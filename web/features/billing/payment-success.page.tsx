@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { OrderView } from 'src/contracts/billing';
 import { AccountPage, Badge, buttonClass, cardClass, LoadFailed, secondaryButtonClass, notSignedInYet, useCredits, useSession } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import { keepPolling, ORDER_STATUS_KEYS, POLL_INTERVAL_MS, POLL_LIMIT_MS, wasPaid } from 'web/lib/billing-format';
 import { creditsLabel, refreshCredits } from 'web/lib/credits';
@@ -16,7 +16,7 @@ import { OrderFacts, orderParam, orderPath } from 'web/features/billing/order-fa
  * at most; the server asks the gateway meanwhile.
  */
 export default function PaymentSuccessPage() {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   const { search } = useLocation();
   const id = orderParam(search);
   const session = useSession();

@@ -5,7 +5,7 @@ import { buttonClass, linkClass, mutedClass, secondaryButtonClass, useSession } 
 import { Icon } from 'web/components/icons';
 import { Seo } from 'web/components/seo';
 import { TestModeNote } from 'web/components/test-mode-note';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import { creditsLabel } from 'web/lib/credits';
 import { openLoginModal } from 'web/lib/login-modal';
@@ -23,7 +23,7 @@ import type loader from 'web/features/billing/pricing.loader';
  */
 export default function PricingPage() {
   const pricing = useLoaderData<typeof loader>();
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   const session = useSession();
   const [busy, setBusy] = useState<string | null>(null);
 

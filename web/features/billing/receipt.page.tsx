@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ReceiptView } from 'src/contracts/billing';
 import { Account, AccountPage, Badge, cardClass, linkClass, mutedClass, secondaryButtonClass, useAccountData } from 'web/components/account-ui';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { formatDateTime } from 'web/lib/billing-format';
 import { formatUsd } from 'web/lib/money';
 import { Link, usePage } from 'web/lib/router/router';
@@ -18,7 +18,7 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
 }
 
 function Receipt({ receipt }: { receipt: ReceiptView }) {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   const { order } = receipt;
   const refunded = receipt.refunds.reduce((sum, refund) => sum + refund.amount_cents, 0);
   return (
@@ -121,7 +121,7 @@ function Receipt({ receipt }: { receipt: ReceiptView }) {
 
 /** /billing/receipts/{order}: a paid order's receipt, printable (the print CSS drops the page's frame). */
 export default function ReceiptPage() {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const order = usePage().params.order;
   const [remote, retry] = useAccountData<ReceiptView>(`/api/v1/orders/${encodeURIComponent(order ?? '')}/receipt`);
   return (

@@ -3,7 +3,7 @@ import { type OrderView } from 'src/contracts/billing';
 import { formatUsd } from 'web/lib/money';
 import { Account, AccountPage, buttonClass, cardClass, linkClass, secondaryButtonClass, useAccountData } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import { ORDER_STATUS_KEYS } from 'web/lib/billing-format';
 import { Link, useLocation, useNavigate } from 'web/lib/router/router';
@@ -12,7 +12,7 @@ import { OrderFacts, orderParam, orderPath } from 'web/features/billing/order-fa
 
 /** The local stand-in for Stripe's page: clearly a test, Pay or Cancel run the real fulfilment. */
 export default function TestCheckoutPage() {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const navigate = useNavigate();
   const { search } = useLocation();
   const id = orderParam(search);

@@ -2,7 +2,7 @@ import type { CreditsView } from 'src/contracts/billing';
 import { formatInteger } from 'src/contracts/number-format';
 import { dateFormat } from 'src/contracts/date-format';
 import { cardClass, mutedClass } from 'web/components/account-ui';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { usageChart } from 'web/lib/billing-format';
 import { creditsLabel } from 'web/lib/credits';
 
@@ -14,7 +14,7 @@ const dayLabel = (date: string, tag: string) => dateFormat(tag, 'shortDay').form
 
 /** Credits used per day over the last 30 days: an inline SVG, described in words for screen readers. */
 export function UsageChart({ daily }: { daily: CreditsView['daily_usage'] }) {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   const { bars, max, total, busiest } = usageChart(daily, CHART_WIDTH, CHART_HEIGHT);
   const first = daily[0];
   const last = daily[daily.length - 1];

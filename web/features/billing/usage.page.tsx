@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import type { LedgerEventView, Paged } from 'src/contracts/billing';
 import { Account, AccountPage, buttonClass, cardClass, LoadFailed, Loading, mutedClass, Pager, notSignedInYet, useAccountData, useCredits, useSession } from 'web/components/account-ui';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { pageParam } from 'web/lib/billing-format';
 import { creditsLabel, refreshCredits } from 'web/lib/credits';
 import { Link, useLocation } from 'web/lib/router/router';
@@ -15,7 +15,7 @@ import { UsageChart } from 'web/features/billing/usage-chart';
  * per day over 30 days, and the history of grants, spends, refunds and expiries.
  */
 export default function UsagePage() {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   const { search } = useLocation();
   const session = useSession();
   const credits = useCredits();

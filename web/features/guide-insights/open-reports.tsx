@@ -2,14 +2,14 @@ import { useState } from 'react';
 import type { GuideInsightRow } from 'src/contracts/guide-insights';
 import type { GuideReportKind, GuideReportView } from 'src/contracts/guide-reports';
 import { Badge, cardClass, linkClass, mutedClass, secondaryButtonClass } from 'web/components/account-ui';
-import { usePageI18n, type PageMessageKey } from 'web/i18n/page-messages';
+import { useAccountI18n, type AccountMessageKey } from 'web/i18n/account-messages';
 import { ApiError, apiRequest } from 'web/lib/api';
 import { Link } from 'web/lib/router/router';
 import { notify } from 'web/lib/toasts';
 import { utc } from 'web/features/ops/admin-frame';
 
 /** The kinds in the words players chose them by (the report form's copy). */
-const KIND_KEYS: Record<GuideReportKind, PageMessageKey> = {
+const KIND_KEYS: Record<GuideReportKind, AccountMessageKey> = {
   wrong_step: 'report.kindWrongStep',
   video_mismatch: 'report.kindVideoMismatch',
   other: 'report.kindOther',
@@ -53,7 +53,7 @@ export function OpenReports({ guides, onChange }: { guides: GuideInsightRow[]; o
 }
 
 function Report({ report, onChange }: { report: GuideReportView; onChange: () => void }) {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const markHandled = async () => {

@@ -3,11 +3,11 @@ import { GUIDE_REPORT_MESSAGE_MAX, reportKindsFor, type GuideReportKind } from '
 import { Icon } from 'web/components/icons';
 import { Breadcrumbs } from 'web/components/level-bits';
 import { Seo } from 'web/components/seo';
-import { usePageI18n, type PageMessageKey } from 'web/i18n/page-messages';
+import { useAccountI18n, type AccountMessageKey } from 'web/i18n/account-messages';
 import { Link, useLoaderData } from 'web/lib/router/router';
 import type loader from 'web/features/guide-reports/guide-report.loader';
 
-const KIND_LABELS: Record<GuideReportKind, PageMessageKey> = {
+const KIND_LABELS: Record<GuideReportKind, AccountMessageKey> = {
   wrong_step: 'report.kindWrongStep',
   video_mismatch: 'report.kindVideoMismatch',
   other: 'report.kindOther',
@@ -24,7 +24,7 @@ const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () =>
 export default function GuideReportPage() {
   const page = useLoaderData<typeof loader>();
   const { number, title } = page;
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const hydrated = useHydrated();
   const [kind, setKind] = useState<GuideReportKind>();
   const [message, setMessage] = useState('');

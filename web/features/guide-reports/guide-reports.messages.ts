@@ -1,5 +1,5 @@
 /**
- * English copy of the guide report form: one part of the page catalogue (web/i18n/messages/pages/en.ts). Spec
+ * English copy of the guide report form: one part of the account catalogue (web/i18n/messages/account/en.ts). Spec
  * copy exact, {name} filled in at run time.
  */
 export default {

@@ -3,7 +3,7 @@ import { IMAGE_CREDITS } from 'src/contracts/images';
 import { buttonClass, cardClass, linkClass, mutedClass, useCredits, useSession } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
 import { TestModeNote } from 'web/components/test-mode-note';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { creditsLabel } from 'web/lib/credits';
 import { useSiteConfig } from 'web/lib/root-data';
 import { Link } from 'web/lib/router/router';
@@ -15,7 +15,7 @@ import { Link } from 'web/lib/router/router';
  * and the low-credit modal could not give it back, WCAG 2.4.3): it says what runs and does nothing.
  */
 export function Checkout({ working, problem, summary }: { working: 'sending' | 'converting' | null; problem: string | null; summary: ReactNode }) {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   const { trialCredits } = useSiteConfig();
   const session = useSession();
   const credits = useCredits();

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ImageJobView } from 'src/contracts/images';
 import { mutedClass } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { jobFileUrl } from 'web/lib/image-tool';
 
 /**
@@ -10,7 +10,7 @@ import { jobFileUrl } from 'web/lib/image-tool';
  * keyboard moves it too) shows the input as converted on its left and the result on its right.
  */
 export function Compare({ job, input, result }: { job: ImageJobView; input: NonNullable<ImageJobView['input']>; result: NonNullable<ImageJobView['result']> }) {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const [split, setSplit] = useState(50);
   const ratio = result.width / result.height;
   const tagClass = 'pointer-events-none absolute top-3 rounded-full bg-gray-950/70 px-2.5 py-1 text-xs font-semibold text-white';

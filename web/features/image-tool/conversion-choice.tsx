@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { IMAGE_CONVERSION_LIMITS, isAiConversion } from 'src/contracts/images';
 import { mutedClass } from 'web/components/account-ui';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { CHOICE_KEYS, CONVERSION_CHOICES, type ConversionChoice as Choice } from 'web/lib/image-tool';
 
 /** Radio cards of the page: a label wrapping its radio, the checked one outlined. */
@@ -10,7 +10,7 @@ const radioCardClass =
 
 /** The conversions as radio cards: name, one line on what it does, and the input bound (AI 4x is AI upscale at 4x). */
 export function ConversionChoice({ value, onChange }: { value: Choice; onChange: (value: Choice) => void }) {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const id = useId();
   return (
     <fieldset>

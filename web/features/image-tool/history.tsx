@@ -3,7 +3,7 @@ import type { Paged } from 'src/contracts/billing';
 import type { ImageJobView } from 'src/contracts/images';
 import { Account, Badge, cardClass, mutedClass, Pager, type Remote } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { formatDateTime } from 'web/lib/billing-format';
 import { creditsLabel } from 'web/lib/credits';
 import { downloadName, FORMAT_LABELS, JOB_STATUS_KEYS, jobFileUrl, jobStatusTone } from 'web/lib/image-tool';
@@ -11,7 +11,7 @@ import { jobLabel } from 'web/features/image-tool/job-panel';
 
 /** The user's images, newest first, 20 a page: thumbnail, conversion, status, credits, date, view and download. */
 export function History({ remote, retry, onPage, onView }: { remote: Remote<Paged<ImageJobView>>; retry: () => void; onPage: (page: number) => void; onView: (job: ImageJobView) => void }) {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   return (
     <Account
       remote={remote}

@@ -1,4 +1,4 @@
-import type { PageTranslate } from 'web/i18n/page-messages';
+import type { AccountTranslate } from 'web/i18n/account-messages';
 import type { ImageTraits, Words } from 'web/lib/image-tool';
 
 export const API = '/api/v1/images';
@@ -15,7 +15,7 @@ export interface Chosen {
   traits?: ImageTraits;
 }
 
-export const say = (t: PageTranslate, words: Words) => t(words.key, words.values);
+export const say = (t: AccountTranslate, words: Words) => t(words.key, words.values);
 
 /** "4032 × 3024": a size as the page writes it (digits as they are, so sizes read alike everywhere). */
 export const dimensions = (size: { width: number; height: number }) => `${size.width} × ${size.height}`;

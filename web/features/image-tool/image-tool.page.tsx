@@ -4,7 +4,7 @@ import { isAiConversion } from 'src/contracts/images';
 import { cardClass, mutedClass } from 'web/components/account-ui';
 import { Seo } from 'web/components/seo';
 import { TestModeNote } from 'web/components/test-mode-note';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { estimatePath, expectedTimeWords } from 'web/lib/image-tool';
 import { Checkout } from 'web/features/image-tool/checkout';
 import { ConversionChoice } from 'web/features/image-tool/conversion-choice';
@@ -28,7 +28,7 @@ import { useImageJobs } from 'web/features/image-tool/use-image-jobs';
  * (its loader). State: the form in useImageForm, the jobs in useImageJobs.
  */
 export default function ImageToolPage() {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const form = useImageForm();
   const { job, jobPanel, working, problem, clearProblem, submit: send, show, dismiss, history, retryHistory, setHistoryPage } = useImageJobs();
   const estimate = useEstimate(form.size && form.plan ? estimatePath(form.request, form.size.width, form.size.height) : null);

@@ -2,13 +2,13 @@ import { useEffect, useState } from 'react';
 import type { ImageJobView } from 'src/contracts/images';
 import { buttonClass, cardClass, mutedClass, secondaryButtonClass } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
-import { usePageI18n, type PageTranslate } from 'web/i18n/page-messages';
+import { useAccountI18n, type AccountTranslate } from 'web/i18n/account-messages';
 import { clockTime, CONVERSION_KEYS, downloadName, estimateWords, FORMAT_LABELS, isUnfinished, jobFileUrl, progressOf, queueWords, reportedProgress } from 'web/lib/image-tool';
 import { Compare } from 'web/features/image-tool/compare';
 import { say } from 'web/features/image-tool/image-tool-common';
 
 /** "AI upscale 2x · 3x", "AI upscale 2x · 1x clean-up", "Pencil sketch": the conversion with the size asked for. */
-export function jobLabel(t: PageTranslate, job: Pick<ImageJobView, 'conversion' | 'options'>): string {
+export function jobLabel(t: AccountTranslate, job: Pick<ImageJobView, 'conversion' | 'options'>): string {
   const name = t(CONVERSION_KEYS[job.conversion].name);
   // Answers from before the options existed have none.
   const options = job.options as ImageJobView['options'] | undefined;
@@ -23,7 +23,7 @@ export function jobLabel(t: PageTranslate, job: Pick<ImageJobView, 'conversion' 
 const NOTE_KEYS = { 'first-frame': 'image.noteFirstFrame', flattened: 'image.noteFlattened', 'repeat-credit-returned': 'image.noteRepeatReturned' } as const;
 
 export function JobPanel({ job, onAnother }: { job: ImageJobView; onAnother: () => void }) {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   const conversion = jobLabel(t, job);
 
   if (isUnfinished(job)) {
@@ -135,7 +135,7 @@ function RunningProgress({ job, estimate }: { job: ImageJobView; estimate: numbe
 }
 
 export function ProgressBar({ value }: { value: number | null }) {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   return (
     <div
       role="progressbar"

@@ -1,10 +1,10 @@
 import { useId } from 'react';
 import { IMAGE_MAX_EXACT_WIDTH, IMAGE_NOISE_LEVELS, IMAGE_OUTPUT_FORMATS, IMAGE_SCALES, isAiConversion, type ImageOptions } from 'src/contracts/images';
 import { mutedClass } from 'web/components/account-ui';
-import { usePageI18n, type PageMessageKey } from 'web/i18n/page-messages';
+import { useAccountI18n, type AccountMessageKey } from 'web/i18n/account-messages';
 import { FORMAT_LABELS, hasQuality, type ImageChoices } from 'web/lib/image-tool';
 
-const NOISE_KEYS: Record<ImageOptions['noise'], PageMessageKey> = {
+const NOISE_KEYS: Record<ImageOptions['noise'], AccountMessageKey> = {
   auto: 'image.noiseAuto',
   none: 'image.noiseNone',
   low: 'image.noiseLow',
@@ -31,10 +31,10 @@ export function OptionsPanel({
   choices: ImageChoices;
   onChange: (choices: ImageChoices) => void;
   fileType: string | undefined;
-  widthError: PageMessageKey | null;
+  widthError: AccountMessageKey | null;
   onWidthBlur: () => void;
 }) {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const id = useId();
   const ai = isAiConversion(choices.choice);
   const set = (change: Partial<ImageChoices>) => onChange({ ...choices, ...change });

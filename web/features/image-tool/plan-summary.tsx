@@ -2,7 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import { IMAGE_MAX_RESULT_SIDE, type ImageEstimate, type ImageSizePlan } from 'src/contracts/images';
 import { mutedClass, secondaryButtonClass } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { expectedTimeWords, keptNotes, type ImageTraits } from 'web/lib/image-tool';
 import { dimensions, Glyph, say } from 'web/features/image-tool/image-tool-common';
 
@@ -29,7 +29,7 @@ export function PlanSummary({
   resultFormat: 'png' | 'webp' | 'jpeg' | null;
   onCleanup: () => void;
 }) {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const id = useId();
   const panel = useRef<HTMLElement>(null);
   // A newly read image: its plan in view, whole if it is not (on a phone: from its top, under the

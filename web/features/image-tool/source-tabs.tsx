@@ -1,10 +1,10 @@
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { Glyph, Source } from 'web/features/image-tool/image-tool-common';
 
 /** The Upload and Image URL tabs (ARIA tabs: arrow keys, Home and End move between them). */
 export function SourceTabs({ source, onSource, upload, url }: { source: Source; onSource: (source: Source) => void; upload: ReactNode; url: ReactNode }) {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const id = useId();
   const tabs: { value: Source; label: string }[] = [
     { value: 'upload', label: t('image.tabUpload') },

@@ -2,7 +2,7 @@ import { useId, useRef, useState, type DragEvent } from 'react';
 import { IMAGE_MAX_BYTES } from 'src/contracts/images';
 import { mutedClass } from 'web/components/account-ui';
 import { Icon } from 'web/components/icons';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { ACCEPTED_IMAGE_TYPES, checkImageFile, formatBytes, isAnimatedWebp, type ImageTraits } from 'web/lib/image-tool';
 import { Chosen, Glyph } from 'web/features/image-tool/image-tool-common';
 
@@ -12,7 +12,7 @@ import { Chosen, Glyph } from 'web/features/image-tool/image-tool-common';
  * an image" there, decided in CSS so the server's HTML is right for both.
  */
 export function UploadPanel({ chosen, missing, onChoose }: { chosen: Chosen | null; missing: boolean; onChoose: (chosen: Chosen | null) => void }) {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   const id = useId();
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLInputElement>(null);

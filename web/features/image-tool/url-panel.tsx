@@ -3,7 +3,7 @@ import { useEffect, useId, useRef } from 'react';
 import { IMAGE_MAX_BYTES } from 'src/contracts/images';
 import { imageUrlSchema } from 'src/contracts/images.schema';
 import { mutedClass } from 'web/components/account-ui';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { formatBytes } from 'web/lib/image-tool';
 
 /** Spec: the URL field's hint shows this long after the last keystroke (as the account forms). */
@@ -11,7 +11,7 @@ const VALIDATION_DEBOUNCE_MS = 300;
 
 /** The image URL field; the hint shows 300 ms after typing stops while the address is not a valid http(s) URL. */
 export function UrlPanel({ value, invalid, onChange }: { value: string; invalid: boolean; onChange: (value: string, invalid: boolean) => void }) {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   const id = useId();
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);

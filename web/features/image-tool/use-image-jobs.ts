@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { INSUFFICIENT_CREDITS, type Paged } from 'src/contracts/billing';
 import { IMAGE_MAX_BYTES, type ImageJobView } from 'src/contracts/images';
 import { useAccountData, useSession } from 'web/components/account-ui';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { ApiError, apiRequest, apiUpload } from 'web/lib/api';
 import { refreshCredits } from 'web/lib/credits';
 import { formatBytes, isUnfinished, requestFields, submitProblem } from 'web/lib/image-tool';
@@ -20,7 +20,7 @@ const HISTORY_REFRESH_MS = 3000;
  * unfinished one of the history), the history, and sending a new one (after a sign-in if needed).
  */
 export function useImageJobs() {
-  const { t, tag } = usePageI18n();
+  const { t, tag } = useAccountI18n();
   const session = useSession();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);

@@ -1,6 +1,6 @@
 import type { OrderStatus } from 'src/contracts/billing';
 import { Badge } from 'web/components/account-ui';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { ORDER_STATUS_KEYS, orderStatusTone } from 'web/lib/billing-format';
 
 /*
@@ -23,6 +23,6 @@ export const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 export const newKey = () => `admin-${crypto.randomUUID()}`;
 
 export function StatusBadge({ status }: { status: OrderStatus }) {
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   return <Badge tone={orderStatusTone(status)}>{t(ORDER_STATUS_KEYS[status])}</Badge>;
 }

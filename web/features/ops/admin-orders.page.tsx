@@ -6,7 +6,7 @@ import { Breadcrumbs } from 'web/components/level-bits';
 import { PageLinks } from 'web/components/page-links';
 import { Seo } from 'web/components/seo';
 import { TestModeNote } from 'web/components/test-mode-note';
-import { usePageI18n } from 'web/i18n/page-messages';
+import { useAccountI18n } from 'web/i18n/account-messages';
 import { ORDER_STATUS_KEYS } from 'web/lib/billing-format';
 import { Link, useNavigate, useLoaderData } from 'web/lib/router/router';
 import { ADMIN, ORDERS, StatusBadge, inputClass, utc } from 'web/features/ops/admin-orders-common';
@@ -27,7 +27,7 @@ const ordersHref = (filter: LoaderData<typeof loader>['filter'], page = 1) => {
 export default function AdminOrdersPage() {
   const { filter, orders, refused } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
-  const { t } = usePageI18n();
+  const { t } = useAccountI18n();
   const id = useId();
   const search = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
