@@ -17,9 +17,9 @@ export type PageTranslate = (key: MessageKey | PageMessageKey, values?: Record<s
 
 /**
  * A catalogue part: English built in (`english`), another language loaded once per locale by
- * `loaders` (use() reads a settled promise without suspending again). `useWith(i18n)` is the hook
- * body: the page waits for the part, in the browser and on the server, and its `t` answers the
- * part's keys, handing the others to `base`.
+ * `loaders` (use() reads a settled promise without suspending again). The hook it returns takes the
+ * locale and the `t` of the parts below (`base`): the page waits for the part, in the browser and
+ * on the server, and the new `t` answers the part's keys and hands the others to `base`.
  */
 export function cataloguePart<Key extends string>(english: Record<Key, string>, loaders: Record<string, () => Promise<{ default: Partial<Record<Key, string>> }>>) {
   const loaded = new Map<string, Promise<Partial<Record<Key, string>>>>();
