@@ -1,7 +1,7 @@
 import { ORDER_STATUSES, type OrderView } from 'src/contracts/billing';
 import { formatUsd } from 'web/lib/money';
 import { interpolate } from 'web/i18n/i18n';
-import pages from 'web/i18n/messages/account/en';
+import account from 'web/i18n/messages/account/en';
 import { checkDonation, keepPolling, LEDGER_KIND_KEYS, ORDER_STATUS_KEYS, orderNotes, orderStatusTone, pageHref, pageParam, POLL_LIMIT_MS, signedNumber, usageChart, wasPaid } from './billing-format';
 
 const limits = { min_usd: 1, max_usd: 500 };
@@ -13,7 +13,7 @@ describe('billing formatting', () => {
   });
 
   it('names every order status in words', () => {
-    expect(ORDER_STATUSES.map((status) => pages[ORDER_STATUS_KEYS[status]])).toEqual([
+    expect(ORDER_STATUSES.map((status) => account[ORDER_STATUS_KEYS[status]])).toEqual([
       'Pending',
       'Paid',
       'Partially refunded',
@@ -27,13 +27,13 @@ describe('billing formatting', () => {
 
   it('says in plain words what became of an order after it was paid: taken back (and how many were already used), a dispute closed, a refund failed', () => {
     const order = { credits_to_take_back: 0, credits_taken_back: 0, dispute_won_at: null, refund_failed_cents: 0 } as unknown as OrderView;
-    const words = (changes: Partial<OrderView>) => orderNotes({ ...order, ...changes }, formatUsd).map((note) => interpolate(pages[note.key], note.values));
+    const words = (changes: Partial<OrderView>) => orderNotes({ ...order, ...changes }, formatUsd).map((note) => interpolate(account[note.key], note.values));
     expect(words({})).toEqual([]);
     expect(words({ credits_to_take_back: 500, credits_taken_back: 500 })).toEqual(['Credits taken back: 500']);
     expect(words({ credits_to_take_back: 500, credits_taken_back: 2 })).toEqual(['Credits taken back: 2 of 500 (498 were already used)']);
     expect(words({ dispute_won_at: '2026-11-25T10:00:00.000Z' })).toEqual(['Dispute closed, the payment stands: credits given back']);
     expect(words({ refund_failed_cents: 999 })).toEqual(['Refund of $9.99 failed: credits given back']);
-    expect(pages[LEDGER_KIND_KEYS.restore]).toBe('Restored');
+    expect(account[LEDGER_KIND_KEYS.restore]).toBe('Restored');
   });
 
   it('accepts whole dollars from $1 to $500 as a donation', () => {

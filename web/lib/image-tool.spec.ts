@@ -1,7 +1,7 @@
 import { IMAGE_CONVERSIONS, IMAGE_MAX_BYTES, IMAGE_URL_HINT, IMAGE_WAIT_NOTICE } from 'src/contracts/images';
 import { imageUrlSchema } from 'src/contracts/images.schema';
 import { interpolate } from 'web/i18n/i18n';
-import pages from 'web/i18n/messages/account/en';
+import account from 'web/i18n/messages/account/en';
 import {
   checkImageFile,
   CONVERSION_KEYS,
@@ -28,22 +28,22 @@ import {
   type Words,
 } from './image-tool';
 
-const say = (words: Words | null) => (words ? interpolate(pages[words.key], words.values) : null);
+const say = (words: Words | null) => (words ? interpolate(account[words.key], words.values) : null);
 
 describe('the image tool', () => {
   it('carries the spec copy exactly', () => {
-    expect(pages['image.waitNotice']).toBe(IMAGE_WAIT_NOTICE);
-    expect(pages['image.urlHint']).toBe(IMAGE_URL_HINT);
-    expect(pages['image.tabUpload']).toBe('Upload');
-    expect(pages['image.tabUrl']).toBe('Image URL');
+    expect(account['image.waitNotice']).toBe(IMAGE_WAIT_NOTICE);
+    expect(account['image.urlHint']).toBe(IMAGE_URL_HINT);
+    expect(account['image.tabUpload']).toBe('Upload');
+    expect(account['image.tabUrl']).toBe('Image URL');
   });
 
   it('names and describes every conversion', () => {
     for (const conversion of IMAGE_CONVERSIONS) {
-      expect(pages[CONVERSION_KEYS[conversion].name]).toBeTruthy();
-      expect(pages[CONVERSION_KEYS[conversion].description]).toBeTruthy();
+      expect(account[CONVERSION_KEYS[conversion].name]).toBeTruthy();
+      expect(account[CONVERSION_KEYS[conversion].description]).toBeTruthy();
     }
-    expect(pages[CONVERSION_KEYS['ai-2x'].name]).toBe('AI upscale');
+    expect(account[CONVERSION_KEYS['ai-2x'].name]).toBe('AI upscale');
   });
 
   it('lets JPEG, PNG, WebP and GIF files up to 10 MB through, and says what is wrong with others', () => {
@@ -94,7 +94,7 @@ describe('the image tool', () => {
     expect(widthProblem({ kind: 'scale', scale: 2 })).toBeNull();
     expect(widthProblem({ kind: 'width', width: '1600' })).toBeNull();
     for (const width of ['', '0', '4097', '12.5', 'abc']) expect(widthProblem({ kind: 'width', width })).toBe('image.widthInvalid');
-    expect(pages['image.widthInvalid']).toContain('{max}');
+    expect(account['image.widthInvalid']).toContain('{max}');
   });
 
   it("knows the result's format: auto keeps JPEG and WebP, gives PNG for PNG and GIF, unknown for a URL", () => {
@@ -122,14 +122,14 @@ describe('the image tool', () => {
 
   it('says what is kept, what JPEG loses and that an animation gives its first frame', () => {
     const png = { type: 'image/png', alpha: true, animated: false };
-    expect(keptNotes(png, 'png').map((key) => pages[key])).toEqual(['Orientation applied, colours converted to sRGB, transparency kept (PNG/WebP), location and camera details removed']);
+    expect(keptNotes(png, 'png').map((key) => account[key])).toEqual(['Orientation applied, colours converted to sRGB, transparency kept (PNG/WebP), location and camera details removed']);
     expect(keptNotes(png, 'jpeg')).toContain('image.jpegNoAlpha');
-    expect(pages['image.jpegNoAlpha']).toBe('JPEG has no transparency: transparent parts become white');
+    expect(account['image.jpegNoAlpha']).toBe('JPEG has no transparency: transparent parts become white');
     expect(keptNotes({ ...png, alpha: false }, 'jpeg')).not.toContain('image.jpegNoAlpha');
     expect(keptNotes({ type: 'image/gif', alpha: false, animated: false }, 'png')).toContain('image.firstFrame');
     expect(keptNotes({ type: 'image/webp', alpha: false, animated: true }, 'webp')).toContain('image.firstFrame');
     expect(keptNotes({ type: 'image/webp', alpha: false, animated: false }, 'webp')).not.toContain('image.firstFrame');
-    expect(pages['image.firstFrame']).toBe('Only the first frame of an animated image is converted');
+    expect(account['image.firstFrame']).toBe('Only the first frame of an animated image is converted');
     // A URL's image may be transparent: JPEG's note shows.
     expect(keptNotes(null, 'jpeg')).toContain('image.jpegNoAlpha');
   });
@@ -150,7 +150,7 @@ describe('the image tool', () => {
     const at = new Date(2026, 10, 28, 14, 2).toISOString();
     expect(clockTime(at, 'en-US')).toBe('14:02');
     expect(clockTime(new Date(2026, 10, 28, 21, 5).toISOString(), 'en-GB')).toBe('21:05');
-    expect(interpolate(pages['image.repeat'], { time: '14:02' })).toBe('You converted this image at 14:02: here it is again, no credit used');
+    expect(interpolate(account['image.repeat'], { time: '14:02' })).toBe('You converted this image at 14:02: here it is again, no credit used');
   });
 
   it("shows a running job's reported progress", () => {
