@@ -30,7 +30,8 @@ const read = (tier) => {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 };
 
-const format = (seconds) => (seconds >= 60 ? `${Math.floor(seconds / 60)} min ${(seconds % 60).toFixed(0).padStart(2, '0')} s` : `${seconds.toFixed(1)} s`);
+// Whole seconds first, so that 479.6 s reads 8 min 00 s rather than 7 min 60 s.
+const format = (seconds) => (seconds >= 60 ? `${Math.floor(Math.round(seconds) / 60)} min ${String(Math.round(seconds) % 60).padStart(2, '0')} s` : `${seconds.toFixed(1)} s`);
 
 /** Each tier's time and the ten slowest test files among them: this run's records, or the last run of each tier. */
 export function report(records = TIERS.map((t) => read(t.name)).filter(Boolean), wallSeconds) {
