@@ -75,9 +75,9 @@ export class CacheResponder {
 
   /**
    * Answers with the variant Accept-Encoding asks for, as stored. @fastify/compress leaves a body
-   * alone once Content-Encoding is set; the identity variant it would brotli-compress for a client
-   * that accepts only br while the stored brotli is not ready yet (under the identity ETag), so it
-   * is told not to (its documented x-no-compression request header). 304 for a matching If-None-Match.
+   * alone once Content-Encoding is set; the identity variant goes to a client that takes neither
+   * coding, and the plugin is told to leave it as it is too (its documented x-no-compression request
+   * header), so it never goes out compressed under the identity ETag. 304 for a matching If-None-Match.
    */
   private sendEncoded(request: FastifyRequest, reply: FastifyReply, response: EncodedResponse): void {
     void reply.header('vary', 'accept-encoding').header('cache-control', 'no-cache').header('content-type', response.contentType);
@@ -86,7 +86,7 @@ export class CacheResponder {
       void reply.header('etag', known).status(304).send();
       return;
     }
-    const encoding = chooseEncoding(request.headers['accept-encoding'], response.br !== undefined);
+    const encoding = chooseEncoding(request.headers['accept-encoding']);
     if (encoding !== 'identity') void reply.header('content-encoding', encoding);
     else request.headers['x-no-compression'] = '1';
     const body = variant(response, encoding);

@@ -8,13 +8,11 @@ const brotliAsync = promisify(brotliCompress);
 export type Encoding = 'br' | 'gzip' | 'identity';
 
 /**
- * How a page is compressed when it is compressed once per response (an uncached render) and how a
- * cache entry's first variant is stored: gzip 6, the fewest bytes for the CPU in the web process
- * (bench:pages, docs/benchmarks.md). On the 37 KB level page: brotli 1 10.5 KB, brotli 3 9.5 KB at
- * about the same CPU, gzip 6 9.0 KB for 0.2-0.35 ms more, brotli 5 8.5 KB for 0.35-1 ms more again
- * beside a render (fewer bytes per millisecond than a 10 Mbit/s link carries, 1,250). So a browser,
- * which takes both, gets gzip; brotli 5 (a 64 KB window: less CPU, the same bytes at this size) is
- * for a client that takes brotli only.
+ * How a page is compressed when it is compressed once per response (an uncached render), and the
+ * brotli a cache entry starts with: brotli 5 with a 64 KB window for a client that takes brotli
+ * (every browser), gzip 6 for one that takes gzip only (bench:pages, docs/benchmarks.md). On the
+ * 24 KB level page: gzip 6 6,046 bytes, brotli 5 5,676, for about 0.2 ms more CPU beside a render
+ * of 3 ms: some 1,900 bytes saved per millisecond, more than a 10 Mbit/s link carries in one (1,250).
  */
 const PAGE_GZIP_LEVEL = 6;
 const PAGE_BROTLI = { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_LGWIN]: 16 };
@@ -29,37 +27,41 @@ export interface RenderedResponse {
 }
 
 /**
- * One cached response as immutable bytes in each encoding: identity and gzip (the same bytes as an
- * uncached answer) when stored, brotli (quality 11, slow) added off the request path once the entry
- * is asked for again, so a cached page is never bigger than the same page rendered per request.
- * Each variant has its own strong ETag, derived from the identity bytes.
+ * One cached response as bytes in each encoding: identity, gzip and brotli 5 (the same bytes as an
+ * uncached answer) when stored; brotli 11 (slow) replaces brotli 5 off the request path once the
+ * entry is asked for again, so a cached page is never bigger than the same page rendered per
+ * request. Each variant has its own strong ETag, derived from the identity bytes.
  */
 export interface EncodedResponse {
   status: number;
   contentType: string;
   identity: Buffer;
   gzip: Buffer;
-  /** Undefined until the background brotli pass (started by the entry's first hit) finishes; gzip is served meanwhile. */
-  br?: Buffer;
+  /** Brotli 5 until the background pass started by the entry's first hit puts brotli 11 here (bestBrotli). */
+  br: Buffer;
+  bestBrotli: boolean;
   etags: Record<Encoding, string>;
   storedAt: number;
 }
 
-/** Identity and gzip (in the thread pool); brotli comes later (see brotli). */
+/** Identity, gzip and brotli 5 (in the thread pool); brotli 11 comes later (see bestBrotli). */
 export async function encode(rendered: RenderedResponse, storedAt: number): Promise<EncodedResponse> {
   const hash = createHash('sha256').update(rendered.body).digest('base64url').slice(0, 32);
+  const [gzipped, br] = await Promise.all([gzipAsync(rendered.body, { level: PAGE_GZIP_LEVEL }), brotliAsync(rendered.body, { params: PAGE_BROTLI })]);
   return {
     status: rendered.status,
     contentType: rendered.contentType,
     identity: rendered.body,
-    gzip: await gzipAsync(rendered.body, { level: PAGE_GZIP_LEVEL }),
-    etags: { identity: `"${hash}"`, gzip: `"${hash}-gz"`, br: `"${hash}-br"` },
+    gzip: gzipped,
+    br,
+    bestBrotli: false,
+    etags: { identity: `"${hash}"`, gzip: `"${hash}-gz"`, br: `"${hash}-br5"` },
     storedAt,
   };
 }
 
 /** Brotli at its best quality (11), in the thread pool: seconds of CPU per megabyte, paid once per entry. */
-export function brotli(identity: Buffer): Promise<Buffer> {
+export function bestBrotli(identity: Buffer): Promise<Buffer> {
   return brotliAsync(identity, {
     params: {
       [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
@@ -69,19 +71,28 @@ export function brotli(identity: Buffer): Promise<Buffer> {
   });
 }
 
+/** Puts brotli 11 in place of an entry's brotli 5, under an ETag of its own (different bytes); returns the bytes it added. */
+export function upgradeBrotli(response: EncodedResponse, best: Buffer): number {
+  const added = best.length - response.br.length;
+  response.br = best;
+  response.bestBrotli = true;
+  response.etags.br = `${response.etags.identity.slice(0, -1)}-br"`;
+  return added;
+}
+
 /**
  * A page rendered for one request, compressed in one synchronous call (cheaper than a trip through
- * the thread pool at this size): gzip when the client takes it, brotli 5 when it takes brotli only.
+ * the thread pool at this size): brotli 5 when the client takes brotli, else gzip 6.
  */
 export function compressForRequest(body: Buffer, acceptEncoding: string | string[] | undefined): { encoding: Encoding; body: Buffer } {
   if (body.length < MIN_COMPRESSED_BYTES) return { encoding: 'identity', body };
-  const accepts = acceptedCodings(acceptEncoding);
-  if (accepts('gzip') || accepts('x-gzip')) return { encoding: 'gzip', body: gzipSync(body, { level: PAGE_GZIP_LEVEL }) };
-  if (accepts('br')) return { encoding: 'br', body: brotliCompressSync(body, { params: PAGE_BROTLI }) };
-  return { encoding: 'identity', body };
+  const encoding = chooseEncoding(acceptEncoding);
+  if (encoding === 'br') return { encoding, body: brotliCompressSync(body, { params: PAGE_BROTLI }) };
+  if (encoding === 'gzip') return { encoding, body: gzipSync(body, { level: PAGE_GZIP_LEVEL }) };
+  return { encoding, body };
 }
 
-export const encodedSize = (response: EncodedResponse) => response.identity.length + response.gzip.length + (response.br?.length ?? 0);
+export const encodedSize = (response: EncodedResponse) => response.identity.length + response.gzip.length + response.br.length;
 
 /**
  * What Accept-Encoding allows (RFC 9110 12.5.3): a coding with q=0 is refused, `*` stands for the
@@ -101,28 +112,29 @@ function acceptedCodings(acceptEncoding: string | string[] | undefined): (coding
 }
 
 /**
- * The stored variant to answer with: brotli when accepted and ready, else gzip, else identity.
- * Identity is the answer of last resort even when refused (no 406).
+ * The encoding to answer with: brotli when accepted, else gzip, else identity. Identity is the
+ * answer of last resort even when refused (no 406).
  */
-export function chooseEncoding(acceptEncoding: string | string[] | undefined, brotliReady: boolean): Encoding {
+export function chooseEncoding(acceptEncoding: string | string[] | undefined): Encoding {
   const accepts = acceptedCodings(acceptEncoding);
-  if (brotliReady && accepts('br')) return 'br';
+  if (accepts('br')) return 'br';
   if (accepts('gzip') || accepts('x-gzip')) return 'gzip';
   return 'identity';
 }
 
 export function variant(response: EncodedResponse, encoding: Encoding): Buffer {
-  if (encoding === 'br' && response.br) return response.br;
-  return encoding === 'gzip' ? response.gzip : response.identity;
+  return encoding === 'br' ? response.br : encoding === 'gzip' ? response.gzip : response.identity;
 }
 
 /**
  * The ETag of If-None-Match that names one of this response's variants (any variant: they are the
- * same content), or undefined. Weak comparison, as RFC 9110 13.1.2 asks of If-None-Match.
+ * same content; brotli 5's tag too once brotli 11 replaced it), or undefined. Weak comparison, as
+ * RFC 9110 13.1.2 asks of If-None-Match.
  */
 export function matchingEtag(ifNoneMatch: string | undefined, response: EncodedResponse): string | undefined {
   if (!ifNoneMatch) return undefined;
-  const ours = Object.values(response.etags);
+  const base = response.etags.identity.slice(0, -1);
+  const ours = [...Object.values(response.etags), `${base}-br5"`];
   for (const raw of ifNoneMatch.split(',')) {
     const tag = raw.trim().replace(/^W\//, '');
     if (tag === '*') return response.etags.identity;

@@ -1,16 +1,16 @@
-import { brotli, encode, encodedSize, type EncodedResponse, type RenderedResponse } from './encoded-response';
+import { bestBrotli, encode, encodedSize, upgradeBrotli, type EncodedResponse, type RenderedResponse } from './encoded-response';
 
 /**
  * Rendered pages (and their payload JSON) in memory as immutable, pre-encoded bytes: bounded by
  * count and bytes, least recently used evicted first, one render per miss (concurrent requests for
  * the same key wait for that render), cleared when content is imported. Entries also expire, so
- * other processes pick up an import within `ttlMs`. Brotli is added after an entry is stored.
+ * other processes pick up an import within `ttlMs`. Brotli 11 replaces brotli 5 after an entry is asked again.
  */
 export class PageCache {
   private readonly entries = new Map<string, EncodedResponse>();
   private readonly pending = new Map<string, Promise<EncodedResponse | null>>();
   private bytes = 0;
-  /** Entries whose brotli variant is being made. */
+  /** Entries whose brotli 11 variant is being made. */
   private readonly compressing = new WeakSet<EncodedResponse>();
   /** Bumped by clear(): a render begun before an import is not stored after it. */
   private generation = 0;
@@ -30,7 +30,7 @@ export class PageCache {
     return this.entries.size + (this.apart?.cache.size ?? 0);
   }
 
-  /** A fresh entry, or undefined; never renders (a hit starts its brotli variant, see addBrotli). */
+  /** A fresh entry, or undefined; never renders (a hit starts its brotli 11 variant, see addBrotli). */
   peek(key: string): EncodedResponse | undefined {
     if (this.apart?.test(key)) return this.apart.cache.peek(key);
     const hit = this.entries.get(key);
@@ -90,22 +90,21 @@ export class PageCache {
   /**
    * Brotli at quality 11 costs tens of milliseconds of CPU for a 30 KB page (in the thread pool), so
    * it is made when an entry is asked for again, not when it is stored: a URL asked once (a search
-   * with words nobody else types, a made-up `?page=`) never pays for it; gzip serves the first hits.
+   * with words nobody else types, a made-up `?page=`) never pays for it; brotli 5 serves the first hits.
    */
   private addBrotli(key: string, response: EncodedResponse): void {
-    if (response.br || this.compressing.has(response)) return;
+    if (response.bestBrotli || this.compressing.has(response)) return;
     this.compressing.add(response);
-    void brotli(response.identity).then(
-      (br) => {
+    void bestBrotli(response.identity).then(
+      (best) => {
+        const added = upgradeBrotli(response, best);
         // Counted only while the entry is still held (it may have been evicted or cleared meanwhile).
-        const held = this.entries.get(key) === response;
-        response.br = br;
-        if (held) {
-          this.bytes += br.length;
+        if (this.entries.get(key) === response) {
+          this.bytes += added;
           this.evict();
         }
       },
-      () => this.compressing.delete(response), // gzip keeps being served; the next hit tries again
+      () => this.compressing.delete(response), // brotli 5 keeps being served; the next hit tries again
     );
   }
 

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync } from 'node:zlib';
 import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import type { AppConfig } from 'src/config/app-config';
@@ -55,14 +55,14 @@ describe('PageRenderer', () => {
     expect(rendered).toEqual(['stream']);
   });
 
-  it('compresses a finished page once, gzip for a browser, and leaves a small one as it is', async () => {
+  it('compresses a finished page once, brotli for a browser, and leaves a small one as it is', async () => {
     const { pageRenderer } = renderer();
     const page = `<!DOCTYPE html><main>${'<p class="mt-2 text-gray-700">Tap the brass key.</p>'.repeat(100)}</main>`;
     const asked = (encoding: string) => fakeRequest('/levels/27', { headers: { 'accept-encoding': encoding } });
     const browser = fakeReply();
     await pageRenderer.stream(fakeServerEntry({ html: () => html(page) }).entry, asked('gzip, deflate, br, zstd'), browser.reply, foundMatch(), '/levels/27', signal(), false);
-    expect(browser.sent.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'accept-encoding' });
-    expect(gunzipSync(browser.sent.body as Buffer).toString()).toBe(page);
+    expect(browser.sent.headers).toMatchObject({ 'content-encoding': 'br', vary: 'accept-encoding' });
+    expect(brotliDecompressSync(browser.sent.body as Buffer).toString()).toBe(page);
     const small = fakeReply();
     const request = asked('gzip, br');
     await pageRenderer.stream(fakeServerEntry({ html: () => html('<html>27</html>') }).entry, request, small.reply, foundMatch(), '/levels/27', signal(), false);
