@@ -275,9 +275,9 @@ describe('guides offline, and a new build announced', () => {
       const tab = await installable.newPage();
       await tab.goto(url('/'));
       const cdp = await installable.newCDPSession(tab);
-      const manifest = await cdp.send('Page.getAppManifest');
-      expect(manifest.url).toBe(url('/manifest.webmanifest'));
-      expect(manifest.errors).toEqual([]);
+      // Linked once the page has loaded (web/pwa/pwa-client.ts), not by the HTML.
+      await poll(async () => (await cdp.send('Page.getAppManifest')).url).toBe(url('/manifest.webmanifest'));
+      expect((await cdp.send('Page.getAppManifest')).errors).toEqual([]);
       await poll(async () => (await cdp.send('Page.getInstallabilityErrors')).installabilityErrors).toEqual([]);
     } finally {
       await installable.close();

@@ -27,8 +27,7 @@ export function Document({ assets, analyticsId, forcedColorMode, children }: { a
         {/* Data, not code (never executed): web/entry-client.tsx reads it. In <head>, so it is parsed before the async entry runs. */}
         {hydrationJson && <script type="application/json" id={HYDRATION_DATA_ID} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: hydrationJson }} />}
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        {/* Installable (src/ssr/web-manifest.ts); apple-touch-icon.png is found by its name. */}
-        <link rel="manifest" href="/manifest.webmanifest" />
+        {/* The manifest (installing) is linked after load by web/pwa/pwa-client.ts; apple-touch-icon.png is found by its name. */}
         {/* With a precedence React writes the stylesheet first in <head>, ahead of the scripts' preloads: the browser asks for it first. */}
         {assets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} precedence="default" />

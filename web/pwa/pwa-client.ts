@@ -26,15 +26,33 @@ async function checkLatestBuild(currentId: string): Promise<void> {
   }
 }
 
+/** The web app manifest (src/ssr/site-files.controller.ts). */
+const MANIFEST_HREF = '/manifest.webmanifest';
+
+/**
+ * Links the manifest now, not in the HTML: only installing reads it, yet a link in the HTML has
+ * Chromium fetch it during the first load, one more request beside the page's scripts (Lighthouse
+ * counts it toward the largest paint: about 50 ms on a guide). Installing needs JavaScript anyway
+ * (the service worker below); test/offline.browser.e2e-spec.ts checks Chromium still finds it.
+ */
+function linkManifest(): void {
+  if (document.querySelector('link[rel="manifest"]')) return;
+  const link = document.createElement('link');
+  link.rel = 'manifest';
+  link.href = MANIFEST_HREF;
+  document.head.append(link);
+}
+
 /**
  * Runs once the page has loaded and the browser is idle (web/entry-client.tsx imports this module then):
- * keeps `<html data-offline>` up to date (the `offline:` CSS variant: the video note), looks for a
+ * links the manifest, keeps `<html data-offline>` up to date (the `offline:` CSS variant: the video note), looks for a
  * new build every hour, and registers the service worker (web/pwa/sw.ts), whose update check then replaces the build check: a new build is announced by the prompt, never loaded
  * silently. Where no worker runs (no support, a plain-http origin, registration refused), the build
  * check stays. Development and a kill-switch build register none, and remove one left by `npm start`
  * on the same origin or by an earlier build, with its caches.
  */
 async function startPwa(buildId: string): Promise<void> {
+  linkManifest();
   const markConnection = () => document.documentElement.toggleAttribute('data-offline', !navigator.onLine);
   markConnection();
   addEventListener('online', markConnection);
