@@ -11,11 +11,14 @@ export type Encoding = 'br' | 'gzip' | 'identity';
  * How a page is compressed when it is compressed once per response (an uncached render), and the
  * brotli a cache entry starts with: brotli 5 with a 64 KB window for a client that takes brotli
  * (every browser), gzip 6 for one that takes gzip only (bench:pages, docs/benchmarks.md). On the
- * 24 KB level page: gzip 6 6,046 bytes, brotli 5 5,676, for about 0.2 ms more CPU beside a render
- * of 3 ms: some 1,900 bytes saved per millisecond, more than a 10 Mbit/s link carries in one (1,250).
+ * 23 KB level page: gzip 6 6,104 bytes, brotli 5 5,691, for about 0.14 ms more CPU beside a render
+ * of 2-3 ms: some 3,000 bytes saved per millisecond, more than a 10 Mbit/s link carries in one (1,250).
  */
 const PAGE_GZIP_LEVEL = 6;
 const PAGE_BROTLI = { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_LGWIN]: 16 };
+/** A variant's ETag: the identity bytes' tag with a suffix naming the encoding (and brotli's quality). */
+const variantTag = (identityTag: string, suffix: 'gz' | 'br5' | 'br') => `${identityTag.slice(0, -1)}-${suffix}"`;
+
 /** Bodies under this size are sent as they are: compressing them saves about as much as the header costs. */
 const MIN_COMPRESSED_BYTES = 1024;
 
@@ -46,7 +49,7 @@ export interface EncodedResponse {
 
 /** Identity, gzip and brotli 5 (in the thread pool); brotli 11 comes later (see bestBrotli). */
 export async function encode(rendered: RenderedResponse, storedAt: number): Promise<EncodedResponse> {
-  const hash = createHash('sha256').update(rendered.body).digest('base64url').slice(0, 32);
+  const identityTag = `"${createHash('sha256').update(rendered.body).digest('base64url').slice(0, 32)}"`;
   const [gzipped, br] = await Promise.all([gzipAsync(rendered.body, { level: PAGE_GZIP_LEVEL }), brotliAsync(rendered.body, { params: PAGE_BROTLI })]);
   return {
     status: rendered.status,
@@ -55,7 +58,7 @@ export async function encode(rendered: RenderedResponse, storedAt: number): Prom
     gzip: gzipped,
     br,
     bestBrotli: false,
-    etags: { identity: `"${hash}"`, gzip: `"${hash}-gz"`, br: `"${hash}-br5"` },
+    etags: { identity: identityTag, gzip: variantTag(identityTag, 'gz'), br: variantTag(identityTag, 'br5') },
     storedAt,
   };
 }
@@ -76,7 +79,7 @@ export function upgradeBrotli(response: EncodedResponse, best: Buffer): number {
   const added = best.length - response.br.length;
   response.br = best;
   response.bestBrotli = true;
-  response.etags.br = `${response.etags.identity.slice(0, -1)}-br"`;
+  response.etags.br = variantTag(response.etags.identity, 'br');
   return added;
 }
 
@@ -133,8 +136,7 @@ export function variant(response: EncodedResponse, encoding: Encoding): Buffer {
  */
 export function matchingEtag(ifNoneMatch: string | undefined, response: EncodedResponse): string | undefined {
   if (!ifNoneMatch) return undefined;
-  const base = response.etags.identity.slice(0, -1);
-  const ours = [...Object.values(response.etags), `${base}-br5"`];
+  const ours = [...Object.values(response.etags), variantTag(response.etags.identity, 'br5')];
   for (const raw of ifNoneMatch.split(',')) {
     const tag = raw.trim().replace(/^W\//, '');
     if (tag === '*') return response.etags.identity;
