@@ -131,20 +131,32 @@ export default defineConfig(({ isSsrBuild }) => ({
           input: 'web/entry-client.tsx',
           // zod in one chunk, as before pages had a file each: split by which pages share each of its
           // modules, the login page and the image tool downloaded it as three gzip streams (+1 KB).
-          // Stored state and progress in one chunk too: split by which pages and lazy chunks share each
-          // module, they were five chunks of 200 to 400 bytes on a level page (+0.4 KB gzipped), each a
-          // gzip stream of its own.
+          // The rest groups what pages share into two chunks. Split by which pages share each module, a
+          // public page's first load was up to 10 chunks of 0.5 to 5 KB beside the entry, each a request
+          // (6 at a time over HTTP/1.1; Lighthouse's LCP waited on the last of them) and a compressed
+          // stream of its own: now 5 on `/` and `/levels`, 4 on a guide. The price, measured: some pages
+          // carry code they do not run, 1-3 KB gzipped on the blog, search and account pages
+          // (docs/benchmarks.md, "Fewer chunks").
           output: {
             codeSplitting: {
               groups: [
                 { name: 'zod-jitless', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]web[\\/]lib[\\/]zod-jitless\.ts$/ },
-                { name: 'stored-state', test: /[\\/]web[\\/]lib[\\/](use-)?stored-state\.ts$|[\\/](web[\\/]lib|src[\\/]contracts)[\\/]progress(-store)?\.ts$/, includeDependenciesRecursively: false },
                 // Helmet, loaded after the first render (web/lib/head-tags.tsx), by its name.
                 { name: 'helmet', test: /[\\/]node_modules[\\/](react-helmet-async|react-fast-compare|shallowequal|invariant)[\\/]/, includeDependenciesRecursively: false },
-                // What most pages share beyond the entry, in one chunk: the guide and "not covered yet" pages'
-                // navigation, the level lists' bits, the levels contract, dates, the head tags. Split by which
-                // pages share each, they were four chunks of 0.5 to 1.3 KB on a level page, four more requests.
-                { name: 'page-common', test: /[\\/]web[\\/](components[\\/](level-bits|seo)|features[\\/]levels[\\/]level-nav)\.tsx$|[\\/]web[\\/]lib[\\/]seo\.ts$|[\\/]src[\\/]contracts[\\/](levels|date-format)\.ts$/, includeDependenciesRecursively: false },
+                // What the guide shares with most pages, in one chunk: the head tags, the levels contract,
+                // dates, stored state and progress, the level navigation and bits.
+                {
+                  name: 'page-common',
+                  test: /[\\/]web[\\/](components[\\/](level-bits|seo)|features[\\/]levels[\\/]level-nav)\.tsx$|[\\/]web[\\/]lib[\\/](seo|(use-)?stored-state|progress(-store)?)\.ts$|[\\/]src[\\/]contracts[\\/](levels|date-format|progress)\.ts$/,
+                  includeDependenciesRecursively: false,
+                },
+                // What every page but the guide shares: the pages' copy, and the public pages' parts (page
+                // links, the level grid and cards, the search form, the FAQ, number formats).
+                {
+                  name: 'page-messages',
+                  test: /[\\/]web[\\/]i18n[\\/](?:page-messages\.ts|messages[\\/]pages[\\/]en\.ts)$|[\\/]web[\\/]features[\\/](content|levels|offline|progress|search)[\\/]\1\.messages\.ts$|[\\/]web[\\/]components[\\/](page-links|level-grid|level-card|page-search-form|faq)\.tsx$|[\\/]web[\\/]lib[\\/]pagination\.ts$|[\\/]src[\\/]contracts[\\/]number-format\.ts$/,
+                  includeDependenciesRecursively: false,
+                },
               ],
             },
           },
