@@ -104,6 +104,15 @@ const pwa = () =>
     },
   });
 
+/**
+ * A chunk group's test: the project's modules at these paths, each list a folder (from the project's
+ * root) and the files in it.
+ */
+function oneOf(...folders: [folder: string, ...files: string[]][]): (id: string) => boolean {
+  const paths = new Set(folders.flatMap(([folder, ...files]) => files.map((file) => resolve(import.meta.dirname, folder, file))));
+  return (id) => paths.has(id);
+}
+
 /** One config for the client bundle (dist/client) and the server-rendering bundle (dist/ssr). */
 export default defineConfig(({ isSsrBuild }) => ({
   root: resolve(import.meta.dirname),
@@ -147,14 +156,25 @@ export default defineConfig(({ isSsrBuild }) => ({
                 // dates, stored state and progress, the level navigation and bits.
                 {
                   name: 'page-common',
-                  test: /[\\/]web[\\/](components[\\/](level-bits|seo)|features[\\/]levels[\\/]level-nav)\.tsx$|[\\/]web[\\/]lib[\\/](seo|(use-)?stored-state|progress(-store)?)\.ts$|[\\/]src[\\/]contracts[\\/](levels|date-format|progress)\.ts$/,
+                  test: oneOf(
+                    ['web/components', 'level-bits.tsx', 'seo.tsx'],
+                    ['web/features/levels', 'level-nav.tsx'],
+                    ['web/lib', 'seo.ts', 'stored-state.ts', 'use-stored-state.ts', 'progress.ts', 'progress-store.ts'],
+                    ['src/contracts', 'levels.ts', 'date-format.ts', 'progress.ts'],
+                  ),
                   includeDependenciesRecursively: false,
                 },
                 // What every page but the guide shares: the pages' copy, and the public pages' parts (page
                 // links, the level grid and cards, the search form, the FAQ, number formats).
                 {
                   name: 'page-messages',
-                  test: /[\\/]web[\\/]i18n[\\/](?:page-messages\.ts|messages[\\/]pages[\\/]en\.ts)$|[\\/]web[\\/]features[\\/](content|levels|offline|progress|search)[\\/]\1\.messages\.ts$|[\\/]web[\\/]components[\\/](page-links|level-grid|level-card|page-search-form|faq)\.tsx$|[\\/]web[\\/]lib[\\/]pagination\.ts$|[\\/]src[\\/]contracts[\\/]number-format\.ts$/,
+                  test: oneOf(
+                    ['web/i18n', 'page-messages.ts', 'messages/pages/en.ts'],
+                    ['web/features', 'content/content.messages.ts', 'levels/levels.messages.ts', 'offline/offline.messages.ts', 'progress/progress.messages.ts', 'search/search.messages.ts'],
+                    ['web/components', 'page-links.tsx', 'level-grid.tsx', 'level-card.tsx', 'page-search-form.tsx', 'faq.tsx'],
+                    ['web/lib', 'pagination.ts'],
+                    ['src/contracts', 'number-format.ts'],
+                  ),
                   includeDependenciesRecursively: false,
                 },
               ],
